@@ -1,0 +1,84 @@
+//! `gradscope`: runs gradscope's engine headlessly.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use gradscope_core::Tensor;
+use gradscope_trace::{GraphState, NodeStatus};
+
+const USAGE: &str = "\
+gradscope: see what autograd really does
+
+Usage:
+  gradscope demo [--trace]   run the skeleton computation and print its result and graph
+  gradscope --version        print the version
+  gradscope --help           print this text";
+
+fn main() -> ExitCode {
+    match run(std::env::args().skip(1).collect()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("gradscope: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: Vec<String>) -> Result<()> {
+    match args.first().map(String::as_str) {
+        Some("--version" | "-V") => {
+            println!("gradscope {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
+        Some("--help" | "-h") | None => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some("demo") => demo(args[1..].iter().any(|a| a == "--trace")),
+        Some(other) => bail!("unknown command '{other}'\n\n{USAGE}"),
+    }
+}
+
+/// The walking skeleton's computation, printed as the page shows it.
+fn demo(print_trace: bool) -> Result<()> {
+    let (result, events) = gradscope_core::trace::record(|| -> Result<(Tensor, Tensor)> {
+        let x = Tensor::ones(&[2, 2]).requires_grad_(true);
+        let y = x.add(&Tensor::scalar(2.0))?;
+        let z = y.mul(&y)?.mul(&Tensor::scalar(3.0))?;
+        let out = z.mean()?;
+        out.backward()?;
+        Ok((out, x))
+    });
+    let (out, x) = result.context("the demo computation failed")?;
+    let grad = x.grad().context("x.grad is None after backward")?;
+    println!("x = torch.ones(2, 2, requires_grad=True)");
+    println!("y = x + 2; z = y * y * 3; out = z.mean(); out.backward()");
+    println!("out = {}", out.item()?);
+    println!("x.grad = {:?}", grad.to_vec());
+    println!("graph (backward order):");
+    let graph = GraphState::at(&events);
+    let mut nodes: Vec<_> = graph.nodes.values().collect();
+    nodes.sort_by(|a, b| b.sequence_nr.cmp(&a.sequence_nr).then(a.id.cmp(&b.id)));
+    for node in nodes {
+        let next: Vec<String> = node
+            .next
+            .iter()
+            .map(|n| match n.and_then(|id| graph.nodes.get(&id)) {
+                Some(target) => target.name.clone(),
+                None => "None".into(),
+            })
+            .collect();
+        let state = match node.status {
+            NodeStatus::Pending => "pending",
+            NodeStatus::Executed => "executed",
+            NodeStatus::Released => "executed, saved tensors freed",
+        };
+        println!("  {} -> [{}] ({state})", node.name, next.join(", "));
+    }
+    if print_trace {
+        for event in &events {
+            println!("{event:?}");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,196 @@
+//! The autograd graph: nodes with `next_functions` edges, recorded as ops
+//! run, and the engine that walks them backwards.
+
+pub mod derivatives;
+mod engine;
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use gradscope_trace::{EventKind, NodeId, SavedInfo};
+
+use crate::grad_mode::is_grad_enabled;
+use crate::ops::{Op, SAVED_NAMES};
+use crate::tensor::Tensor;
+use crate::trace;
+
+pub(crate) use engine::backward;
+
+thread_local! {
+    static NEXT_NODE_ID: Cell<NodeId> = const { Cell::new(1) };
+    // PyTorch numbers op nodes per thread in creation order; backward runs
+    // the highest number first.
+    static NEXT_SEQUENCE_NR: Cell<u64> = const { Cell::new(0) };
+}
+
+fn take_next(counter: &'static std::thread::LocalKey<Cell<u64>>) -> u64 {
+    counter.with(|c| {
+        let v = c.get();
+        c.set(v + 1);
+        v
+    })
+}
+
+/// What a node does when backward reaches it.
+#[derive(Debug)]
+pub(crate) enum NodeKind {
+    /// The backward of a recorded op.
+    Op(Op),
+    /// Adds the incoming gradient into a leaf's `.grad`.
+    AccumulateGrad(Tensor),
+}
+
+/// One node of the autograd graph, PyTorch's `torch.autograd.graph.Node`.
+#[derive(Debug)]
+pub struct Node {
+    id: NodeId,
+    sequence_nr: u64,
+    pub(crate) kind: NodeKind,
+    next: Vec<Option<Rc<Node>>>,
+    /// Per input slot, what backward reads; `None` once released.
+    saved: RefCell<Option<Vec<Option<Tensor>>>>,
+    input_shapes: Vec<Vec<usize>>,
+}
+
+impl Node {
+    pub(crate) fn accumulate_grad(leaf: Tensor) -> Rc<Node> {
+        let node = Rc::new(Node {
+            id: take_next(&NEXT_NODE_ID),
+            // PyTorch gives AccumulateGrad UINT64_MAX so it runs as soon as ready.
+            sequence_nr: u64::MAX,
+            input_shapes: vec![leaf.shape().to_vec()],
+            kind: NodeKind::AccumulateGrad(leaf),
+            next: vec![],
+            saved: RefCell::new(Some(vec![])),
+        });
+        node.emit_created();
+        node
+    }
+
+    /// PyTorch's `name()`: `MulBackward0`, `AccumulateGrad`.
+    pub fn name(&self) -> &'static str {
+        match &self.kind {
+            NodeKind::Op(op) => op.node_name(),
+            NodeKind::AccumulateGrad(_) => "AccumulateGrad",
+        }
+    }
+
+    /// This node's id in the trace.
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+
+    /// PyTorch's `_sequence_nr()`.
+    pub fn sequence_nr(&self) -> u64 {
+        self.sequence_nr
+    }
+
+    /// PyTorch's `next_functions`, without the input numbers.
+    pub fn next_functions(&self) -> &[Option<Rc<Node>>] {
+        &self.next
+    }
+
+    /// For `AccumulateGrad`, PyTorch's `variable`: the leaf it feeds.
+    pub fn variable(&self) -> Option<&Tensor> {
+        match &self.kind {
+            NodeKind::AccumulateGrad(t) => Some(t),
+            NodeKind::Op(_) => None,
+        }
+    }
+
+    fn emit_created(&self) {
+        trace::emit(|| EventKind::NodeCreated {
+            node: self.id,
+            name: self.name().into(),
+            sequence_nr: self.sequence_nr,
+            next: self.next.iter().map(|n| n.as_ref().map(|n| n.id)).collect(),
+            saved: self.saved_info(),
+            leaf: self.variable().map(Tensor::id),
+        });
+    }
+
+    fn saved_info(&self) -> Vec<SavedInfo> {
+        let saved = self.saved.borrow();
+        let slots = saved.iter().flatten().enumerate();
+        slots
+            .filter_map(|(i, t)| {
+                t.as_ref().map(|t| SavedInfo {
+                    name: SAVED_NAMES.get(i).copied().unwrap_or("input").into(),
+                    shape: t.shape().to_vec(),
+                    storage: t.storage().id(),
+                })
+            })
+            .collect()
+    }
+
+    /// Drops what backward would have read; a later backward through this
+    /// node is an error.
+    fn release_saved(&self) {
+        self.saved.borrow_mut().take();
+        let node = self.id;
+        trace::emit(|| EventKind::SavedReleased { node });
+    }
+}
+
+impl Drop for Node {
+    // Dropping a long chain recursively would overflow the stack; unlink it
+    // with an explicit work list instead, as PyTorch's deleter does.
+    fn drop(&mut self) {
+        let mut stack: Vec<Rc<Node>> = std::mem::take(&mut self.next).into_iter().flatten().collect();
+        stack.extend(take_grad_fns(self.saved.get_mut().take()));
+        while let Some(node) = stack.pop() {
+            if let Ok(mut node) = Rc::try_unwrap(node) {
+                stack.extend(std::mem::take(&mut node.next).into_iter().flatten());
+                stack.extend(take_grad_fns(node.saved.get_mut().take()));
+            }
+        }
+    }
+}
+
+/// The `grad_fn`s of saved tensors this node holds the last handle to.
+fn take_grad_fns(saved: Option<Vec<Option<Tensor>>>) -> Vec<Rc<Node>> {
+    saved
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|t| Rc::try_unwrap(t.0).ok())
+        .filter_map(|t| t.grad_fn.take())
+        .collect()
+}
+
+/// The edge a gradient for `input` flows along, if it needs one.
+fn edge_to(input: &Tensor) -> Option<Rc<Node>> {
+    match input.grad_fn() {
+        Some(node) => Some(node),
+        None if input.requires_grad() => Some(input.grad_accumulator()),
+        None => None,
+    }
+}
+
+/// Records `op`'s node on `output` when grad mode is on and some input
+/// needs a gradient.
+pub(crate) fn record(op: Op, inputs: &[&Tensor], output: &Tensor) {
+    if !is_grad_enabled() {
+        return;
+    }
+    let next: Vec<Option<Rc<Node>>> = inputs.iter().map(|t| edge_to(t)).collect();
+    if next.iter().all(Option::is_none) {
+        return;
+    }
+    let needs: Vec<bool> = next.iter().map(Option::is_some).collect();
+    let mut saved: Vec<Option<Tensor>> = vec![None; inputs.len()];
+    for slot in op.saved_inputs(&needs) {
+        saved[slot] = Some(inputs[slot].clone());
+    }
+    let node = Rc::new(Node {
+        id: take_next(&NEXT_NODE_ID),
+        sequence_nr: take_next(&NEXT_SEQUENCE_NR),
+        kind: NodeKind::Op(op),
+        next,
+        saved: RefCell::new(Some(saved)),
+        input_shapes: inputs.iter().map(|t| t.shape().to_vec()).collect(),
+    });
+    node.emit_created();
+    output.0.requires_grad.set(true);
+    *output.0.grad_fn.borrow_mut() = Some(node);
+}

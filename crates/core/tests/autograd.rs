@@ -1,0 +1,241 @@
+//! The core's autograd against PyTorch: values, graphs and error messages
+//! recorded by `tests/fixtures/record_autograd.py`. Each test runs natively
+//! and, compiled to wasm, in headless Chromium.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed test should panic
+
+use gradscope_core::{Error, Tensor, ledger, trace};
+use gradscope_trace::{EventKind, GraphState};
+use serde_json::Value;
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+/// Declares a test that runs natively and in the browser.
+macro_rules! every_target {
+    ($(fn $name:ident() $body:block)*) => {$(
+        #[cfg_attr(not(target_arch = "wasm32"), test)]
+        #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+        fn $name() $body
+    )*};
+}
+
+fn fixture(case: &str) -> Value {
+    let all: Value = serde_json::from_str(include_str!("../../../tests/fixtures/autograd.json"))
+        .expect("fixture parses");
+    all["cases"][case].clone()
+}
+
+fn floats(v: &Value) -> Vec<f32> {
+    fn walk(v: &Value, out: &mut Vec<f32>) {
+        match v {
+            Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
+            Value::Number(n) => out.push(n.as_f64().expect("number") as f32),
+            other => panic!("not a number: {other}"),
+        }
+    }
+    let mut out = vec![];
+    walk(v, &mut out);
+    out
+}
+
+/// Float32 tolerance for results PyTorch computes in the same order.
+fn assert_close(actual: &[f32], expected: &[f32]) {
+    assert_eq!(actual.len(), expected.len(), "{actual:?} vs {expected:?}");
+    for (a, e) in actual.iter().zip(expected) {
+        assert!((a - e).abs() <= 1e-6 + 1e-5 * e.abs(), "{actual:?} vs {expected:?}");
+    }
+}
+
+/// The graph under `root` as the fixture lists it: names and next names,
+/// highest sequence number first.
+fn graph_of(root: &Tensor) -> Vec<(String, Vec<Option<String>>)> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut stack = vec![root.grad_fn().expect("root has a grad_fn")];
+    let mut nodes = vec![];
+    while let Some(node) = stack.pop() {
+        if !seen.insert(node.id()) {
+            continue;
+        }
+        stack.extend(node.next_functions().iter().flatten().cloned());
+        nodes.push(node);
+    }
+    nodes.sort_by(|a, b| b.sequence_nr().cmp(&a.sequence_nr()).then(a.id().cmp(&b.id())));
+    nodes
+        .iter()
+        .map(|n| {
+            let next = n.next_functions().iter().map(|m| m.as_ref().map(|m| m.name().into()));
+            (n.name().to_string(), next.collect())
+        })
+        .collect()
+}
+
+fn expected_graph(v: &Value) -> Vec<(String, Vec<Option<String>>)> {
+    let nodes = v.as_array().expect("graph is a list");
+    nodes
+        .iter()
+        .map(|n| {
+            let next = n["next"].as_array().expect("next is a list");
+            let next = next.iter().map(|m| m.as_str().map(String::from));
+            (n["name"].as_str().expect("name").to_string(), next.collect())
+        })
+        .collect()
+}
+
+fn skeleton() -> (Tensor, Tensor) {
+    let x = Tensor::ones(&[2, 2]).requires_grad_(true);
+    let y = x.add(&Tensor::scalar(2.0)).unwrap();
+    let z = y.mul(&y).unwrap().mul(&Tensor::scalar(3.0)).unwrap();
+    (x, z.mean().unwrap())
+}
+
+every_target! {
+    fn skeleton_values_and_graph_match_pytorch() {
+        let case = fixture("skeleton");
+        let (x, out) = skeleton();
+        assert_eq!(graph_of(&out), expected_graph(&case["graph"]));
+        out.backward().unwrap();
+        assert_close(&[out.item().unwrap()], &[case["out"].as_f64().unwrap() as f32]);
+        assert_close(&x.grad().unwrap().to_vec(), &floats(&case["x_grad"]));
+        assert_eq!(x.grad().unwrap().shape(), &[2, 2]);
+    }
+
+    fn skeleton_trace_walks_and_frees_the_graph() {
+        let ((), events) = trace::record(|| {
+            let (_x, out) = skeleton();
+            out.backward().unwrap();
+        });
+        let graph = GraphState::at(&events);
+        assert_eq!(
+            graph.names_in_backward_order(),
+            ["AccumulateGrad", "MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0"]
+        );
+        let executed: Vec<_> = events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::NodeExecuted { node } => Some(graph.nodes[node].name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            executed,
+            ["MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0", "AccumulateGrad"]
+        );
+        let created = events.iter().filter(|e| matches!(e.kind, EventKind::NodeCreated { .. }));
+        let released = events.iter().filter(|e| matches!(e.kind, EventKind::SavedReleased { .. }));
+        assert_eq!((created.count(), released.count()), (5, 4));
+        assert!(events.windows(2).all(|w| w[1].seq == w[0].seq + 1));
+    }
+
+    fn mul_saves_only_what_backward_needs() {
+        let ((), events) = trace::record(|| {
+            let x = Tensor::ones(&[3]).requires_grad_(true);
+            let _ = x.mul(&Tensor::full(&[3], 2.0)).unwrap();
+        });
+        let saved: Vec<_> = events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::NodeCreated { name, saved, .. } if name == "MulBackward0" => {
+                    Some(saved.iter().map(|s| s.name.clone()).collect::<Vec<_>>())
+                }
+                _ => None,
+            })
+            .collect();
+        // Only `other` is needed: x's gradient is grad * other.
+        assert_eq!(saved, [vec!["other".to_string()]]);
+    }
+
+    fn mul_div_backward_broadcast() {
+        let case = fixture("broadcast_mul_div");
+        let a = Tensor::from_vec(floats(&case["a"]), &[2, 3]).unwrap().requires_grad_(true);
+        let b = Tensor::from_vec(floats(&case["b"]), &[3]).unwrap().requires_grad_(true);
+        let loss = a.mul(&b).unwrap().sub(&a.div(&b).unwrap()).unwrap().sum().unwrap();
+        loss.backward().unwrap();
+        assert_close(&a.grad().unwrap().to_vec(), &floats(&case["a_grad"]));
+        assert_close(&b.grad().unwrap().to_vec(), &floats(&case["b_grad"]));
+        assert_eq!(b.grad().unwrap().shape(), &[3]);
+    }
+
+    fn mul_double_backward_through_create_graph() {
+        let case = fixture("double_backward_cube");
+        let x = Tensor::from_vec(floats(&case["x"]), &[3]).unwrap().requires_grad_(true);
+        let y = x.mul(&x).unwrap().mul(&x).unwrap().sum().unwrap();
+        y.backward_with(None, None, true).unwrap();
+        let first = x.grad().unwrap();
+        assert_close(&first.to_vec(), &floats(&case["first"]));
+        assert!(first.grad_fn().is_some(), "create_graph records the backward");
+        x.set_grad(None);
+        first.sum().unwrap().backward().unwrap();
+        assert_close(&x.grad().unwrap().to_vec(), &floats(&case["second"]));
+    }
+
+    fn accumulate_grad_without_zero_grad() {
+        let case = fixture("accumulate_without_zero_grad");
+        let x = Tensor::ones(&[3]).requires_grad_(true);
+        for _ in 0..3 {
+            x.mul(&Tensor::scalar(2.0)).unwrap().sum().unwrap().backward().unwrap();
+        }
+        assert_close(&x.grad().unwrap().to_vec(), &floats(&case["x_grad"]));
+    }
+
+    fn backward_error_messages() {
+        let errors = fixture("errors");
+        let message = |name: &str| errors[name]["message"].as_str().unwrap().to_string();
+        let kind = |name: &str| errors[name]["type"].as_str().unwrap().to_string();
+
+        let x = Tensor::ones(&[2]).requires_grad_(true);
+        let y = x.mul(&x).unwrap().sum().unwrap();
+        y.backward().unwrap();
+        let err = y.backward().unwrap_err();
+        assert_eq!(err, Error::SavedTensorsFreed);
+        assert_eq!(err.to_string(), message("second_backward"));
+        assert_eq!(err.python_type(), kind("second_backward"));
+
+        let err = x.mul(&Tensor::scalar(2.0)).unwrap().backward().unwrap_err();
+        assert_eq!(err.to_string(), message("non_scalar_backward"));
+        let err = Tensor::ones(&[2]).sum().unwrap().backward().unwrap_err();
+        assert_eq!(err.to_string(), message("no_grad_fn"));
+        let err = Tensor::ones(&[2, 3]).add(&Tensor::ones(&[4])).unwrap_err();
+        assert_eq!(err.to_string(), message("broadcast"));
+        let err = Tensor::ones(&[3]).item().unwrap_err();
+        assert_eq!(err.to_string(), message("item"));
+    }
+
+    fn retain_graph_allows_second_backward() {
+        let x = Tensor::ones(&[2]).requires_grad_(true);
+        let y = x.mul(&x).unwrap().sum().unwrap();
+        y.backward_with(None, Some(true), false).unwrap();
+        y.backward().unwrap();
+        assert_eq!(x.grad().unwrap().to_vec(), vec![4.0, 4.0]);
+    }
+
+    fn no_grad_records_nothing() {
+        let x = Tensor::ones(&[2]).requires_grad_(true);
+        let y = {
+            let _guard = gradscope_core::grad_mode::GradModeGuard::no_grad();
+            x.mul(&x).unwrap()
+        };
+        assert!(y.grad_fn().is_none() && !y.requires_grad());
+        assert!(x.mul(&x).unwrap().grad_fn().is_some());
+    }
+
+    fn deep_chain_backward_and_drop_without_recursion() {
+        let x = Tensor::ones(&[1]).requires_grad_(true);
+        let mut y = x.clone();
+        for _ in 0..20_000 {
+            y = y.add(&Tensor::scalar(1.0)).unwrap();
+        }
+        y.sum().unwrap().backward().unwrap();
+        assert_eq!(x.grad().unwrap().to_vec(), vec![1.0]);
+        drop(y);
+    }
+
+    fn backward_frees_saved_memory() {
+        let x = Tensor::ones(&[256]).requires_grad_(true);
+        let before = ledger::memory_allocated();
+        let out = x.mul(&x).unwrap().mul(&x).unwrap().sum().unwrap();
+        out.backward().unwrap();
+        drop(out);
+        // What remains is x.grad alone: the graph and its saved tensors are gone.
+        assert_eq!(ledger::memory_allocated() - before, 256 * 4);
+    }
+}

@@ -1,0 +1,110 @@
+//! The events the engine emits, in the order it does things.
+
+use serde::{Deserialize, Serialize};
+
+/// Identifies one autograd graph node for the life of a program.
+pub type NodeId = u64;
+/// Identifies one tensor handle for the life of a program.
+pub type TensorId = u64;
+/// Identifies one allocation (shared by every view of it).
+pub type StorageId = u64;
+
+/// One thing the engine did: a sequence number, a wall-clock time and what.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// Position in the trace, from 0, without gaps.
+    pub seq: u64,
+    /// Microseconds since the trace began.
+    pub time_us: u64,
+    /// What happened.
+    pub kind: EventKind,
+}
+
+/// A tensor saved for backward by a graph node, as the memory view sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedInfo {
+    /// What PyTorch calls it (`self`, `other`, `result`).
+    pub name: String,
+    /// Its shape.
+    pub shape: Vec<usize>,
+    /// The storage it keeps alive.
+    pub storage: StorageId,
+}
+
+/// What the engine did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    /// A storage was allocated on a device.
+    StorageAllocated {
+        /// The allocation.
+        storage: StorageId,
+        /// Its size in bytes.
+        bytes: u64,
+        /// The device, as PyTorch prints it (`cpu`, `wgpu:0`).
+        device: String,
+    },
+    /// A storage's last handle went away.
+    StorageFreed {
+        /// The allocation.
+        storage: StorageId,
+    },
+    /// A differentiable op ran forward.
+    OpCalled {
+        /// PyTorch's name for it (`add`, `mul`, `mean`).
+        op: String,
+        /// The result's shape.
+        shape: Vec<usize>,
+    },
+    /// A graph node was created: an op node or a leaf's `AccumulateGrad`.
+    NodeCreated {
+        /// The node.
+        node: NodeId,
+        /// PyTorch's class name (`MulBackward0`, `AccumulateGrad`).
+        name: String,
+        /// Its sequence number; backward runs higher numbers first.
+        sequence_nr: u64,
+        /// `next_functions`: one entry per input, `None` where the input needs no gradient.
+        next: Vec<Option<NodeId>>,
+        /// What it keeps for backward.
+        saved: Vec<SavedInfo>,
+        /// For `AccumulateGrad`, the leaf it accumulates into.
+        leaf: Option<TensorId>,
+    },
+    /// `backward()` began at a root node.
+    BackwardBegan {
+        /// The root's node.
+        root: NodeId,
+        /// Whether the saved tensors stay for another backward.
+        retain_graph: bool,
+    },
+    /// A node's backward ran.
+    NodeExecuted {
+        /// The node.
+        node: NodeId,
+    },
+    /// A node's saved tensors were released after it ran.
+    SavedReleased {
+        /// The node.
+        node: NodeId,
+    },
+    /// A gradient was added into a leaf's `.grad`.
+    GradAccumulated {
+        /// The leaf.
+        tensor: TensorId,
+        /// Whether `.grad` already held a value (accumulation, not assignment).
+        accumulated: bool,
+    },
+    /// `backward()` finished.
+    BackwardEnded,
+    /// A grad mode scope began (`no_grad`, `enable_grad`, `inference_mode`).
+    GradModeEntered {
+        /// The mode's PyTorch name.
+        mode: String,
+    },
+    /// The innermost grad mode scope ended.
+    GradModeExited {
+        /// The mode's PyTorch name.
+        mode: String,
+    },
+}

@@ -1,0 +1,15 @@
+//! gradscope's trace: what the engine reports as it runs, and the pure views
+//! over it.
+//!
+//! The engine emits [`Event`]s; every view (the graph at event `i`, its
+//! layout, the memory timeline) is a plain function of a slice of events, so
+//! live display, stepping and scrubbing back in time are one code path, shared
+//! by the page and the CLI.
+
+pub mod event;
+pub mod graph;
+pub mod layout;
+
+pub use event::{Event, EventKind, NodeId, SavedInfo, StorageId, TensorId};
+pub use graph::{GraphNode, GraphState, NodeStatus};
+pub use layout::{GraphLayout, LaidEdge, LaidNode};
