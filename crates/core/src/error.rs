@@ -16,13 +16,22 @@ pub enum Error {
         "expand({actual:?}, size={requested:?}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
         requested.len(), actual.len()
     )]
-    ExpandRank { requested: Vec<usize>, actual: Vec<usize> },
+    ExpandRank {
+        requested: Vec<usize>,
+        actual: Vec<usize>,
+    },
 
     /// `expand` of a dimension that is neither equal nor 1.
     #[error(
         "The expanded size of the tensor ({target}) must match the existing size ({size}) at non-singleton dimension {dim}.  Target sizes: {requested:?}.  Tensor sizes: {actual:?}"
     )]
-    ExpandSize { requested: Vec<usize>, actual: Vec<usize>, dim: usize, size: usize, target: usize },
+    ExpandSize {
+        requested: Vec<usize>,
+        actual: Vec<usize>,
+        dim: usize,
+        size: usize,
+        target: usize,
+    },
 
     /// Data whose length does not fit the requested shape.
     #[error("shape '{shape:?}' is invalid for input of size {numel}")]

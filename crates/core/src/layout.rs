@@ -30,13 +30,21 @@ impl Layout {
             *stride = acc;
             acc *= dim.max(1) as isize;
         }
-        Self { shape: shape.to_vec(), strides, offset: 0 }
+        Self {
+            shape: shape.to_vec(),
+            strides,
+            offset: 0,
+        }
     }
 
     /// A layout from explicit parts. Callers check that every reachable
     /// element is inside the storage.
     pub fn new(shape: Vec<usize>, strides: Vec<isize>, offset: usize) -> Self {
-        Self { shape, strides, offset }
+        Self {
+            shape,
+            strides,
+            offset,
+        }
     }
 
     /// The sizes of each dimension, PyTorch's `size()`.
@@ -66,16 +74,24 @@ impl Layout {
 
     /// Whether the elements are dense and row-major from the offset.
     pub fn is_contiguous(&self) -> bool {
-        *self == Self::new(self.shape.clone(), Self::contiguous(&self.shape).strides, self.offset)
+        *self
+            == Self::new(
+                self.shape.clone(),
+                Self::contiguous(&self.shape).strides,
+                self.offset,
+            )
     }
 
     /// This layout seen with `shape` (same rank or lower), reading repeated
     /// elements through stride 0 as PyTorch's `expand` does.
     pub fn broadcast_to(&self, shape: &[usize]) -> Result<Self> {
-        let extra = shape.len().checked_sub(self.rank()).ok_or_else(|| Error::ExpandRank {
-            requested: shape.to_vec(),
-            actual: self.shape.clone(),
-        })?;
+        let extra = shape
+            .len()
+            .checked_sub(self.rank())
+            .ok_or_else(|| Error::ExpandRank {
+                requested: shape.to_vec(),
+                actual: self.shape.clone(),
+            })?;
         let mut strides = vec![0isize; shape.len()];
         for (i, (&dim, &stride)) in self.shape.iter().zip(&self.strides).enumerate() {
             let target = shape[extra + i];
@@ -93,7 +109,11 @@ impl Layout {
                 });
             };
         }
-        Ok(Self { shape: shape.to_vec(), strides, offset: self.offset })
+        Ok(Self {
+            shape: shape.to_vec(),
+            strides,
+            offset: self.offset,
+        })
     }
 
     /// Storage indices of every element in row-major order.
@@ -112,14 +132,26 @@ pub fn broadcast_shapes(lhs: &[usize], rhs: &[usize]) -> Result<Vec<usize>> {
     let rank = lhs.len().max(rhs.len());
     let mut out = vec![0; rank];
     for i in 0..rank {
-        let l = if i + lhs.len() >= rank { lhs[i + lhs.len() - rank] } else { 1 };
-        let r = if i + rhs.len() >= rank { rhs[i + rhs.len() - rank] } else { 1 };
+        let l = if i + lhs.len() >= rank {
+            lhs[i + lhs.len() - rank]
+        } else {
+            1
+        };
+        let r = if i + rhs.len() >= rank {
+            rhs[i + rhs.len() - rank]
+        } else {
+            1
+        };
         out[i] = match (l, r) {
             (l, r) if l == r => l,
             (1, r) => r,
             (l, 1) => l,
             (l, r) => {
-                return Err(Error::BroadcastSize { lhs: l, rhs: r, dim: i });
+                return Err(Error::BroadcastSize {
+                    lhs: l,
+                    rhs: r,
+                    dim: i,
+                });
             }
         };
     }
@@ -140,7 +172,12 @@ impl<'a> StridedIndex<'a> {
     fn new(layout: &'a Layout) -> Self {
         let remaining = layout.numel();
         let next = (remaining > 0).then_some(layout.offset as isize);
-        Self { layout, counter: vec![0; layout.rank()], next, remaining }
+        Self {
+            layout,
+            counter: vec![0; layout.rank()],
+            next,
+            remaining,
+        }
     }
 }
 
@@ -194,7 +231,10 @@ mod tests {
     #[test]
     fn indices_size_zero_and_scalar() {
         assert_eq!(Layout::contiguous(&[0, 3]).indices().count(), 0);
-        assert_eq!(Layout::contiguous(&[]).indices().collect::<Vec<_>>(), vec![0]);
+        assert_eq!(
+            Layout::contiguous(&[]).indices().collect::<Vec<_>>(),
+            vec![0]
+        );
     }
 
     #[test]

@@ -30,8 +30,16 @@ impl Storage {
         });
         let bytes = (data.len() * size_of::<f32>()) as u64;
         ledger::allocated(bytes);
-        trace::emit(|| EventKind::StorageAllocated { storage: id, bytes, device: "cpu".into() });
-        Self { id, data: RefCell::new(data), version: Cell::new(0) }
+        trace::emit(|| EventKind::StorageAllocated {
+            storage: id,
+            bytes,
+            device: "cpu".into(),
+        });
+        Self {
+            id,
+            data: RefCell::new(data),
+            version: Cell::new(0),
+        }
     }
 
     /// This allocation's id in the trace.

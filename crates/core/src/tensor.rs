@@ -63,15 +63,24 @@ impl Tensor {
     pub fn from_vec(data: Vec<f32>, shape: &[usize]) -> Result<Self> {
         let numel: usize = shape.iter().product();
         if numel != data.len() {
-            return Err(Error::ShapeInvalid { shape: shape.to_vec(), numel: data.len() });
+            return Err(Error::ShapeInvalid {
+                shape: shape.to_vec(),
+                numel: data.len(),
+            });
         }
-        Ok(Self::from_parts(Rc::new(Storage::new(data)), Layout::contiguous(shape)))
+        Ok(Self::from_parts(
+            Rc::new(Storage::new(data)),
+            Layout::contiguous(shape),
+        ))
     }
 
     /// A tensor of `shape` filled with `value`, PyTorch's `torch.full`.
     pub fn full(shape: &[usize], value: f32) -> Self {
         let numel = shape.iter().product();
-        Self::from_parts(Rc::new(Storage::new(vec![value; numel])), Layout::contiguous(shape))
+        Self::from_parts(
+            Rc::new(Storage::new(vec![value; numel])),
+            Layout::contiguous(shape),
+        )
     }
 
     /// PyTorch's `torch.ones(shape)`.
@@ -123,7 +132,9 @@ impl Tensor {
     pub fn item(&self) -> Result<f32> {
         match self.to_vec().as_slice() {
             [v] => Ok(*v),
-            _ => Err(Error::ItemNotScalar { numel: self.numel() }),
+            _ => Err(Error::ItemNotScalar {
+                numel: self.numel(),
+            }),
         }
     }
 
@@ -242,6 +253,11 @@ impl Tensor {
         retain_graph: Option<bool>,
         create_graph: bool,
     ) -> Result<()> {
-        autograd::backward(self, gradient, retain_graph.unwrap_or(create_graph), create_graph)
+        autograd::backward(
+            self,
+            gradient,
+            retain_graph.unwrap_or(create_graph),
+            create_graph,
+        )
     }
 }

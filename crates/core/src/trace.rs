@@ -26,7 +26,11 @@ pub fn emit(kind: impl FnOnce() -> EventKind) {
             if let Some(rec) = sink.borrow_mut().as_mut() {
                 let seq = rec.events.len() as u64;
                 let time_us = rec.start.elapsed().as_micros() as u64;
-                rec.events.push(Event { seq, time_us, kind: kind() });
+                rec.events.push(Event {
+                    seq,
+                    time_us,
+                    kind: kind(),
+                });
             }
         });
     }
@@ -34,14 +38,24 @@ pub fn emit(kind: impl FnOnce() -> EventKind) {
 
 /// Starts recording events on this thread, dropping any earlier recording.
 pub fn start_recording() {
-    SINK.with(|sink| *sink.borrow_mut() = Some(Recorder { start: Instant::now(), events: vec![] }));
+    SINK.with(|sink| {
+        *sink.borrow_mut() = Some(Recorder {
+            start: Instant::now(),
+            events: vec![],
+        })
+    });
     ACTIVE.with(|a| a.set(true));
 }
 
 /// Stops recording and returns what was recorded (empty if nothing was).
 pub fn stop_recording() -> Vec<Event> {
     ACTIVE.with(|a| a.set(false));
-    SINK.with(|sink| sink.borrow_mut().take().map(|r| r.events).unwrap_or_default())
+    SINK.with(|sink| {
+        sink.borrow_mut()
+            .take()
+            .map(|r| r.events)
+            .unwrap_or_default()
+    })
 }
 
 /// Runs `f` while recording, and returns its result with the events it caused.

@@ -42,7 +42,10 @@ fn floats(v: &Value) -> Vec<f32> {
 fn assert_close(actual: &[f32], expected: &[f32]) {
     assert_eq!(actual.len(), expected.len(), "{actual:?} vs {expected:?}");
     for (a, e) in actual.iter().zip(expected) {
-        assert!((a - e).abs() <= 1e-6 + 1e-5 * e.abs(), "{actual:?} vs {expected:?}");
+        assert!(
+            (a - e).abs() <= 1e-6 + 1e-5 * e.abs(),
+            "{actual:?} vs {expected:?}"
+        );
     }
 }
 
@@ -59,11 +62,18 @@ fn graph_of(root: &Tensor) -> Vec<(String, Vec<Option<String>>)> {
         stack.extend(node.next_functions().iter().flatten().cloned());
         nodes.push(node);
     }
-    nodes.sort_by(|a, b| b.sequence_nr().cmp(&a.sequence_nr()).then(a.id().cmp(&b.id())));
+    nodes.sort_by(|a, b| {
+        b.sequence_nr()
+            .cmp(&a.sequence_nr())
+            .then(a.id().cmp(&b.id()))
+    });
     nodes
         .iter()
         .map(|n| {
-            let next = n.next_functions().iter().map(|m| m.as_ref().map(|m| m.name().into()));
+            let next = n
+                .next_functions()
+                .iter()
+                .map(|m| m.as_ref().map(|m| m.name().into()));
             (n.name().to_string(), next.collect())
         })
         .collect()
@@ -76,7 +86,10 @@ fn expected_graph(v: &Value) -> Vec<(String, Vec<Option<String>>)> {
         .map(|n| {
             let next = n["next"].as_array().expect("next is a list");
             let next = next.iter().map(|m| m.as_str().map(String::from));
-            (n["name"].as_str().expect("name").to_string(), next.collect())
+            (
+                n["name"].as_str().expect("name").to_string(),
+                next.collect(),
+            )
         })
         .collect()
 }

@@ -26,7 +26,7 @@ pub struct GraphNode {
     pub sequence_nr: u64,
     /// `next_functions`.
     pub next: Vec<Option<NodeId>>,
-    /// What it keeps for backward (empty once released).
+    /// What it saves for backward; held while `status` is not `Released`.
     pub saved: Vec<SavedInfo>,
     /// For `AccumulateGrad`, the leaf.
     pub leaf: Option<TensorId>,
@@ -71,7 +71,14 @@ impl GraphState {
     /// Advances the graph by one event.
     pub fn apply(&mut self, event: &Event) {
         match &event.kind {
-            EventKind::NodeCreated { node, name, sequence_nr, next, saved, leaf } => {
+            EventKind::NodeCreated {
+                node,
+                name,
+                sequence_nr,
+                next,
+                saved,
+                leaf,
+            } => {
                 self.nodes.insert(
                     *node,
                     GraphNode {
@@ -93,7 +100,6 @@ impl GraphState {
             EventKind::SavedReleased { node } => {
                 if let Some(n) = self.nodes.get_mut(node) {
                     n.status = NodeStatus::Released;
-                    n.saved.clear();
                 }
             }
             _ => {}

@@ -65,7 +65,11 @@ impl GraphLayout {
             rows.entry(layer).or_default().push(id);
         }
         let widest = rows.values().map(Vec::len).max().unwrap_or(0) as f64;
-        let width = if rows.is_empty() { 0.0 } else { 2.0 * MARGIN + widest * NODE_WIDTH + (widest - 1.0) * H_GAP };
+        let width = if rows.is_empty() {
+            0.0
+        } else {
+            2.0 * MARGIN + widest * NODE_WIDTH + (widest - 1.0) * H_GAP
+        };
         let mut position = BTreeMap::new();
         let mut nodes = Vec::with_capacity(layers.len());
         for (&layer, ids) in &rows {
@@ -77,7 +81,11 @@ impl GraphLayout {
                 let y = MARGIN + layer as f64 * (NODE_HEIGHT + V_GAP);
                 position.insert(*id, (x, y));
                 if let Some(node) = graph.nodes.get(id) {
-                    nodes.push(LaidNode { node: node.clone(), x, y });
+                    nodes.push(LaidNode {
+                        node: node.clone(),
+                        x,
+                        y,
+                    });
                 }
             }
         }
@@ -102,7 +110,12 @@ impl GraphLayout {
         } else {
             2.0 * MARGIN + layers_used * NODE_HEIGHT + (layers_used - 1.0) * V_GAP
         };
-        Self { nodes, edges, width, height }
+        Self {
+            nodes,
+            edges,
+            width,
+            height,
+        }
     }
 }
 
@@ -119,16 +132,24 @@ fn layer_of_each_node(graph: &GraphState) -> BTreeMap<NodeId, usize> {
         }
     }
     let mut layer: BTreeMap<NodeId, usize> = BTreeMap::new();
-    let mut ready: Vec<NodeId> =
-        parents.iter().filter(|&(_, &count)| count == 0).map(|(&id, _)| id).rev().collect();
+    let mut ready: Vec<NodeId> = parents
+        .iter()
+        .filter(|&(_, &count)| count == 0)
+        .map(|(&id, _)| id)
+        .rev()
+        .collect();
     for &id in &ready {
         layer.insert(id, 0);
     }
     while let Some(id) = ready.pop() {
         let here = layer.get(&id).copied().unwrap_or(0);
-        let Some(node) = graph.nodes.get(&id) else { continue };
+        let Some(node) = graph.nodes.get(&id) else {
+            continue;
+        };
         for next in node.next.iter().flatten() {
-            let Some(count) = parents.get_mut(next) else { continue };
+            let Some(count) = parents.get_mut(next) else {
+                continue;
+            };
             let entry = layer.entry(*next).or_insert(0);
             *entry = (*entry).max(here + 1);
             *count -= 1;
@@ -158,7 +179,9 @@ mod tests {
     }
 
     fn graph(nodes: Vec<GraphNode>) -> GraphState {
-        GraphState { nodes: nodes.into_iter().map(|n| (n.id, n)).collect() }
+        GraphState {
+            nodes: nodes.into_iter().map(|n| (n.id, n)).collect(),
+        }
     }
 
     #[test]

@@ -7,9 +7,12 @@
 //! by the page and the CLI.
 
 pub mod event;
+pub mod format;
 pub mod graph;
 pub mod layout;
+pub mod protocol;
 
 pub use event::{Event, EventKind, NodeId, SavedInfo, StorageId, TensorId};
 pub use graph::{GraphNode, GraphState, NodeStatus};
 pub use layout::{GraphLayout, LaidEdge, LaidNode};
+pub use protocol::{Reply, Request};

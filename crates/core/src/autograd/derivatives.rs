@@ -26,13 +26,19 @@ impl BackwardInputs<'_> {
     /// A saved input slot; missing means the op's `saved_inputs` and its
     /// formula disagree, a bug this turns into an error, not a panic.
     fn saved(&self, slot: usize) -> Result<&Tensor> {
-        self.saved.get(slot).and_then(Option::as_ref).ok_or_else(|| {
-            Error::Backend(format!("internal error: saved slot {slot} was not saved"))
-        })
+        self.saved
+            .get(slot)
+            .and_then(Option::as_ref)
+            .ok_or_else(|| {
+                Error::Backend(format!("internal error: saved slot {slot} was not saved"))
+            })
     }
 
     fn shape(&self, slot: usize) -> &[usize] {
-        self.input_shapes.get(slot).map(Vec::as_slice).unwrap_or(&[])
+        self.input_shapes
+            .get(slot)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 
     /// Runs `formula` only for an input that needs a gradient.
@@ -41,7 +47,11 @@ impl BackwardInputs<'_> {
         slot: usize,
         formula: impl FnOnce() -> Result<Tensor>,
     ) -> Result<Option<Tensor>> {
-        if self.needs_grad.get(slot).copied().unwrap_or(false) { formula().map(Some) } else { Ok(None) }
+        if self.needs_grad.get(slot).copied().unwrap_or(false) {
+            formula().map(Some)
+        } else {
+            Ok(None)
+        }
     }
 }
 
@@ -50,9 +60,14 @@ pub(crate) fn backward(op: &Op, b: &BackwardInputs<'_>) -> Result<Vec<Option<Ten
     let grad = b.grad;
     Ok(match op {
         Op::Binary(BinaryOp::Add) => {
-            vec![b.when(0, || Ok(grad.clone()))?, b.when(1, || Ok(grad.clone()))?]
+            vec![
+                b.when(0, || Ok(grad.clone()))?,
+                b.when(1, || Ok(grad.clone()))?,
+            ]
         }
-        Op::Binary(BinaryOp::Sub) => vec![b.when(0, || Ok(grad.clone()))?, b.when(1, || grad.neg())?],
+        Op::Binary(BinaryOp::Sub) => {
+            vec![b.when(0, || Ok(grad.clone()))?, b.when(1, || grad.neg())?]
+        }
         Op::Binary(BinaryOp::Mul) => vec![
             b.when(0, || grad.mul(b.saved(1)?))?,
             b.when(1, || grad.mul(b.saved(0)?))?,

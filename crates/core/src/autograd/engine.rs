@@ -51,7 +51,10 @@ pub(crate) fn backward(
         None if root.numel() == 1 => Tensor::ones(root.shape()),
         None => return Err(Error::NonScalarBackward),
     };
-    trace::emit(|| EventKind::BackwardBegan { root: root_node.id, retain_graph });
+    trace::emit(|| EventKind::BackwardBegan {
+        root: root_node.id,
+        retain_graph,
+    });
     let dependencies = count_dependencies(&root_node);
     let mut remaining = dependencies;
     let mut buffers: BTreeMap<NodeId, Vec<Option<Tensor>>> = BTreeMap::new();
@@ -64,7 +67,9 @@ pub(crate) fn backward(
             let Some(grad) = grad else { continue };
             let outputs = run_node(&node, &grad, retain_graph, create_graph)?;
             for (next, out) in node.next.iter().zip(outputs) {
-                let (Some(next), Some(out)) = (next, out) else { continue };
+                let (Some(next), Some(out)) = (next, out) else {
+                    continue;
+                };
                 let slot = buffers.entry(next.id).or_insert_with(|| vec![None]);
                 slot[0] = Some(match slot[0].take() {
                     Some(acc) => {
@@ -117,7 +122,11 @@ fn run_node(
             vec![]
         }
         NodeKind::Op(op) => {
-            let saved = node.saved.borrow().clone().ok_or(Error::SavedTensorsFreed)?;
+            let saved = node
+                .saved
+                .borrow()
+                .clone()
+                .ok_or(Error::SavedTensorsFreed)?;
             let needs_grad: Vec<bool> = node.next.iter().map(Option::is_some).collect();
             let _mode = GradModeGuard::set(create_graph);
             let inputs = BackwardInputs {
@@ -157,6 +166,9 @@ fn accumulate(leaf: &Tensor, grad: &Tensor, create_graph: bool) -> Result<()> {
     };
     leaf.set_grad(Some(new));
     let tensor = leaf.id();
-    trace::emit(|| EventKind::GradAccumulated { tensor, accumulated });
+    trace::emit(|| EventKind::GradAccumulated {
+        tensor,
+        accumulated,
+    });
     Ok(())
 }

@@ -136,7 +136,10 @@ impl Drop for Node {
     // Dropping a long chain recursively would overflow the stack; unlink it
     // with an explicit work list instead, as PyTorch's deleter does.
     fn drop(&mut self) {
-        let mut stack: Vec<Rc<Node>> = std::mem::take(&mut self.next).into_iter().flatten().collect();
+        let mut stack: Vec<Rc<Node>> = std::mem::take(&mut self.next)
+            .into_iter()
+            .flatten()
+            .collect();
         stack.extend(take_grad_fns(self.saved.get_mut().take()));
         while let Some(node) = stack.pop() {
             if let Ok(mut node) = Rc::try_unwrap(node) {

@@ -23,8 +23,13 @@ pub(crate) fn forward(op: &Op, inputs: &[&Tensor]) -> Result<Tensor> {
             let shape = broadcast_shapes(lhs.shape(), rhs.shape())?;
             let l = lhs.layout().broadcast_to(&shape)?;
             let r = rhs.layout().broadcast_to(&shape)?;
-            let data =
-                cpu::binary_map(*kernel, &lhs.storage().data(), &l, &rhs.storage().data(), &r);
+            let data = cpu::binary_map(
+                *kernel,
+                &lhs.storage().data(),
+                &l,
+                &rhs.storage().data(),
+                &r,
+            );
             new_tensor(data, &shape)
         }
         (Op::Neg, [x]) => {
@@ -43,8 +48,17 @@ pub(crate) fn forward(op: &Op, inputs: &[&Tensor]) -> Result<Tensor> {
         (Op::Expand(shape), [x]) => {
             Tensor::from_parts(x.storage().clone(), x.layout().broadcast_to(shape)?)
         }
-        _ => return Err(crate::Error::Backend(format!("{} takes {} inputs", op.name(), op.arity()))),
+        _ => {
+            return Err(crate::Error::Backend(format!(
+                "{} takes {} inputs",
+                op.name(),
+                op.arity()
+            )));
+        }
     };
-    trace::emit(|| EventKind::OpCalled { op: op.name().into(), shape: output.shape().to_vec() });
+    trace::emit(|| EventKind::OpCalled {
+        op: op.name().into(),
+        shape: output.shape().to_vec(),
+    });
     Ok(output)
 }

@@ -77,13 +77,17 @@ impl Op {
         let needs = |i: usize| needs_grad.get(i).copied().unwrap_or(false);
         match self {
             // self: grad * other; other: grad * self
-            Op::Binary(BinaryOp::Mul) => {
-                [(0, needs(1)), (1, needs(0))].iter().filter(|s| s.1).map(|s| s.0).collect()
-            }
+            Op::Binary(BinaryOp::Mul) => [(0, needs(1)), (1, needs(0))]
+                .iter()
+                .filter(|s| s.1)
+                .map(|s| s.0)
+                .collect(),
             // self: grad / other; other: -grad * self / other^2
-            Op::Binary(BinaryOp::Div) => {
-                [(0, needs(1)), (1, true)].iter().filter(|s| s.1).map(|s| s.0).collect()
-            }
+            Op::Binary(BinaryOp::Div) => [(0, needs(1)), (1, true)]
+                .iter()
+                .filter(|s| s.1)
+                .map(|s| s.0)
+                .collect(),
             Op::Binary(BinaryOp::Add | BinaryOp::Sub)
             | Op::Neg
             | Op::Sum

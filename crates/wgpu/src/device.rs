@@ -1,0 +1,121 @@
+//! Adapter and device acquisition, and the error handling every GPU call shares.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use gradscope_core::{Error, Result};
+
+use crate::pipeline::PipelineCache;
+
+/// One GPU: a wgpu device and queue with the kernels built on it so far.
+///
+/// Natively it runs on Vulkan, in the browser on WebGPU; `WGPU_BACKEND`
+/// overrides the backend and `WGPU_POWER_PREF` the adapter choice.
+#[derive(Debug)]
+pub struct GpuDevice {
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+    pub(crate) pipelines: PipelineCache,
+    info: wgpu::AdapterInfo,
+    errors: ErrorSink,
+}
+
+/// Validation and out-of-memory errors wgpu reports outside any call's return
+/// value, kept until the next call that can return them.
+#[derive(Clone, Debug, Default)]
+struct ErrorSink(Arc<Mutex<Vec<String>>>);
+
+impl ErrorSink {
+    fn push(&self, message: String) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(message);
+    }
+
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+/// The backends tried when `WGPU_BACKEND` is unset.
+fn default_backends() -> wgpu::Backends {
+    if cfg!(target_arch = "wasm32") {
+        wgpu::Backends::BROWSER_WEBGPU
+    } else {
+        wgpu::Backends::VULKAN
+    }
+}
+
+/// A backend error naming what failed.
+pub(crate) fn backend_error(what: &str, cause: impl std::fmt::Display) -> Error {
+    Error::Backend(format!("GPU {what}: {cause}"))
+}
+
+impl GpuDevice {
+    /// Opens the first adapter of the environment's backends and a device on it
+    /// with the adapter's full limits.
+    ///
+    /// Fails with a message saying "no adapter" when no backend offers one
+    /// (no Vulkan driver, or a browser without WebGPU enabled).
+    pub async fn new() -> Result<Self> {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = wgpu::Backends::from_env().unwrap_or_else(default_backends);
+        let instance = wgpu::Instance::new(desc);
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| Error::Backend(format!("no GPU adapter: {e}")))?;
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("gradscope::device"),
+                required_limits: adapter.limits(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| backend_error("device request failed", e))?;
+        let errors = ErrorSink::default();
+        let sink = errors.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| sink.push(e.to_string())));
+        Ok(Self {
+            device,
+            queue,
+            pipelines: PipelineCache::default(),
+            info: adapter.get_info(),
+            errors,
+        })
+    }
+
+    /// The adapter's name, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)` on lavapipe.
+    ///
+    /// Browsers report it as `GPUAdapterInfo.description`, which Chromium leaves
+    /// empty unless started with `--enable-webgpu-developer-features`.
+    pub fn adapter_name(&self) -> &str {
+        &self.info.name
+    }
+
+    /// The backend in use: `vulkan` natively, `webgpu` in the browser.
+    pub fn backend_name(&self) -> &'static str {
+        self.info.backend.to_str()
+    }
+
+    /// The largest buffer, in bytes, one kernel binding may cover.
+    pub(crate) fn max_binding_bytes(&self) -> u64 {
+        let limits = self.device.limits();
+        limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size)
+    }
+
+    /// Turns errors wgpu reported since the last check into an `Err`.
+    pub(crate) fn check_errors(&self, what: &str) -> Result<()> {
+        let errors = self.errors.take();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(backend_error(what, errors.join("; ")))
+        }
+    }
+}

@@ -1,0 +1,92 @@
+// Strided elementwise binary kernels with broadcasting: out[i] = op(lhs[l(i)], rhs[r(i)]).
+//
+// Both operands are read through layouts already broadcast to the output
+// shape (a broadcast dimension has stride 0); the output is contiguous.
+//
+// Bindings, group 0:
+//
+// | binding | name     | type                                  |
+// |---------|----------|---------------------------------------|
+// | 0       | lhs      | array<f32>, storage, read             |
+// | 1       | rhs      | array<f32>, storage, read             |
+// | 2       | out      | array<f32>, storage, read_write       |
+// | 3       | metadata | array<u32>, storage, read (see below) |
+//
+// Metadata layout, in u32 words, with r = rank (crates/wgpu/src/binary.rs packs it):
+//
+// | word             | field                                               |
+// |------------------|-----------------------------------------------------|
+// | 0                | op code: 0 add, 1 sub, 2 mul, 3 div (BinaryOp::code) |
+// | 1                | rank r                                              |
+// | 2                | numel, elements of the output                       |
+// | 3                | lhs offset, in elements                             |
+// | 4                | rhs offset, in elements                             |
+// | 5 .. 5+r         | shape                                               |
+// | 5+r .. 5+2r      | lhs strides, in elements, i32 bit-cast to u32       |
+// | 5+2r .. 5+3r     | rhs strides, in elements, i32 bit-cast to u32       |
+//
+// Strides are signed so that flipped views need no copy; 0 means broadcast.
+//
+// Dispatch: workgroups of 64 on a 2-D grid, because one grid dimension holds at
+// most 65535 workgroups. The host sends x = min(groups, limit) and enough rows y;
+// invocation (gx, gy) handles element gy * x * 64 + gx, and those past numel return.
+
+const WORKGROUP_SIZE: u32 = 64u;
+
+const OP_ADD: u32 = 0u;
+const OP_SUB: u32 = 1u;
+const OP_MUL: u32 = 2u;
+const OP_DIV: u32 = 3u;
+
+// Header words before the per-dimension arrays.
+const HEADER: u32 = 5u;
+
+@group(0) @binding(0) var<storage, read> lhs: array<f32>;
+@group(0) @binding(1) var<storage, read> rhs: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+@group(0) @binding(3) var<storage, read> metadata: array<u32>;
+
+fn apply(op: u32, a: f32, b: f32) -> f32 {
+    switch op {
+        case OP_ADD: {
+            return a + b;
+        }
+        case OP_SUB: {
+            return a - b;
+        }
+        case OP_MUL: {
+            return a * b;
+        }
+        case OP_DIV, default: {
+            return a / b;
+        }
+    }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn binary_strided(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let index = gid.y * groups.x * WORKGROUP_SIZE + gid.x;
+    let numel = metadata[2];
+    if index >= numel {
+        return;
+    }
+    let rank = metadata[1];
+
+    // Walk the dimensions innermost first, peeling one coordinate off the
+    // row-major output index each time.
+    var rest = index;
+    var l = i32(metadata[3]);
+    var r = i32(metadata[4]);
+    for (var k = rank; k > 0u; k--) {
+        let d = k - 1u;
+        let size = metadata[HEADER + d];
+        let coord = i32(rest % size);
+        rest = rest / size;
+        l += coord * bitcast<i32>(metadata[HEADER + rank + d]);
+        r += coord * bitcast<i32>(metadata[HEADER + 2u * rank + d]);
+    }
+    out[index] = apply(metadata[0], lhs[l], rhs[r]);
+}

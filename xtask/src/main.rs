@@ -1,0 +1,108 @@
+//! `cargo xtask`: setup, build-web, serve and test for gradscope.
+
+mod server;
+mod setup;
+mod test;
+mod util;
+mod web;
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, anyhow, bail};
+
+use crate::setup::Level;
+use crate::util::Ctx;
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  setup             install what is missing: the wasm32 target, wasm-bindgen-cli
+                    (the version in Cargo.lock), wasm-opt, and for tests Mesa
+                    lavapipe, Chromium, chromedriver and the e2e npm packages
+  build-web         release wasm + wasm-bindgen + wasm-opt, site in target/site
+  serve [--port N]  build-web, then serve the site on http://127.0.0.1:N/
+                    (default 8080) until Ctrl-C
+  test              fmt, clippy, docs, native, GPU (lavapipe) and wasm (headless
+                    Chromium) tests, build-web and the browser e2e test
+
+Every command runs setup first.";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(true) => ExitCode::SUCCESS,
+        // Failures were reported already (the test summary ends the output).
+        Ok(false) => ExitCode::FAILURE,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn parse_port(args: &[String]) -> Result<u16> {
+    let mut port = 8080;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let value = if arg == "--port" || arg == "-p" {
+            rest.next().context("--port needs a number")?.as_str()
+        } else if let Some(v) = arg.strip_prefix("--port=") {
+            v
+        } else {
+            bail!("unknown argument for serve: {arg}\n\n{USAGE}");
+        };
+        port = value
+            .parse()
+            .with_context(|| format!("--port {value}: not a port number"))?;
+    }
+    Ok(port)
+}
+
+fn no_args(command: &str, args: &[String]) -> Result<()> {
+    if let Some(arg) = args.first() {
+        bail!("unknown argument for {command}: {arg}\n\n{USAGE}");
+    }
+    Ok(())
+}
+
+/// Runs a command; `Ok(false)` when it failed and said so itself.
+fn run(args: &[String]) -> Result<bool> {
+    let Some((command, rest)) = args.split_first() else {
+        println!("{USAGE}");
+        return Ok(true);
+    };
+    let mut ctx = Ctx::new()?;
+    match command.as_str() {
+        "-h" | "--help" | "help" => println!("{USAGE}"),
+        "setup" => {
+            no_args(command, rest)?;
+            setup::run(&mut ctx, Level::Test)?;
+        }
+        "build-web" => {
+            no_args(command, rest)?;
+            setup::run(&mut ctx, Level::Wasm)?;
+            web::build(&ctx)?;
+        }
+        "serve" => {
+            let port = parse_port(rest)?;
+            setup::run(&mut ctx, Level::Wasm)?;
+            let site = web::build(&ctx)?;
+            let server = server::StaticServer::start(&site, port, server::Log::All)
+                .map_err(|e| anyhow!("{e:#}; choose another port with --port N"))?;
+            println!(
+                "\nserving {} at {} (Ctrl-C to stop)",
+                ctx.show(&site),
+                server.url()
+            );
+            server.wait();
+        }
+        "test" => {
+            no_args(command, rest)?;
+            setup::run(&mut ctx, Level::Test)?;
+            return test::run(&ctx);
+        }
+        other => bail!("unknown command: {other}\n\n{USAGE}"),
+    }
+    Ok(true)
+}

@@ -1,0 +1,182 @@
+//! `cargo xtask test`: every check CI runs, as stages with a summary.
+
+use std::fs;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+
+use crate::server::{Log, StaticServer};
+use crate::setup::{self, CHROMEDRIVER};
+use crate::util::{self, Ctx};
+use crate::web;
+
+/// The crates that only build for wasm32.
+const WASM_ONLY: &[&str] = &["gradscope-ui", "gradscope-webworker"];
+/// How long the browser end-to-end script may run.
+const E2E_LIMIT: Duration = Duration::from_secs(600);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Ok,
+    Failed,
+    /// Not run because a stage it needs failed.
+    Skipped(&'static str),
+}
+
+#[derive(Debug)]
+struct Stage {
+    name: &'static str,
+    outcome: Outcome,
+    time: Duration,
+}
+
+fn exclude_wasm_only(cmd: &mut Command) {
+    for package in WASM_ONLY {
+        cmd.args(["--exclude", package]);
+    }
+}
+
+/// Runs all stages; `Ok(false)` when any failed. The last line printed is
+/// `N passed, N failed`, which CI parsers read.
+pub fn run(ctx: &Ctx) -> Result<bool> {
+    let total = Instant::now();
+    let mut stages: Vec<Stage> = Vec::new();
+    let count = 9;
+    let mut stage = |name: &'static str, body: &mut dyn FnMut() -> Result<()>| -> Outcome {
+        let n = stages.len() + 1;
+        println!("\n==> [{n}/{count}] {name}");
+        let start = Instant::now();
+        let outcome = match body() {
+            Ok(()) => Outcome::Ok,
+            Err(err) => {
+                println!("==> {name}: FAILED: {err:#}");
+                Outcome::Failed
+            }
+        };
+        stages.push(Stage {
+            name,
+            outcome,
+            time: start.elapsed(),
+        });
+        outcome
+    };
+    let cargo = |cmd: &mut Command| -> Result<()> {
+        println!("{}", util::display(cmd));
+        util::run(cmd)
+    };
+
+    stage("fmt", &mut || {
+        cargo(&mut ctx.cargo(["fmt", "--all", "--check"]))
+    });
+
+    stage("clippy (native)", &mut || {
+        let mut cmd = ctx.cargo(["clippy", "--workspace"]);
+        exclude_wasm_only(&mut cmd);
+        cmd.args(["--all-targets", "--", "-D", "warnings"]);
+        cargo(&mut cmd)
+    });
+
+    stage("clippy (wasm)", &mut || {
+        let mut cmd = ctx.cargo(["clippy", "--target", "wasm32-unknown-unknown"]);
+        for package in [
+            "gradscope-ui",
+            "gradscope-webworker",
+            "gradscope-core",
+            "gradscope-wgpu",
+        ] {
+            cmd.args(["-p", package]);
+        }
+        cmd.args(["--all-targets", "--", "-D", "warnings"]);
+        cargo(&mut cmd)
+    });
+
+    stage("docs", &mut || {
+        let mut cmd = ctx.cargo(["doc", "--workspace"]);
+        exclude_wasm_only(&mut cmd);
+        cmd.arg("--no-deps").env("RUSTDOCFLAGS", "-D warnings");
+        cargo(&mut cmd)
+    });
+
+    stage("native tests", &mut || {
+        let mut cmd = ctx.cargo(["test", "--workspace"]);
+        exclude_wasm_only(&mut cmd);
+        cmd.args(["--exclude", "gradscope-wgpu"]);
+        cargo(&mut cmd)
+    });
+
+    stage("gpu tests (lavapipe)", &mut || {
+        let mut cmd = ctx.cargo(["test", "-p", "gradscope-wgpu"]);
+        cmd.env("WGPU_BACKEND", "vulkan")
+            .env("GRADSCOPE_REQUIRE_GPU", "1");
+        // Pin the Vulkan loader to lavapipe so a real GPU, if any, does not change results.
+        match setup::lavapipe_icd() {
+            Some(icd) => {
+                cmd.env("VK_DRIVER_FILES", &icd)
+                    .env("VK_ICD_FILENAMES", &icd);
+            }
+            None => bail!("lavapipe's Vulkan ICD is missing: run `cargo xtask setup`"),
+        }
+        cargo(&mut cmd)
+    });
+
+    stage("wasm tests (headless Chromium)", &mut || {
+        let mut cmd = ctx.cargo(["test", "--target", "wasm32-unknown-unknown"]);
+        cmd.args(["-p", "gradscope-core", "-p", "gradscope-wgpu"])
+            .env("CHROMEDRIVER", CHROMEDRIVER)
+            .env("WASM_BINDGEN_TEST_TIMEOUT", "180");
+        cargo(&mut cmd)
+    });
+
+    let built = stage("build-web", &mut || web::build(ctx).map(|_| ()));
+
+    if built == Outcome::Ok {
+        stage("e2e", &mut || e2e(ctx));
+    } else {
+        println!("\n==> [{count}/{count}] e2e: not run, build-web failed");
+        stages.push(Stage {
+            name: "e2e",
+            outcome: Outcome::Skipped("build-web failed"),
+            time: Duration::ZERO,
+        });
+    }
+
+    println!("\n==> summary");
+    for s in &stages {
+        let secs = s.time.as_secs_f64();
+        match s.outcome {
+            Outcome::Ok => println!("{}: ok ({secs:.1}s)", s.name),
+            Outcome::Failed => println!("{}: FAILED ({secs:.1}s)", s.name),
+            Outcome::Skipped(why) => println!("{}: FAILED (not run: {why})", s.name),
+        }
+    }
+    let passed = stages.iter().filter(|s| s.outcome == Outcome::Ok).count();
+    let failed = stages.len() - passed;
+    println!("total: {:.1}s", total.elapsed().as_secs_f64());
+    println!("{passed} passed, {failed} failed");
+    Ok(failed == 0)
+}
+
+/// Serves the site on a free port and runs the browser script against it.
+fn e2e(ctx: &Ctx) -> Result<()> {
+    let script = ctx.root.join("tests/e2e/skeleton.mjs");
+    if !script.is_file() {
+        bail!("tests/e2e/skeleton.mjs is missing: the end-to-end test is not written yet");
+    }
+    let out_dir = ctx.target_dir.join("e2e");
+    fs::create_dir_all(&out_dir)?;
+    let screenshot = out_dir.join("skeleton.png");
+    let server = StaticServer::start(&web::site_dir(ctx), 0, Log::Errors)?;
+    let mut cmd = ctx.cmd("node");
+    cmd.arg("tests/e2e/skeleton.mjs")
+        .env("GRADSCOPE_URL", server.url())
+        .env("GRADSCOPE_SCREENSHOT", &screenshot);
+    println!("{}", util::display(&cmd));
+    let result = util::run_with_timeout(&mut cmd, E2E_LIMIT);
+    drop(server);
+    result?;
+    if screenshot.is_file() {
+        println!("e2e: screenshot at {}", ctx.show(&screenshot));
+    }
+    Ok(())
+}

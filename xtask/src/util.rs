@@ -1,0 +1,217 @@
+//! Paths, the child-process environment and running commands.
+
+use std::env;
+use std::ffi::{OsStr, OsString};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+/// What every command needs: where the workspace and its target dir are, and
+/// the `PATH` handed to child processes (with `~/.cargo/bin` on it).
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    /// The workspace root (parent of `xtask/`).
+    pub root: PathBuf,
+    /// The cargo target dir: `CARGO_TARGET_DIR`, else `<root>/target`.
+    pub target_dir: PathBuf,
+    /// `PATH` for children: the caller's, with cargo's bin dir in front when missing.
+    pub path: OsString,
+    /// The cargo that runs xtask (`CARGO`), so children use the same toolchain.
+    pub cargo: OsString,
+    /// The wasm-opt to run, found or installed by setup.
+    pub wasm_opt: Option<PathBuf>,
+}
+
+impl Ctx {
+    pub fn new() -> Result<Self> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .context("xtask has no parent directory")?
+            .to_path_buf();
+        let target_dir = match env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
+            Some(dir) => {
+                let dir = PathBuf::from(dir);
+                if dir.is_absolute() {
+                    dir
+                } else {
+                    env::current_dir()
+                        .context("reading the current directory")?
+                        .join(dir)
+                }
+            }
+            None => root.join("target"),
+        };
+        let cargo_bin = cargo_home().join("bin");
+        let mut dirs: Vec<PathBuf> = env::var_os("PATH")
+            .map(|p| env::split_paths(&p).collect())
+            .unwrap_or_default();
+        if !dirs.contains(&cargo_bin) {
+            dirs.insert(0, cargo_bin);
+        }
+        let path = env::join_paths(dirs).context("PATH contains an invalid entry")?;
+        let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        Ok(Self {
+            root,
+            target_dir,
+            path,
+            cargo,
+            wasm_opt: None,
+        })
+    }
+
+    /// A command run in the workspace root with the child `PATH`.
+    pub fn cmd(&self, program: impl AsRef<OsStr>) -> Command {
+        let program = program.as_ref();
+        let resolved = if Path::new(program).components().count() == 1 {
+            self.which(program).map(PathBuf::into_os_string)
+        } else {
+            None
+        };
+        let mut cmd = Command::new(resolved.as_deref().unwrap_or(program));
+        cmd.current_dir(&self.root).env("PATH", &self.path);
+        cmd
+    }
+
+    /// `cargo` with the given arguments.
+    pub fn cargo<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = self.cmd(&self.cargo);
+        cmd.args(args);
+        cmd
+    }
+
+    /// Looks a program up on the child `PATH`.
+    pub fn which(&self, name: impl AsRef<OsStr>) -> Option<PathBuf> {
+        let name = name.as_ref();
+        env::split_paths(&self.path)
+            .map(|dir| dir.join(name))
+            .find(|p| is_executable(p))
+    }
+
+    /// A path shown relative to the workspace root when it is inside it.
+    pub fn show<'a>(&self, path: &'a Path) -> std::path::Display<'a> {
+        path.strip_prefix(&self.root).unwrap_or(path).display()
+    }
+}
+
+fn cargo_home() -> PathBuf {
+    if let Some(home) = env::var_os("CARGO_HOME").filter(|h| !h.is_empty()) {
+        return PathBuf::from(home);
+    }
+    env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default()
+        .join(".cargo")
+}
+
+pub fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        path.metadata()
+            .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            .unwrap_or(false)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+/// The command line as a person would type it.
+pub fn display(cmd: &Command) -> String {
+    let mut out = String::new();
+    for (key, val) in cmd.get_envs() {
+        if key == "PATH" {
+            continue;
+        }
+        if let Some(val) = val {
+            out.push_str(&format!(
+                "{}={} ",
+                key.to_string_lossy(),
+                val.to_string_lossy()
+            ));
+        }
+    }
+    let program = Path::new(cmd.get_program());
+    let name = program.file_name().unwrap_or(program.as_os_str());
+    out.push_str(&name.to_string_lossy());
+    for arg in cmd.get_args() {
+        let arg = arg.to_string_lossy();
+        if arg.contains(' ') || arg.is_empty() {
+            out.push_str(&format!(" '{arg}'"));
+        } else {
+            out.push(' ');
+            out.push_str(&arg);
+        }
+    }
+    out
+}
+
+fn spawn_error(cmd: &Command, err: io::Error) -> anyhow::Error {
+    let program = Path::new(cmd.get_program());
+    let name = program.file_name().unwrap_or(program.as_os_str());
+    if err.kind() == io::ErrorKind::NotFound {
+        anyhow::anyhow!("`{}` not found on PATH", name.to_string_lossy())
+    } else {
+        anyhow::anyhow!("could not start `{}`: {err}", display(cmd))
+    }
+}
+
+/// Runs a command with inherited stdio; an error when it cannot start or fails.
+pub fn run(cmd: &mut Command) -> Result<()> {
+    let status = status(cmd)?;
+    if !status.success() {
+        bail!("`{}` failed ({})", display(cmd), describe(status));
+    }
+    Ok(())
+}
+
+/// Runs a command with inherited stdio and returns its status.
+pub fn status(cmd: &mut Command) -> Result<ExitStatus> {
+    cmd.status().map_err(|e| spawn_error(cmd, e))
+}
+
+/// Runs a command, killing it after `limit`.
+pub fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Result<()> {
+    let mut child = cmd.spawn().map_err(|e| spawn_error(cmd, e))?;
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait()? {
+            if !status.success() {
+                bail!("`{}` failed ({})", display(cmd), describe(status));
+            }
+            return Ok(());
+        }
+        if start.elapsed() > limit {
+            // Best effort: the process may have just exited.
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!("`{}` timed out after {}s", display(cmd), limit.as_secs());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Runs a command and returns its stdout (trimmed), or `None` when it cannot
+/// start or fails.
+pub fn output(cmd: &mut Command) -> Option<String> {
+    let out = cmd.output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn describe(status: ExitStatus) -> String {
+    match status.code() {
+        Some(code) => format!("exit code {code}"),
+        None => format!("{status}"),
+    }
+}
