@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use gradscope_core::Tensor;
+use gradscope_trace::format::tensor_str;
 use gradscope_trace::{GraphState, NodeStatus};
 
 const USAGE: &str = "\
@@ -53,8 +54,11 @@ fn demo(print_trace: bool) -> Result<()> {
     let grad = x.grad().context("x.grad is None after backward")?;
     println!("x = torch.ones(2, 2, requires_grad=True)");
     println!("y = x + 2; z = y * y * 3; out = z.mean(); out.backward()");
-    println!("out = {}", out.item()?);
-    println!("x.grad = {:?}", grad.to_vec());
+    println!("out = {}", tensor_str(&[out.item()?], &[]));
+    println!(
+        "x.grad = {}",
+        tensor_str(&grad.to_vec::<f64>(), grad.shape())
+    );
     println!("graph (backward order):");
     let graph = GraphState::at(&events);
     let mut nodes: Vec<_> = graph.nodes.values().collect();

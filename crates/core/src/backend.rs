@@ -20,7 +20,7 @@ impl BinaryOp {
 
     /// The op on one pair of elements; the reference the GPU kernel is tested against.
     #[inline]
-    pub fn apply(self, a: f32, b: f32) -> f32 {
+    pub fn apply<T: num_traits::Float>(self, a: T, b: T) -> T {
         match self {
             BinaryOp::Add => a + b,
             BinaryOp::Sub => a - b,

@@ -51,9 +51,29 @@ pub enum Error {
     )]
     SavedTensorsFreed,
 
+    /// A tensor saved for backward was modified in place afterwards.
+    #[error(
+        "one of the variables needed for gradient computation has been modified by an inplace operation: [torch.{} {shape:?}]{}, is at version {version}; expected version {expected} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
+        dtype.legacy_name(),
+        producer.as_ref().map(|p| format!(", which is output 0 of {p}")).unwrap_or_default()
+    )]
+    SavedTensorModified {
+        dtype: crate::dtype::DType,
+        shape: Vec<usize>,
+        producer: Option<String>,
+        version: u64,
+        expected: u64,
+    },
+
     /// `item()` on a tensor with more than one element.
     #[error("a Tensor with {numel} elements cannot be converted to Scalar")]
     ItemNotScalar { numel: usize },
+
+    /// `-t` on a bool tensor.
+    #[error(
+        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+    )]
+    NegBool,
 
     /// A backend failed (a GPU device lost, a buffer it could not map).
     #[error("{0}")]
@@ -71,7 +91,9 @@ impl Error {
             | Error::NonScalarBackward
             | Error::NoGradFn
             | Error::SavedTensorsFreed
+            | Error::SavedTensorModified { .. }
             | Error::ItemNotScalar { .. }
+            | Error::NegBool
             | Error::Backend(_) => "RuntimeError",
         }
     }

@@ -11,13 +11,14 @@
 //! let out = z.mean()?;
 //! out.backward()?;
 //! assert_eq!(out.item()?, 27.0);
-//! assert_eq!(x.grad().map(|g| g.to_vec()), Some(vec![4.5; 4]));
+//! assert_eq!(x.grad().map(|g| g.to_vec::<f32>()), Some(vec![4.5; 4]));
 //! # Ok::<(), gradscope_core::Error>(())
 //! ```
 
 pub mod autograd;
 pub mod backend;
 pub mod cpu;
+pub mod dtype;
 pub mod error;
 pub mod grad_mode;
 pub mod layout;
@@ -28,6 +29,7 @@ pub mod tensor;
 pub mod trace;
 
 pub use backend::BinaryOp;
+pub use dtype::DType;
 pub use error::{Error, Result};
 pub use layout::Layout;
 pub use ops::Op;

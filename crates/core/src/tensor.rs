@@ -7,11 +7,11 @@ use std::rc::{Rc, Weak};
 use gradscope_trace::TensorId;
 
 use crate::autograd::{self, Node};
+use crate::cpu::{CpuBuffer, Element};
+use crate::dtype::{DType, Priority};
 use crate::error::{Error, Result};
 use crate::layout::Layout;
-use crate::ops::{self, Op};
 use crate::storage::Storage;
-use crate::{BinaryOp, cpu};
 
 thread_local! {
     static NEXT_ID: Cell<TensorId> = const { Cell::new(1) };
@@ -31,6 +31,7 @@ pub(crate) struct TensorImpl {
     pub(crate) grad: RefCell<Option<Tensor>>,
     pub(crate) grad_fn: RefCell<Option<Rc<Node>>>,
     grad_accumulator: RefCell<Weak<Node>>,
+    wrapped_number: Cell<bool>,
 }
 
 impl Tensor {
@@ -48,39 +49,48 @@ impl Tensor {
             grad: RefCell::new(None),
             grad_fn: RefCell::new(None),
             grad_accumulator: RefCell::new(Weak::new()),
+            wrapped_number: Cell::new(false),
         }))
     }
 
-    /// A contiguous tensor holding `data` with `shape`, PyTorch's
-    /// `torch.tensor(data).reshape(shape)`.
-    ///
-    /// ```
-    /// use gradscope_core::Tensor;
-    /// let t = Tensor::from_vec(vec![1.0, 2.0, 3.0, 4.0], &[2, 2])?;
-    /// assert_eq!(t.shape(), &[2, 2]);
-    /// # Ok::<(), gradscope_core::Error>(())
-    /// ```
-    pub fn from_vec(data: Vec<f32>, shape: &[usize]) -> Result<Self> {
+    /// A contiguous tensor of `shape` over `buffer`, checking the length.
+    pub fn from_buffer(buffer: CpuBuffer, shape: &[usize]) -> Result<Self> {
         let numel: usize = shape.iter().product();
-        if numel != data.len() {
+        if numel != buffer.len() {
             return Err(Error::ShapeInvalid {
                 shape: shape.to_vec(),
-                numel: data.len(),
+                numel: buffer.len(),
             });
         }
         Ok(Self::from_parts(
-            Rc::new(Storage::new(data)),
+            Rc::new(Storage::new(buffer)),
             Layout::contiguous(shape),
         ))
     }
 
-    /// A tensor of `shape` filled with `value`, PyTorch's `torch.full`.
-    pub fn full(shape: &[usize], value: f32) -> Self {
+    /// A contiguous tensor holding `data` with `shape`, PyTorch's
+    /// `torch.tensor(data).reshape(shape)`; the dtype follows `T`.
+    ///
+    /// ```
+    /// use gradscope_core::{DType, Tensor};
+    /// let t = Tensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &[2, 2])?;
+    /// assert_eq!((t.shape(), t.dtype()), (&[2, 2][..], DType::Float32));
+    /// # Ok::<(), gradscope_core::Error>(())
+    /// ```
+    pub fn from_vec<T: Element>(data: Vec<T>, shape: &[usize]) -> Result<Self> {
+        Self::from_buffer(T::into_buffer(data), shape)
+    }
+
+    /// A tensor of `shape` and `dtype` filled with `value`, PyTorch's `torch.full`.
+    pub fn full_dtype(shape: &[usize], value: f64, dtype: DType) -> Self {
         let numel = shape.iter().product();
-        Self::from_parts(
-            Rc::new(Storage::new(vec![value; numel])),
-            Layout::contiguous(shape),
-        )
+        let buffer = CpuBuffer::full(dtype, numel, value);
+        Self::from_parts(Rc::new(Storage::new(buffer)), Layout::contiguous(shape))
+    }
+
+    /// A float32 tensor of `shape` filled with `value`, PyTorch's `torch.full`.
+    pub fn full(shape: &[usize], value: f64) -> Self {
+        Self::full_dtype(shape, value, DType::DEFAULT_FLOAT)
     }
 
     /// PyTorch's `torch.ones(shape)`.
@@ -93,9 +103,41 @@ impl Tensor {
         Self::full(shape, 0.0)
     }
 
-    /// A 0-dimensional tensor, as PyTorch wraps a Python number in `x + 2`.
-    pub fn scalar(value: f32) -> Self {
-        Self::full(&[], value)
+    /// A Python float as PyTorch wraps it in `x + 2.0`: a 0-dim float64
+    /// tensor that yields to the other operand's dtype in type promotion.
+    pub fn scalar(value: f64) -> Self {
+        let t = Self::full_dtype(&[], value, DType::Float64);
+        t.0.wrapped_number.set(true);
+        t
+    }
+
+    /// A Python int wrapped as PyTorch does in `x * 3`.
+    pub fn scalar_int(value: i64) -> Self {
+        let t = Self::from_parts(
+            Rc::new(Storage::new(CpuBuffer::I64(vec![value]))),
+            Layout::contiguous(&[]),
+        );
+        t.0.wrapped_number.set(true);
+        t
+    }
+
+    /// Whether this is a wrapped Python number (PyTorch's `is_wrapped_number`).
+    pub fn is_wrapped_number(&self) -> bool {
+        self.0.wrapped_number.get()
+    }
+
+    /// How this operand takes part in type promotion.
+    pub fn promotion_priority(&self) -> Priority {
+        match (self.is_wrapped_number(), self.shape().is_empty()) {
+            (true, _) => Priority::Wrapped,
+            (false, true) => Priority::ZeroDim,
+            (false, false) => Priority::Dimensioned,
+        }
+    }
+
+    /// PyTorch's `dtype`.
+    pub fn dtype(&self) -> DType {
+        self.0.storage.dtype()
     }
 
     /// This handle's id in the trace.
@@ -123,19 +165,20 @@ impl Tensor {
         self.0.layout.numel()
     }
 
-    /// The elements in row-major order, PyTorch's `tolist()` flattened.
-    pub fn to_vec(&self) -> Vec<f32> {
-        cpu::gather(&self.0.storage.data(), &self.0.layout)
+    /// The elements in row-major order cast to `T`, PyTorch's `tolist()` flattened.
+    pub fn to_vec<T: Element>(&self) -> Vec<T> {
+        let buffer = self.0.storage.data().gather_as(&self.0.layout, T::DTYPE);
+        T::slice(&buffer).map(<[T]>::to_vec).unwrap_or_default()
     }
 
     /// The one element's value, PyTorch's `item()`.
-    pub fn item(&self) -> Result<f32> {
-        match self.to_vec().as_slice() {
-            [v] => Ok(*v),
-            _ => Err(Error::ItemNotScalar {
+    pub fn item(&self) -> Result<f64> {
+        if self.numel() != 1 {
+            return Err(Error::ItemNotScalar {
                 numel: self.numel(),
-            }),
+            });
         }
+        Ok(self.to_vec::<f64>().first().copied().unwrap_or_default())
     }
 
     /// PyTorch's `requires_grad`.
@@ -184,59 +227,6 @@ impl Tensor {
     /// The same data without autograd history, PyTorch's `detach()`.
     pub fn detach(&self) -> Tensor {
         Self::from_parts(self.0.storage.clone(), self.0.layout.clone())
-    }
-
-    fn binary(&self, op: Op, other: &Tensor) -> Result<Tensor> {
-        ops::apply(op, &[self, other])
-    }
-
-    /// `self + other` with broadcasting, PyTorch's `add`.
-    pub fn add(&self, other: &Tensor) -> Result<Tensor> {
-        self.binary(Op::Binary(BinaryOp::Add), other)
-    }
-
-    /// `self - other`, PyTorch's `sub`.
-    pub fn sub(&self, other: &Tensor) -> Result<Tensor> {
-        self.binary(Op::Binary(BinaryOp::Sub), other)
-    }
-
-    /// `self * other`, PyTorch's `mul`.
-    pub fn mul(&self, other: &Tensor) -> Result<Tensor> {
-        self.binary(Op::Binary(BinaryOp::Mul), other)
-    }
-
-    /// `self / other`, PyTorch's `div`.
-    pub fn div(&self, other: &Tensor) -> Result<Tensor> {
-        self.binary(Op::Binary(BinaryOp::Div), other)
-    }
-
-    /// `-self`, PyTorch's `neg`.
-    pub fn neg(&self) -> Result<Tensor> {
-        ops::apply(Op::Neg, &[self])
-    }
-
-    /// Sum of all elements, PyTorch's `sum()`.
-    pub fn sum(&self) -> Result<Tensor> {
-        ops::apply(Op::Sum, &[self])
-    }
-
-    /// Mean of all elements, PyTorch's `mean()`.
-    pub fn mean(&self) -> Result<Tensor> {
-        ops::apply(Op::Mean, &[self])
-    }
-
-    /// A stride-0 view repeating size-1 dimensions, PyTorch's `expand`.
-    pub fn expand(&self, shape: &[usize]) -> Result<Tensor> {
-        ops::apply(Op::Expand(shape.to_vec()), &[self])
-    }
-
-    /// Sums broadcast dimensions away so the result has `shape`, PyTorch's
-    /// `sum_to_size`: the reverse of [`Tensor::expand`].
-    pub fn sum_to_size(&self, shape: &[usize]) -> Result<Tensor> {
-        if self.shape() == shape {
-            return Ok(self.clone());
-        }
-        ops::apply(Op::SumToSize(shape.to_vec()), &[self])
     }
 
     /// Computes the gradient of this scalar with respect to every leaf that

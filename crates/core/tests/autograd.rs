@@ -107,8 +107,8 @@ every_target! {
         let (x, out) = skeleton();
         assert_eq!(graph_of(&out), expected_graph(&case["graph"]));
         out.backward().unwrap();
-        assert_close(&[out.item().unwrap()], &[case["out"].as_f64().unwrap() as f32]);
-        assert_close(&x.grad().unwrap().to_vec(), &floats(&case["x_grad"]));
+        assert_close(&[out.item().unwrap() as f32], &[case["out"].as_f64().unwrap() as f32]);
+        assert_close(&x.grad().unwrap().to_vec::<f32>(), &floats(&case["x_grad"]));
         assert_eq!(x.grad().unwrap().shape(), &[2, 2]);
     }
 
@@ -163,8 +163,8 @@ every_target! {
         let b = Tensor::from_vec(floats(&case["b"]), &[3]).unwrap().requires_grad_(true);
         let loss = a.mul(&b).unwrap().sub(&a.div(&b).unwrap()).unwrap().sum().unwrap();
         loss.backward().unwrap();
-        assert_close(&a.grad().unwrap().to_vec(), &floats(&case["a_grad"]));
-        assert_close(&b.grad().unwrap().to_vec(), &floats(&case["b_grad"]));
+        assert_close(&a.grad().unwrap().to_vec::<f32>(), &floats(&case["a_grad"]));
+        assert_close(&b.grad().unwrap().to_vec::<f32>(), &floats(&case["b_grad"]));
         assert_eq!(b.grad().unwrap().shape(), &[3]);
     }
 
@@ -174,11 +174,11 @@ every_target! {
         let y = x.mul(&x).unwrap().mul(&x).unwrap().sum().unwrap();
         y.backward_with(None, None, true).unwrap();
         let first = x.grad().unwrap();
-        assert_close(&first.to_vec(), &floats(&case["first"]));
+        assert_close(&first.to_vec::<f32>(), &floats(&case["first"]));
         assert!(first.grad_fn().is_some(), "create_graph records the backward");
         x.set_grad(None);
         first.sum().unwrap().backward().unwrap();
-        assert_close(&x.grad().unwrap().to_vec(), &floats(&case["second"]));
+        assert_close(&x.grad().unwrap().to_vec::<f32>(), &floats(&case["second"]));
     }
 
     fn accumulate_grad_without_zero_grad() {
@@ -187,7 +187,7 @@ every_target! {
         for _ in 0..3 {
             x.mul(&Tensor::scalar(2.0)).unwrap().sum().unwrap().backward().unwrap();
         }
-        assert_close(&x.grad().unwrap().to_vec(), &floats(&case["x_grad"]));
+        assert_close(&x.grad().unwrap().to_vec::<f32>(), &floats(&case["x_grad"]));
     }
 
     fn backward_error_messages() {
@@ -218,7 +218,7 @@ every_target! {
         let y = x.mul(&x).unwrap().sum().unwrap();
         y.backward_with(None, Some(true), false).unwrap();
         y.backward().unwrap();
-        assert_eq!(x.grad().unwrap().to_vec(), vec![4.0, 4.0]);
+        assert_eq!(x.grad().unwrap().to_vec::<f32>(), vec![4.0, 4.0]);
     }
 
     fn no_grad_records_nothing() {
@@ -238,7 +238,7 @@ every_target! {
             y = y.add(&Tensor::scalar(1.0)).unwrap();
         }
         y.sum().unwrap().backward().unwrap();
-        assert_eq!(x.grad().unwrap().to_vec(), vec![1.0]);
+        assert_eq!(x.grad().unwrap().to_vec::<f32>(), vec![1.0]);
         drop(y);
     }
 
@@ -250,5 +250,46 @@ every_target! {
         drop(out);
         // What remains is x.grad alone: the graph and its saved tensors are gone.
         assert_eq!(ledger::memory_allocated() - before, 256 * 4);
+    }
+}
+
+every_target! {
+    fn exp_saves_its_result_and_double_backward_flows_through_it() {
+        let x = Tensor::from_vec(vec![0.0f64, 1.0, -2.0], &[3]).unwrap().requires_grad_(true);
+        let ((), events) = trace::record(|| {
+            let y = x.exp().unwrap().sum().unwrap();
+            y.backward_with(None, None, true).unwrap();
+        });
+        let saved: Vec<_> = events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::NodeCreated { name, saved, .. } if name == "ExpBackward0" => {
+                    Some(saved.iter().map(|s| s.name.clone()).collect::<Vec<_>>())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(saved, [vec!["result".to_string()]]);
+        let first = x.grad().unwrap();
+        let want: Vec<f64> = [0.0f64, 1.0, -2.0].iter().map(|v| v.exp()).collect();
+        assert_eq!(first.to_vec::<f64>(), want);
+        x.set_grad(None);
+        // d/dx sum(exp(x)) = exp(x), again: the saved result carries ExpBackward0.
+        first.sum().unwrap().backward().unwrap();
+        assert_eq!(x.grad().unwrap().to_vec::<f64>(), want);
+        assert_eq!(x.grad().unwrap().dtype(), gradscope_core::DType::Float64);
+    }
+
+    fn type_promotion_follows_pytorch() {
+        use gradscope_core::DType;
+        let i = Tensor::from_vec(vec![1i64, 2, 3], &[3]).unwrap();
+        assert_eq!(i.add(&Tensor::scalar_int(2)).unwrap().dtype(), DType::Int64);
+        assert_eq!(i.add(&Tensor::scalar(2.5)).unwrap().dtype(), DType::Float32);
+        assert_eq!(i.div(&Tensor::scalar_int(2)).unwrap().to_vec::<f32>(), vec![0.5, 1.0, 1.5]);
+        let d = Tensor::from_vec(vec![1.0f64], &[1]).unwrap();
+        assert_eq!(Tensor::ones(&[2]).add(&d).unwrap().dtype(), DType::Float64);
+        let zero_dim = Tensor::full_dtype(&[], 1.0, DType::Float64);
+        assert_eq!(Tensor::ones(&[2]).add(&zero_dim).unwrap().dtype(), DType::Float32);
+        assert_eq!(i.exp().unwrap().dtype(), DType::Float32);
     }
 }

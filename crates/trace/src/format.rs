@@ -8,7 +8,7 @@
 /// use gradscope_trace::format::tensor_str;
 /// assert_eq!(tensor_str(&[27.0], &[]), "tensor(27.)");
 /// ```
-pub fn tensor_str(values: &[f32], shape: &[usize]) -> String {
+pub fn tensor_str(values: &[f64], shape: &[usize]) -> String {
     let integral = values.iter().all(|v| v.fract() == 0.0);
     let cells: Vec<String> = values
         .iter()

@@ -27,9 +27,9 @@ pub enum Reply {
     /// The CPU run finished.
     CpuResult {
         /// `out.item()`.
-        out: f32,
+        out: f64,
         /// `x.grad`, row-major.
-        x_grad: Vec<f32>,
+        x_grad: Vec<f64>,
         /// `x.grad.shape`.
         x_grad_shape: Vec<usize>,
     },

@@ -11,11 +11,11 @@ fn tensor_str_matches_pytorch() {
     let cases = all["cases"]["repr"].as_array().unwrap();
     assert!(!cases.is_empty());
     for case in cases {
-        let values: Vec<f32> = case["values"]
+        let values: Vec<f64> = case["values"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|v| v.as_f64().unwrap() as f32)
+            .map(|v| v.as_f64().unwrap())
             .collect();
         let shape: Vec<usize> = case["shape"]
             .as_array()

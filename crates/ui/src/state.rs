@@ -24,8 +24,8 @@ pub enum Gpu {
 /// The CPU run's result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CpuResult {
-    pub out: f32,
-    pub x_grad: Vec<f32>,
+    pub out: f64,
+    pub x_grad: Vec<f64>,
     pub x_grad_shape: Vec<usize>,
 }
 

@@ -24,7 +24,7 @@ pub(crate) async fn run() {
     let z = match result {
         Ok((x, z, out)) => {
             let (x_grad, x_grad_shape) = match x.grad() {
-                Some(g) => (g.to_vec(), g.shape().to_vec()),
+                Some(g) => (g.to_vec::<f64>(), g.shape().to_vec()),
                 None => (vec![], vec![]),
             };
             match out.item() {
@@ -35,7 +35,7 @@ pub(crate) async fn run() {
                 }),
                 Err(err) => return post_error(&err),
             }
-            z.to_vec()
+            z.to_vec::<f32>()
         }
         Err(err) => return post_error(&err),
     };

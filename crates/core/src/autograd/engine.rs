@@ -122,11 +122,7 @@ fn run_node(
             vec![]
         }
         NodeKind::Op(op) => {
-            let saved = node
-                .saved
-                .borrow()
-                .clone()
-                .ok_or(Error::SavedTensorsFreed)?;
+            let saved = node.unpack_saved()?;
             let needs_grad: Vec<bool> = node.next.iter().map(Option::is_some).collect();
             let _mode = GradModeGuard::set(create_graph);
             let inputs = BackwardInputs {

@@ -9,8 +9,9 @@ use std::rc::Rc;
 
 use gradscope_trace::{EventKind, NodeId, SavedInfo};
 
+use crate::error::{Error, Result};
 use crate::grad_mode::is_grad_enabled;
-use crate::ops::{Op, SAVED_NAMES};
+use crate::ops::{Op, SavedSlot, saved_name};
 use crate::tensor::Tensor;
 use crate::trace;
 
@@ -47,8 +48,8 @@ pub struct Node {
     sequence_nr: u64,
     pub(crate) kind: NodeKind,
     next: Vec<Option<Rc<Node>>>,
-    /// Per input slot, what backward reads; `None` once released.
-    saved: RefCell<Option<Vec<Option<Tensor>>>>,
+    /// What backward reads; `None` once released.
+    saved: RefCell<Option<Vec<SavedTensor>>>,
     input_shapes: Vec<Vec<usize>>,
 }
 
@@ -65,6 +66,47 @@ impl Node {
         });
         node.emit_created();
         node
+    }
+
+    /// The saved tensors as backward reads them, checking that none was
+    /// modified in place since it was saved; a saved result gets this node
+    /// back as its `grad_fn`, as PyTorch's `SavedVariable::unpack` does.
+    pub(crate) fn unpack_saved(self: &Rc<Self>) -> Result<Vec<(SavedSlot, Tensor)>> {
+        let saved = self.saved.borrow();
+        let saved = saved.as_ref().ok_or(Error::SavedTensorsFreed)?;
+        saved
+            .iter()
+            .map(|s| {
+                let now = s.tensor.storage().version();
+                if now != s.version {
+                    let producer = match s.slot {
+                        SavedSlot::Output => Some(self.name()),
+                        SavedSlot::Input(_) => s.tensor.grad_fn().map(|n| n.name()),
+                    };
+                    return Err(Error::SavedTensorModified {
+                        dtype: s.tensor.dtype(),
+                        shape: s.tensor.shape().to_vec(),
+                        producer: producer.map(|n| {
+                            n.trim_end_matches(char::is_numeric)
+                                .trim_end_matches("Backward")
+                                .to_string()
+                        }),
+                        version: now,
+                        expected: s.version,
+                    });
+                }
+                let tensor = match s.slot {
+                    SavedSlot::Output => {
+                        let t = s.tensor.detach();
+                        t.0.requires_grad.set(true);
+                        *t.0.grad_fn.borrow_mut() = Some(self.clone());
+                        t
+                    }
+                    SavedSlot::Input(_) => s.tensor.clone(),
+                };
+                Ok((s.slot, tensor))
+            })
+            .collect()
     }
 
     /// PyTorch's `name()`: `MulBackward0`, `AccumulateGrad`.
@@ -111,14 +153,12 @@ impl Node {
 
     fn saved_info(&self) -> Vec<SavedInfo> {
         let saved = self.saved.borrow();
-        let slots = saved.iter().flatten().enumerate();
-        slots
-            .filter_map(|(i, t)| {
-                t.as_ref().map(|t| SavedInfo {
-                    name: SAVED_NAMES.get(i).copied().unwrap_or("input").into(),
-                    shape: t.shape().to_vec(),
-                    storage: t.storage().id(),
-                })
+        let saved = saved.iter().flatten();
+        saved
+            .map(|s| SavedInfo {
+                name: saved_name(s.slot).into(),
+                shape: s.tensor.shape().to_vec(),
+                storage: s.tensor.storage().id(),
             })
             .collect()
     }
@@ -150,13 +190,21 @@ impl Drop for Node {
     }
 }
 
+/// A tensor kept for backward with the version it had when saved.
+#[derive(Debug)]
+pub(crate) struct SavedTensor {
+    slot: SavedSlot,
+    /// For a saved result, detached: the node must not own its own output.
+    tensor: Tensor,
+    version: u64,
+}
+
 /// The `grad_fn`s of saved tensors this node holds the last handle to.
-fn take_grad_fns(saved: Option<Vec<Option<Tensor>>>) -> Vec<Rc<Node>> {
+fn take_grad_fns(saved: Option<Vec<SavedTensor>>) -> Vec<Rc<Node>> {
     saved
         .into_iter()
         .flatten()
-        .flatten()
-        .filter_map(|t| Rc::try_unwrap(t.0).ok())
+        .filter_map(|s| Rc::try_unwrap(s.tensor.0).ok())
         .filter_map(|t| t.grad_fn.take())
         .collect()
 }
@@ -181,10 +229,22 @@ pub(crate) fn record(op: Op, inputs: &[&Tensor], output: &Tensor) {
         return;
     }
     let needs: Vec<bool> = next.iter().map(Option::is_some).collect();
-    let mut saved: Vec<Option<Tensor>> = vec![None; inputs.len()];
-    for slot in op.saved_inputs(&needs) {
-        saved[slot] = Some(inputs[slot].clone());
-    }
+    let saved = op
+        .saved(&needs)
+        .into_iter()
+        .filter_map(|slot| {
+            let tensor = match slot {
+                SavedSlot::Input(i) => inputs.get(i).map(|t| (*t).clone())?,
+                SavedSlot::Output => output.detach(),
+            };
+            let version = tensor.storage().version();
+            Some(SavedTensor {
+                slot,
+                tensor,
+                version,
+            })
+        })
+        .collect();
     let node = Rc::new(Node {
         id: take_next(&NEXT_NODE_ID),
         sequence_nr: take_next(&NEXT_SEQUENCE_NR),

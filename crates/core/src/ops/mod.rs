@@ -1,108 +1,140 @@
-//! Every differentiable op: its metadata in one place ([`Op`]), its forward
-//! here, its backward in [`crate::autograd::derivatives`].
+//! Every differentiable op, by family: each family file holds its op enum,
+//! the op's metadata (PyTorch's node name, arity, what it saves), its forward
+//! on the CPU and the `Tensor` methods that call it. Backward formulas live
+//! in [`crate::autograd::derivatives`], one file per family.
 
-mod forward;
+pub mod arith;
+pub mod reduce;
+pub mod unary;
+pub mod view;
 
-use crate::BinaryOp;
+use std::rc::Rc;
+
+use gradscope_trace::EventKind;
+
+pub use arith::ArithOp;
+pub use reduce::ReduceOp;
+pub use unary::UnaryOp;
+pub use view::ViewOp;
+
 use crate::autograd;
+use crate::cpu::CpuBuffer;
 use crate::error::Result;
+use crate::layout::Layout;
+use crate::storage::Storage;
 use crate::tensor::Tensor;
-
-pub(crate) use forward::forward;
+use crate::trace;
 
 /// A differentiable op as the graph records it, with any attributes its
 /// backward needs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Op {
-    /// Elementwise `add`, `sub`, `mul`, `div` with broadcasting.
-    Binary(BinaryOp),
-    /// `neg`.
-    Neg,
-    /// `sum()` over all elements.
-    Sum,
-    /// `mean()` over all elements.
-    Mean,
-    /// `sum_to_size(shape)`.
-    SumToSize(Vec<usize>),
-    /// `expand(shape)`, a view.
-    Expand(Vec<usize>),
+    /// Binary arithmetic with broadcasting and type promotion.
+    Arith(ArithOp),
+    /// Elementwise maths on one tensor.
+    Unary(UnaryOp),
+    /// Reductions.
+    Reduce(ReduceOp),
+    /// Views: new layouts over the same storage.
+    View(ViewOp),
 }
 
-/// Which input slots an op keeps for backward; PyTorch's names for them.
-pub(crate) const SAVED_NAMES: [&str; 2] = ["self", "other"];
+/// What a node keeps for backward: an input, or the op's own result (as
+/// `exp` does), which PyTorch saves without its `grad_fn` to avoid a cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SavedSlot {
+    /// Input number `i`.
+    Input(usize),
+    /// The op's result.
+    Output,
+}
+
+/// The metadata every op family provides, in one place per op.
+pub trait OpInfo {
+    /// PyTorch's name for the node backward runs (`MulBackward0`).
+    fn node_name(&self) -> &'static str;
+    /// PyTorch's name for the forward op (`mul`), as the trace reports it.
+    fn name(&self) -> &'static str;
+    /// How many tensor inputs it takes.
+    fn arity(&self) -> usize;
+    /// What its backward reads, given which inputs need a gradient: as in
+    /// PyTorch's `derivatives.yaml`, only what a formula that will run mentions.
+    fn saved(&self, needs_grad: &[bool]) -> Vec<SavedSlot>;
+}
 
 impl Op {
-    /// PyTorch's name for the node backward runs (`MulBackward0`).
+    fn info(&self) -> &dyn OpInfo {
+        match self {
+            Op::Arith(op) => op,
+            Op::Unary(op) => op,
+            Op::Reduce(op) => op,
+            Op::View(op) => op,
+        }
+    }
+
+    /// PyTorch's node name.
     pub fn node_name(&self) -> &'static str {
-        match self {
-            Op::Binary(BinaryOp::Add) => "AddBackward0",
-            Op::Binary(BinaryOp::Sub) => "SubBackward0",
-            Op::Binary(BinaryOp::Mul) => "MulBackward0",
-            Op::Binary(BinaryOp::Div) => "DivBackward0",
-            Op::Neg => "NegBackward0",
-            Op::Sum => "SumBackward0",
-            Op::Mean => "MeanBackward0",
-            Op::SumToSize(_) => "SumBackward1",
-            Op::Expand(_) => "ExpandBackward0",
-        }
+        self.info().node_name()
     }
 
-    /// PyTorch's name for the forward op (`mul`), as the trace reports it.
+    /// PyTorch's op name.
     pub fn name(&self) -> &'static str {
-        match self {
-            Op::Binary(BinaryOp::Add) => "add",
-            Op::Binary(BinaryOp::Sub) => "sub",
-            Op::Binary(BinaryOp::Mul) => "mul",
-            Op::Binary(BinaryOp::Div) => "div",
-            Op::Neg => "neg",
-            Op::Sum => "sum",
-            Op::Mean => "mean",
-            Op::SumToSize(_) => "sum_to_size",
-            Op::Expand(_) => "expand",
-        }
+        self.info().name()
     }
 
-    /// How many tensor inputs it takes.
+    /// Number of tensor inputs.
     pub fn arity(&self) -> usize {
-        match self {
-            Op::Binary(_) => 2,
-            Op::Neg | Op::Sum | Op::Mean | Op::SumToSize(_) | Op::Expand(_) => 1,
-        }
+        self.info().arity()
     }
 
-    /// The input slots its backward reads, given which inputs need a
-    /// gradient: as in PyTorch's `derivatives.yaml`, an input is saved only
-    /// when a formula that will run mentions it.
-    pub(crate) fn saved_inputs(&self, needs_grad: &[bool]) -> Vec<usize> {
-        let needs = |i: usize| needs_grad.get(i).copied().unwrap_or(false);
+    /// What backward reads.
+    pub fn saved(&self, needs_grad: &[bool]) -> Vec<SavedSlot> {
+        self.info().saved(needs_grad)
+    }
+
+    fn forward(&self, inputs: &[&Tensor]) -> Result<Tensor> {
         match self {
-            // self: grad * other; other: grad * self
-            Op::Binary(BinaryOp::Mul) => [(0, needs(1)), (1, needs(0))]
-                .iter()
-                .filter(|s| s.1)
-                .map(|s| s.0)
-                .collect(),
-            // self: grad / other; other: -grad * self / other^2
-            Op::Binary(BinaryOp::Div) => [(0, needs(1)), (1, true)]
-                .iter()
-                .filter(|s| s.1)
-                .map(|s| s.0)
-                .collect(),
-            Op::Binary(BinaryOp::Add | BinaryOp::Sub)
-            | Op::Neg
-            | Op::Sum
-            | Op::Mean
-            | Op::SumToSize(_)
-            | Op::Expand(_) => vec![],
+            Op::Arith(op) => op.forward(inputs),
+            Op::Unary(op) => op.forward(inputs),
+            Op::Reduce(op) => op.forward(inputs),
+            Op::View(op) => op.forward(inputs),
         }
     }
+}
+
+/// PyTorch's names for saved inputs, by position.
+pub(crate) fn saved_name(slot: SavedSlot) -> &'static str {
+    match slot {
+        SavedSlot::Input(0) => "self",
+        SavedSlot::Input(1) => "other",
+        SavedSlot::Input(_) => "input",
+        SavedSlot::Output => "result",
+    }
+}
+
+/// A new contiguous tensor over a freshly computed buffer.
+pub(crate) fn new_tensor(buffer: CpuBuffer, shape: &[usize]) -> Tensor {
+    Tensor::from_parts(Rc::new(Storage::new(buffer)), Layout::contiguous(shape))
+}
+
+/// The inputs as exactly `N` tensors, or an internal error naming the op.
+pub(crate) fn inputs<'a, const N: usize>(
+    op: &dyn OpInfo,
+    inputs: &[&'a Tensor],
+) -> Result<[&'a Tensor; N]> {
+    inputs.try_into().map_err(|_| {
+        crate::Error::Backend(format!("internal error: {} takes {} inputs", op.name(), N))
+    })
 }
 
 /// Runs `op` forward and, when grad mode is on and an input needs a
 /// gradient, records its node: the one path every op takes.
 pub(crate) fn apply(op: Op, inputs: &[&Tensor]) -> Result<Tensor> {
-    debug_assert_eq!(inputs.len(), op.arity());
-    let output = forward(&op, inputs)?;
+    let output = op.forward(inputs)?;
+    trace::emit(|| EventKind::OpCalled {
+        op: op.name().into(),
+        shape: output.shape().to_vec(),
+    });
     autograd::record(op, inputs, &output);
     Ok(output)
 }

@@ -29,7 +29,7 @@ pub fn DevicePanel(props: &Props) -> Html {
                 <p data-testid="gpu-result">
                     { format!(
                         "z = y * y * 3 by shaders/binary.wgsl: {} — max |GPU − CPU| = {max_abs_diff}",
-                        tensor_str(z, &[2, 2]).replace('\n', " ")
+                        tensor_str(&z.iter().map(|&v| f64::from(v)).collect::<Vec<_>>(), &[2, 2]).replace('\n', " ")
                     ) }
                 </p>
             </>

@@ -1,0 +1,153 @@
+//! The CPU backend: typed buffers and kernels that walk any layout.
+//!
+//! Kernels are generic over the element type ([`Element`], and [`Float`] for
+//! maths); [`CpuBuffer`] holds one of the dtypes and the `dispatch` macros
+//! pick the instance, so each kernel is written once.
+
+mod binary;
+mod reduce;
+
+pub use binary::binary_map;
+pub use reduce::{sum_all, sum_to_shape};
+
+use crate::dtype::DType;
+use crate::layout::Layout;
+
+/// A CPU allocation of one dtype.
+#[derive(Debug, PartialEq)]
+pub enum CpuBuffer {
+    /// `torch.bool`
+    Bool(Vec<bool>),
+    /// `torch.int64`
+    I64(Vec<i64>),
+    /// `torch.float32`
+    F32(Vec<f32>),
+    /// `torch.float64`
+    F64(Vec<f64>),
+}
+
+/// An element type a [`CpuBuffer`] can hold.
+pub trait Element: Copy + PartialOrd + Default + std::fmt::Debug + 'static {
+    /// Its dtype.
+    const DTYPE: DType;
+    /// Wraps elements into a buffer.
+    fn into_buffer(data: Vec<Self>) -> CpuBuffer;
+    /// The elements if the buffer holds this type.
+    fn slice(buffer: &CpuBuffer) -> Option<&[Self]>;
+    /// Converts to `f64` (bool as 0 or 1), as PyTorch's casts do.
+    fn to_f64(self) -> f64;
+    /// Converts from `f64` (truncating toward zero for integers, nonzero as true).
+    fn from_f64(v: f64) -> Self;
+}
+
+/// A floating-point element: the maths kernels' domain.
+pub trait Float: Element + num_traits::Float {}
+impl Float for f32 {}
+impl Float for f64 {}
+
+macro_rules! element {
+    ($t:ty, $variant:ident, $dtype:ident, |$v:ident| $to:expr, |$f:ident| $from:expr) => {
+        impl Element for $t {
+            const DTYPE: DType = DType::$dtype;
+            fn into_buffer(data: Vec<Self>) -> CpuBuffer {
+                CpuBuffer::$variant(data)
+            }
+            fn slice(buffer: &CpuBuffer) -> Option<&[Self]> {
+                match buffer {
+                    CpuBuffer::$variant(d) => Some(d),
+                    _ => None,
+                }
+            }
+            fn to_f64(self) -> f64 {
+                let $v = self;
+                $to
+            }
+            fn from_f64($f: f64) -> Self {
+                $from
+            }
+        }
+    };
+}
+
+element!(bool, Bool, Bool, |v| f64::from(u8::from(v)), |f| f != 0.0);
+element!(i64, I64, Int64, |v| v as f64, |f| f as i64);
+element!(f32, F32, Float32, |v| f64::from(v), |f| f as f32);
+element!(f64, F64, Float64, |v| v, |f| f);
+
+/// Runs `$body` with `$data` bound to the buffer's elements, whatever their type.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! cpu_dispatch {
+    ($buffer:expr, $data:ident => $body:expr) => {
+        match $buffer {
+            $crate::cpu::CpuBuffer::Bool($data) => $body,
+            $crate::cpu::CpuBuffer::I64($data) => $body,
+            $crate::cpu::CpuBuffer::F32($data) => $body,
+            $crate::cpu::CpuBuffer::F64($data) => $body,
+        }
+    };
+}
+
+impl CpuBuffer {
+    /// A buffer of `len` copies of `value` cast to `dtype`.
+    pub fn full(dtype: DType, len: usize, value: f64) -> Self {
+        match dtype {
+            DType::Bool => CpuBuffer::Bool(vec![bool::from_f64(value); len]),
+            DType::Int64 => CpuBuffer::I64(vec![i64::from_f64(value); len]),
+            DType::Float32 => CpuBuffer::F32(vec![f32::from_f64(value); len]),
+            DType::Float64 => CpuBuffer::F64(vec![value; len]),
+        }
+    }
+
+    /// Its dtype.
+    pub fn dtype(&self) -> DType {
+        match self {
+            CpuBuffer::Bool(_) => DType::Bool,
+            CpuBuffer::I64(_) => DType::Int64,
+            CpuBuffer::F32(_) => DType::Float32,
+            CpuBuffer::F64(_) => DType::Float64,
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        cpu_dispatch!(self, d => d.len())
+    }
+
+    /// Whether it holds no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Size in bytes, as the ledger counts it.
+    pub fn bytes(&self) -> usize {
+        self.len() * self.dtype().size()
+    }
+
+    /// The elements `layout` selects, contiguous, cast to `dtype`.
+    pub fn gather_as(&self, layout: &Layout, dtype: DType) -> CpuBuffer {
+        fn go<S: Element, T: Element>(src: &[S], layout: &Layout) -> CpuBuffer {
+            T::into_buffer(
+                layout
+                    .indices()
+                    .map(|i| T::from_f64(src[i].to_f64()))
+                    .collect(),
+            )
+        }
+        fn same<T: Element>(src: &[T], layout: &Layout) -> CpuBuffer {
+            T::into_buffer(layout.indices().map(|i| src[i]).collect())
+        }
+        match dtype {
+            d if d == self.dtype() => cpu_dispatch!(self, s => same(s, layout)),
+            DType::Bool => cpu_dispatch!(self, s => go::<_, bool>(s, layout)),
+            DType::Int64 => cpu_dispatch!(self, s => go::<_, i64>(s, layout)),
+            DType::Float32 => cpu_dispatch!(self, s => go::<_, f32>(s, layout)),
+            DType::Float64 => cpu_dispatch!(self, s => go::<_, f64>(s, layout)),
+        }
+    }
+
+    /// Every element `layout` selects as `f64`, row-major: for printing and tests.
+    pub fn to_f64_vec(&self, layout: &Layout) -> Vec<f64> {
+        cpu_dispatch!(self, d => layout.indices().map(|i| d[i].to_f64()).collect())
+    }
+}
