@@ -75,6 +75,10 @@ pub enum Error {
     )]
     NegBool,
 
+    /// `gradcheck` found a backward formula that disagrees with finite differences.
+    #[error("{0}")]
+    GradcheckFailed(String),
+
     /// A backend failed (a GPU device lost, a buffer it could not map).
     #[error("{0}")]
     Backend(String),
@@ -83,18 +87,10 @@ pub enum Error {
 impl Error {
     /// The Python exception PyTorch raises for this error.
     pub fn python_type(&self) -> &'static str {
+        // Most of PyTorch's errors are RuntimeError; list the others here.
+        #[allow(clippy::match_single_binding)]
         match self {
-            Error::BroadcastSize { .. }
-            | Error::ExpandRank { .. }
-            | Error::ExpandSize { .. }
-            | Error::ShapeInvalid { .. }
-            | Error::NonScalarBackward
-            | Error::NoGradFn
-            | Error::SavedTensorsFreed
-            | Error::SavedTensorModified { .. }
-            | Error::ItemNotScalar { .. }
-            | Error::NegBool
-            | Error::Backend(_) => "RuntimeError",
+            _ => "RuntimeError",
         }
     }
 }

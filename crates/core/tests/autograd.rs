@@ -10,43 +10,19 @@ use serde_json::Value;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-/// Declares a test that runs natively and in the browser.
-macro_rules! every_target {
-    ($(fn $name:ident() $body:block)*) => {$(
-        #[cfg_attr(not(target_arch = "wasm32"), test)]
-        #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-        fn $name() $body
-    )*};
+mod common;
+
+use common::{assert_gradcheck, floats, leaf64};
+
+const FIXTURE: &str = include_str!("../../../tests/fixtures/autograd.json");
+
+fn fixture(name: &str) -> Value {
+    common::case(FIXTURE, name)
 }
 
-fn fixture(case: &str) -> Value {
-    let all: Value = serde_json::from_str(include_str!("../../../tests/fixtures/autograd.json"))
-        .expect("fixture parses");
-    all["cases"][case].clone()
-}
-
-fn floats(v: &Value) -> Vec<f32> {
-    fn walk(v: &Value, out: &mut Vec<f32>) {
-        match v {
-            Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
-            Value::Number(n) => out.push(n.as_f64().expect("number") as f32),
-            other => panic!("not a number: {other}"),
-        }
-    }
-    let mut out = vec![];
-    walk(v, &mut out);
-    out
-}
-
-/// Float32 tolerance for results PyTorch computes in the same order.
 fn assert_close(actual: &[f32], expected: &[f32]) {
-    assert_eq!(actual.len(), expected.len(), "{actual:?} vs {expected:?}");
-    for (a, e) in actual.iter().zip(expected) {
-        assert!(
-            (a - e).abs() <= 1e-6 + 1e-5 * e.abs(),
-            "{actual:?} vs {expected:?}"
-        );
-    }
+    let expected: Vec<f64> = expected.iter().map(|&e| f64::from(e)).collect();
+    common::assert_close_f32(actual, &expected);
 }
 
 /// The graph under `root` as the fixture lists it: names and next names,
@@ -108,7 +84,7 @@ every_target! {
         assert_eq!(graph_of(&out), expected_graph(&case["graph"]));
         out.backward().unwrap();
         assert_close(&[out.item().unwrap() as f32], &[case["out"].as_f64().unwrap() as f32]);
-        assert_close(&x.grad().unwrap().to_vec::<f32>(), &floats(&case["x_grad"]));
+        assert_close(&x.grad().unwrap().to_vec::<f32>(), &floats32(&case["x_grad"]));
         assert_eq!(x.grad().unwrap().shape(), &[2, 2]);
     }
 
@@ -159,26 +135,26 @@ every_target! {
 
     fn mul_div_backward_broadcast() {
         let case = fixture("broadcast_mul_div");
-        let a = Tensor::from_vec(floats(&case["a"]), &[2, 3]).unwrap().requires_grad_(true);
-        let b = Tensor::from_vec(floats(&case["b"]), &[3]).unwrap().requires_grad_(true);
+        let a = Tensor::from_vec(floats32(&case["a"]), &[2, 3]).unwrap().requires_grad_(true);
+        let b = Tensor::from_vec(floats32(&case["b"]), &[3]).unwrap().requires_grad_(true);
         let loss = a.mul(&b).unwrap().sub(&a.div(&b).unwrap()).unwrap().sum().unwrap();
         loss.backward().unwrap();
-        assert_close(&a.grad().unwrap().to_vec::<f32>(), &floats(&case["a_grad"]));
-        assert_close(&b.grad().unwrap().to_vec::<f32>(), &floats(&case["b_grad"]));
+        assert_close(&a.grad().unwrap().to_vec::<f32>(), &floats32(&case["a_grad"]));
+        assert_close(&b.grad().unwrap().to_vec::<f32>(), &floats32(&case["b_grad"]));
         assert_eq!(b.grad().unwrap().shape(), &[3]);
     }
 
     fn mul_double_backward_through_create_graph() {
         let case = fixture("double_backward_cube");
-        let x = Tensor::from_vec(floats(&case["x"]), &[3]).unwrap().requires_grad_(true);
+        let x = Tensor::from_vec(floats32(&case["x"]), &[3]).unwrap().requires_grad_(true);
         let y = x.mul(&x).unwrap().mul(&x).unwrap().sum().unwrap();
         y.backward_with(None, None, true).unwrap();
         let first = x.grad().unwrap();
-        assert_close(&first.to_vec::<f32>(), &floats(&case["first"]));
+        assert_close(&first.to_vec::<f32>(), &floats32(&case["first"]));
         assert!(first.grad_fn().is_some(), "create_graph records the backward");
         x.set_grad(None);
         first.sum().unwrap().backward().unwrap();
-        assert_close(&x.grad().unwrap().to_vec::<f32>(), &floats(&case["second"]));
+        assert_close(&x.grad().unwrap().to_vec::<f32>(), &floats32(&case["second"]));
     }
 
     fn accumulate_grad_without_zero_grad() {
@@ -187,7 +163,7 @@ every_target! {
         for _ in 0..3 {
             x.mul(&Tensor::scalar(2.0)).unwrap().sum().unwrap().backward().unwrap();
         }
-        assert_close(&x.grad().unwrap().to_vec::<f32>(), &floats(&case["x_grad"]));
+        assert_close(&x.grad().unwrap().to_vec::<f32>(), &floats32(&case["x_grad"]));
     }
 
     fn backward_error_messages() {
@@ -291,5 +267,29 @@ every_target! {
         let zero_dim = Tensor::full_dtype(&[], 1.0, DType::Float64);
         assert_eq!(Tensor::ones(&[2]).add(&zero_dim).unwrap().dtype(), DType::Float32);
         assert_eq!(i.exp().unwrap().dtype(), DType::Float32);
+    }
+}
+
+fn floats32(v: &Value) -> Vec<f32> {
+    floats(v).into_iter().map(|v| v as f32).collect()
+}
+
+every_target! {
+    fn gradcheck_passes_for_correct_formulas() {
+        let x = leaf64(&[0.5, -1.0, 2.0], &[3]);
+        let y = leaf64(&[1.5, 2.0, -0.5], &[3]);
+        assert_gradcheck(|t| t[0].mul(&t[1])?.div(&t[1].exp()?)?.sub(&t[0]), &[x, y]);
+    }
+
+    fn gradcheck_catches_a_wrong_gradient() {
+        // x * x.detach() has analytical gradient x but true derivative 2x.
+        let x = leaf64(&[0.5, -1.0, 2.0], &[3]);
+        let err = gradscope_core::autograd::gradcheck::gradcheck(
+            |t| t[0].mul(&t[0].detach()),
+            &[x],
+            Default::default(),
+        )
+        .unwrap_err();
+        assert!(err.to_string().starts_with("Jacobian mismatch for output 0 with respect to input 0"));
     }
 }

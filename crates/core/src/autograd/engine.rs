@@ -132,10 +132,16 @@ fn run_node(
                 needs_grad: &needs_grad,
             };
             let grads = derivatives::backward(op, &inputs)?;
+            // As PyTorch's validate_outputs: each gradient takes its input's
+            // shape (summing broadcast dimensions) and dtype.
+            let meta = node.input_shapes.iter().zip(&node.input_dtypes);
             grads
                 .into_iter()
-                .zip(&node.input_shapes)
-                .map(|(g, shape)| g.map(|g| g.sum_to_size(shape)).transpose())
+                .zip(meta)
+                .map(|(g, (shape, dtype))| {
+                    g.map(|g| g.sum_to_size(shape)?.to_dtype(*dtype))
+                        .transpose()
+                })
                 .collect::<Result<Vec<_>>>()?
         }
     };

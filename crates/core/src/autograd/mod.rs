@@ -3,12 +3,14 @@
 
 pub mod derivatives;
 mod engine;
+pub mod gradcheck;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gradscope_trace::{EventKind, NodeId, SavedInfo};
 
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::grad_mode::is_grad_enabled;
 use crate::ops::{Op, SavedSlot, saved_name};
@@ -51,6 +53,7 @@ pub struct Node {
     /// What backward reads; `None` once released.
     saved: RefCell<Option<Vec<SavedTensor>>>,
     input_shapes: Vec<Vec<usize>>,
+    input_dtypes: Vec<DType>,
 }
 
 impl Node {
@@ -60,6 +63,7 @@ impl Node {
             // PyTorch gives AccumulateGrad UINT64_MAX so it runs as soon as ready.
             sequence_nr: u64::MAX,
             input_shapes: vec![leaf.shape().to_vec()],
+            input_dtypes: vec![leaf.dtype()],
             kind: NodeKind::AccumulateGrad(leaf),
             next: vec![],
             saved: RefCell::new(Some(vec![])),
@@ -252,6 +256,7 @@ pub(crate) fn record(op: Op, inputs: &[&Tensor], output: &Tensor) {
         next,
         saved: RefCell::new(Some(saved)),
         input_shapes: inputs.iter().map(|t| t.shape().to_vec()).collect(),
+        input_dtypes: inputs.iter().map(|t| t.dtype()).collect(),
     });
     node.emit_created();
     output.0.requires_grad.set(true);

@@ -4,7 +4,14 @@
 //! in [`crate::autograd::derivatives`], one file per family.
 
 pub mod arith;
+pub mod compare;
+pub mod factory;
+pub mod index;
+pub mod join;
+pub mod matmul;
+pub mod nn;
 pub mod reduce;
+pub mod select;
 pub mod unary;
 pub mod view;
 
@@ -13,7 +20,12 @@ use std::rc::Rc;
 use gradscope_trace::EventKind;
 
 pub use arith::ArithOp;
+pub use index::IndexOp;
+pub use join::JoinOp;
+pub use matmul::MatmulOp;
+pub use nn::NnOp;
 pub use reduce::ReduceOp;
+pub use select::SelectOp;
 pub use unary::UnaryOp;
 pub use view::ViewOp;
 
@@ -37,6 +49,16 @@ pub enum Op {
     Reduce(ReduceOp),
     /// Views: new layouts over the same storage.
     View(ViewOp),
+    /// `where`, `maximum`, `minimum`.
+    Select(SelectOp),
+    /// Indexing and gathering.
+    Index(IndexOp),
+    /// `cat`, `stack`.
+    Join(JoinOp),
+    /// Matrix products.
+    Matmul(MatmulOp),
+    /// Neural-network functions.
+    Nn(NnOp),
 }
 
 /// What a node keeps for backward: an input, or the op's own result (as
@@ -69,6 +91,11 @@ impl Op {
             Op::Unary(op) => op,
             Op::Reduce(op) => op,
             Op::View(op) => op,
+            Op::Select(op) => op,
+            Op::Index(op) => op,
+            Op::Join(op) => op,
+            Op::Matmul(op) => op,
+            Op::Nn(op) => op,
         }
     }
 
@@ -98,6 +125,11 @@ impl Op {
             Op::Unary(op) => op.forward(inputs),
             Op::Reduce(op) => op.forward(inputs),
             Op::View(op) => op.forward(inputs),
+            Op::Select(op) => op.forward(inputs),
+            Op::Index(op) => op.forward(inputs),
+            Op::Join(op) => op.forward(inputs),
+            Op::Matmul(op) => op.forward(inputs),
+            Op::Nn(op) => op.forward(inputs),
         }
     }
 }

@@ -14,6 +14,13 @@ pub enum UnaryOp {
     Neg,
     /// `exp`
     Exp,
+    /// `to(dtype)`: a copy in another dtype.
+    ToDtype {
+        /// The input's dtype, which the gradient goes back to.
+        from: DType,
+        /// The result's dtype.
+        to: DType,
+    },
 }
 
 impl UnaryOp {
@@ -24,11 +31,16 @@ impl UnaryOp {
         match self {
             UnaryOp::Neg => -x,
             UnaryOp::Exp => x.exp(),
+            UnaryOp::ToDtype { .. } => x,
         }
     }
 
     pub(crate) fn forward(&self, ins: &[&Tensor]) -> Result<Tensor> {
         let [x] = inputs::<1>(self, ins)?;
+        if let UnaryOp::ToDtype { to, .. } = self {
+            let buffer = x.storage().data().gather_as(x.layout(), *to);
+            return Ok(new_tensor(buffer, x.shape()));
+        }
         // Maths on integers computes in the default float dtype, as PyTorch does.
         let dtype = match (x.dtype(), self) {
             (d, _) if d.is_float() => d,
@@ -65,6 +77,7 @@ impl OpInfo for UnaryOp {
         match self {
             UnaryOp::Neg => "NegBackward0",
             UnaryOp::Exp => "ExpBackward0",
+            UnaryOp::ToDtype { .. } => "ToCopyBackward0",
         }
     }
 
@@ -72,6 +85,7 @@ impl OpInfo for UnaryOp {
         match self {
             UnaryOp::Neg => "neg",
             UnaryOp::Exp => "exp",
+            UnaryOp::ToDtype { .. } => "to",
         }
     }
 
@@ -81,7 +95,7 @@ impl OpInfo for UnaryOp {
 
     fn saved(&self, _needs: &[bool]) -> Vec<SavedSlot> {
         match self {
-            UnaryOp::Neg => vec![],
+            UnaryOp::Neg | UnaryOp::ToDtype { .. } => vec![],
             // result: grad * result
             UnaryOp::Exp => vec![SavedSlot::Output],
         }
@@ -92,6 +106,21 @@ impl Tensor {
     /// `-self`, PyTorch's `neg`.
     pub fn neg(&self) -> Result<Tensor> {
         apply(Op::Unary(UnaryOp::Neg), &[self])
+    }
+
+    /// A copy in `dtype`, PyTorch's `to(dtype)`; the same tensor when it
+    /// already has that dtype, as in PyTorch.
+    pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
+        if self.dtype() == dtype {
+            return Ok(self.clone());
+        }
+        apply(
+            Op::Unary(UnaryOp::ToDtype {
+                from: self.dtype(),
+                to: dtype,
+            }),
+            &[self],
+        )
     }
 
     /// `e ** self`, PyTorch's `exp`.

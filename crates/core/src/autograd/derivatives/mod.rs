@@ -9,7 +9,12 @@
 //! (`sum_to_size`) once, for every op.
 
 mod arith;
+mod index;
+mod join;
+mod matmul;
+mod nn;
 mod reduce;
+mod select;
 mod unary;
 mod view;
 
@@ -78,5 +83,10 @@ pub(crate) fn backward(op: &Op, b: &BackwardInputs<'_>) -> Result<Vec<Option<Ten
         Op::Unary(op) => unary::backward(op, b),
         Op::Reduce(op) => reduce::backward(op, b),
         Op::View(op) => view::backward(op, b),
+        Op::Select(op) => select::backward(op, b),
+        Op::Index(op) => index::backward(op, b),
+        Op::Join(op) => join::backward(op, b),
+        Op::Matmul(op) => matmul::backward(op, b),
+        Op::Nn(op) => nn::backward(op, b),
     }
 }

@@ -10,5 +10,6 @@ pub(super) fn backward(op: &UnaryOp, b: &BackwardInputs<'_>) -> Result<Vec<Optio
     Ok(match op {
         UnaryOp::Neg => vec![b.when(0, || grad.neg())?],
         UnaryOp::Exp => vec![b.when(0, || grad.mul(b.result()?))?],
+        UnaryOp::ToDtype { from, .. } => vec![b.when(0, || grad.to_dtype(*from))?],
     })
 }

@@ -1,0 +1,2 @@
+//! Factories: `arange`, `linspace`, `eye`, `*_like`, and seeded random
+//! tensors.

@@ -1,0 +1,33 @@
+//! Matrix products: `matmul`, `mm`, `bmm` with batch broadcasting.
+
+use super::{OpInfo, SavedSlot};
+use crate::error::Result;
+use crate::tensor::Tensor;
+
+/// An op of this family (none yet).
+#[derive(Clone, Debug, PartialEq)]
+pub enum MatmulOp {}
+
+impl OpInfo for MatmulOp {
+    fn node_name(&self) -> &'static str {
+        match *self {}
+    }
+
+    fn name(&self) -> &'static str {
+        match *self {}
+    }
+
+    fn arity(&self) -> usize {
+        match *self {}
+    }
+
+    fn saved(&self, _needs: &[bool]) -> Vec<SavedSlot> {
+        match *self {}
+    }
+}
+
+impl MatmulOp {
+    pub(crate) fn forward(&self, _inputs: &[&Tensor]) -> Result<Tensor> {
+        match *self {}
+    }
+}
