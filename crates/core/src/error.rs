@@ -79,6 +79,17 @@ pub enum Error {
     #[error("{0}")]
     GradcheckFailed(String),
 
+    /// An allocation past the device's memory budget.
+    #[error(
+        "out of memory. Tried to allocate {}. gradscope's memory budget is {}, of which {} is already allocated.",
+        crate::ledger::human(*requested), crate::ledger::human(*budget), crate::ledger::human(*allocated)
+    )]
+    OutOfMemory {
+        requested: u64,
+        allocated: u64,
+        budget: u64,
+    },
+
     /// A backend failed (a GPU device lost, a buffer it could not map).
     #[error("{0}")]
     Backend(String),
@@ -88,8 +99,8 @@ impl Error {
     /// The Python exception PyTorch raises for this error.
     pub fn python_type(&self) -> &'static str {
         // Most of PyTorch's errors are RuntimeError; list the others here.
-        #[allow(clippy::match_single_binding)]
         match self {
+            Error::OutOfMemory { .. } => "OutOfMemoryError",
             _ => "RuntimeError",
         }
     }

@@ -1,41 +1,195 @@
 //! The memory ledger: every storage's bytes, counted when allocated and when
-//! dropped, so every memory figure is a sum of real allocations.
+//! dropped, by category, so every memory figure is a sum of real allocations.
+//!
+//! A storage's category is its highest current role ([`Category`] order):
+//! roles start and end as tensors are saved for backward, released, set as
+//! `.grad`, marked as parameters or optimizer state. An optional budget
+//! turns an allocation past it into PyTorch's out-of-memory error.
 
-use std::cell::Cell;
+use std::cell::RefCell;
+use std::fmt::Write;
+
+pub use gradscope_trace::Category;
+
+/// Current and peak bytes, per category and in total.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemoryStats {
+    /// Live bytes per category, in [`Category::ALL`] order.
+    pub current: [u64; 5],
+    /// The most bytes each category held at once since the last reset.
+    pub peak: [u64; 5],
+    /// Live bytes in all.
+    pub total: u64,
+    /// The most bytes held at once since the last reset.
+    pub total_peak: u64,
+    /// Allocations made since start.
+    pub allocations: u64,
+}
+
+impl MemoryStats {
+    /// Live bytes in `category`.
+    pub fn current(&self, category: Category) -> u64 {
+        self.current[category as usize]
+    }
+
+    /// Peak bytes in `category`.
+    pub fn peak(&self, category: Category) -> u64 {
+        self.peak[category as usize]
+    }
+}
+
+#[derive(Debug, Default)]
+struct Ledger {
+    stats: MemoryStats,
+    budget: Option<u64>,
+    /// An allocation refused since the last [`check_out_of_memory`].
+    refused: Option<crate::Error>,
+}
 
 thread_local! {
-    static CURRENT: Cell<u64> = const { Cell::new(0) };
-    static PEAK: Cell<u64> = const { Cell::new(0) };
+    static LEDGER: RefCell<Ledger> = RefCell::new(Ledger::default());
 }
 
-/// Counts an allocation of `bytes`.
-pub(crate) fn allocated(bytes: u64) {
-    let now = CURRENT.with(|c| {
-        let now = c.get() + bytes;
-        c.set(now);
-        now
+fn with<T>(f: impl FnOnce(&mut Ledger) -> T) -> T {
+    LEDGER.with(|l| f(&mut l.borrow_mut()))
+}
+
+/// Counts an allocation and returns `true`, or refuses it (`false`) when it
+/// would pass the budget. A refused allocation is never counted; the op that
+/// made it fails at [`check_out_of_memory`], so buffers need no fallible
+/// constructor on every path.
+pub(crate) fn allocate(bytes: u64) -> bool {
+    with(|l| {
+        let after = l.stats.total + bytes;
+        if let Some(budget) = l.budget
+            && after > budget
+        {
+            let refused = crate::Error::OutOfMemory {
+                requested: bytes,
+                allocated: l.stats.total,
+                budget,
+            };
+            l.refused.get_or_insert(refused);
+            return false;
+        }
+        l.stats.allocations += 1;
+        l.stats.total = after;
+        l.stats.total_peak = l.stats.total_peak.max(after);
+        add(&mut l.stats, Category::Other, bytes);
+        true
+    })
+}
+
+/// The out-of-memory error of an allocation refused since the last call.
+pub fn check_out_of_memory() -> Result<(), crate::Error> {
+    with(|l| l.refused.take()).map_or(Ok(()), Err)
+}
+
+fn add(stats: &mut MemoryStats, category: Category, bytes: u64) {
+    let i = category as usize;
+    stats.current[i] += bytes;
+    stats.peak[i] = stats.peak[i].max(stats.current[i]);
+}
+
+/// Counts a release of `bytes` held under `category`.
+pub(crate) fn free(bytes: u64, category: Category) {
+    with(|l| {
+        l.stats.total = l.stats.total.saturating_sub(bytes);
+        let i = category as usize;
+        l.stats.current[i] = l.stats.current[i].saturating_sub(bytes);
     });
-    PEAK.with(|p| p.set(p.get().max(now)));
 }
 
-/// Counts a release of `bytes`.
-pub(crate) fn freed(bytes: u64) {
-    CURRENT.with(|c| c.set(c.get().saturating_sub(bytes)));
+/// Moves `bytes` from one category to another.
+pub(crate) fn recategorise(bytes: u64, from: Category, to: Category) {
+    if from != to {
+        with(|l| {
+            let i = from as usize;
+            l.stats.current[i] = l.stats.current[i].saturating_sub(bytes);
+            add(&mut l.stats, to, bytes);
+        });
+    }
 }
 
-/// Bytes held by live CPU storages, PyTorch's `torch.cuda.memory_allocated()`
-/// for gradscope's CPU device.
+/// The ledger's figures now.
+pub fn stats() -> MemoryStats {
+    with(|l| l.stats.clone())
+}
+
+/// Bytes held by live storages, PyTorch's `torch.cuda.memory_allocated()`
+/// for gradscope's device.
 pub fn memory_allocated() -> u64 {
-    CURRENT.with(Cell::get)
+    with(|l| l.stats.total)
 }
 
 /// The most bytes held at once since start or the last
 /// [`reset_peak_memory_stats`], PyTorch's `max_memory_allocated()`.
 pub fn max_memory_allocated() -> u64 {
-    PEAK.with(Cell::get)
+    with(|l| l.stats.total_peak)
 }
 
-/// Starts peak tracking again from the current figure.
+/// Bytes that graph nodes keep for backward right now.
+pub fn saved_for_backward_bytes() -> u64 {
+    with(|l| l.stats.current(Category::SavedForBackward))
+}
+
+/// Starts peak tracking again from the current figures, PyTorch's
+/// `reset_peak_memory_stats()`.
 pub fn reset_peak_memory_stats() {
-    PEAK.with(|p| p.set(memory_allocated()));
+    with(|l| {
+        l.stats.total_peak = l.stats.total;
+        l.stats.peak = l.stats.current;
+    });
+}
+
+/// Sets (or with `None` removes) the budget past which allocations fail.
+pub fn set_memory_budget(bytes: Option<u64>) {
+    with(|l| l.budget = bytes);
+}
+
+/// A table of current and peak bytes per category, in the spirit of
+/// PyTorch's `torch.cuda.memory_summary()`.
+pub fn memory_summary() -> String {
+    let s = stats();
+    let mut out = String::new();
+    let rule = "-".repeat(58);
+    let _ = writeln!(
+        out,
+        "{rule}\n{:<24}{:>17}{:>17}\n{rule}",
+        "category", "current", "peak"
+    );
+    for c in Category::ALL {
+        let _ = writeln!(
+            out,
+            "{:<24}{:>17}{:>17}",
+            c.label(),
+            human(s.current(c)),
+            human(s.peak(c))
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{rule}\n{:<24}{:>17}{:>17}",
+        "total",
+        human(s.total),
+        human(s.total_peak)
+    );
+    let _ = write!(out, "{rule}");
+    out
+}
+
+/// Bytes in PyTorch's memory-summary style (`1.50 KiB`).
+pub fn human(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.2} {}", UNITS[unit])
+    }
 }

@@ -1,9 +1,9 @@
 //! Storage: one allocation, shared by every view of it, with PyTorch's
-//! version counter.
+//! version counter and the roles that decide its memory category.
 
 use std::cell::{Cell, Ref, RefCell, RefMut};
 
-use gradscope_trace::{EventKind, StorageId};
+use gradscope_trace::{Category, EventKind, StorageId};
 
 use crate::cpu::CpuBuffer;
 use crate::dtype::DType;
@@ -13,6 +13,9 @@ thread_local! {
     static NEXT_ID: Cell<StorageId> = const { Cell::new(1) };
 }
 
+/// Roles a holder can give a storage: every category but `Other`.
+const ROLES: usize = 4;
+
 /// One allocation on the CPU. Not `Clone`: copying memory is an allocation
 /// that may fail, so it is always explicit.
 #[derive(Debug)]
@@ -21,6 +24,11 @@ pub struct Storage {
     bytes: u64,
     data: RefCell<CpuBuffer>,
     version: Cell<u64>,
+    /// How many holders give it each role, in [`Category`] order.
+    roles: Cell<[u32; ROLES]>,
+    /// False when the ledger refused it (over budget): never counted, so
+    /// never uncounted; the op that made it fails.
+    counted: bool,
 }
 
 impl Storage {
@@ -32,17 +40,22 @@ impl Storage {
             id
         });
         let bytes = data.bytes() as u64;
-        ledger::allocated(bytes);
-        trace::emit(|| EventKind::StorageAllocated {
-            storage: id,
-            bytes,
-            device: "cpu".into(),
-        });
+        let counted = ledger::allocate(bytes);
+        if counted {
+            trace::emit(|| EventKind::StorageAllocated {
+                storage: id,
+                bytes,
+                device: "cpu".into(),
+                category: Category::Other,
+            });
+        }
         Self {
             id,
             bytes,
             data: RefCell::new(data),
             version: Cell::new(0),
+            roles: Cell::new([0; ROLES]),
+            counted,
         }
     }
 
@@ -77,12 +90,51 @@ impl Storage {
     pub fn version(&self) -> u64 {
         self.version.get()
     }
+
+    /// Its memory category now: its highest current role, else `Other`.
+    pub fn category(&self) -> Category {
+        let roles = self.roles.get();
+        let mut held = Category::ALL.iter().zip(roles).filter(|(_, n)| *n > 0);
+        held.next().map_or(Category::Other, |(c, _)| *c)
+    }
+
+    /// One more holder gives it `role` (a node saved it, it became a `.grad`).
+    pub(crate) fn add_role(&self, role: Category) {
+        self.change_role(role, |n| n + 1);
+    }
+
+    /// A holder of `role` let go.
+    pub(crate) fn remove_role(&self, role: Category) {
+        self.change_role(role, |n| n.saturating_sub(1));
+    }
+
+    fn change_role(&self, role: Category, f: impl FnOnce(u32) -> u32) {
+        let i = role as usize;
+        if i >= ROLES {
+            return;
+        }
+        let before = self.category();
+        let mut roles = self.roles.get();
+        roles[i] = f(roles[i]);
+        self.roles.set(roles);
+        let after = self.category();
+        if before != after && self.counted {
+            ledger::recategorise(self.bytes, before, after);
+            let storage = self.id;
+            trace::emit(|| EventKind::StorageRecategorised {
+                storage,
+                category: after,
+            });
+        }
+    }
 }
 
 impl Drop for Storage {
     fn drop(&mut self) {
-        ledger::freed(self.bytes);
-        let storage = self.id;
-        trace::emit(|| EventKind::StorageFreed { storage });
+        if self.counted {
+            ledger::free(self.bytes, self.category());
+            let storage = self.id;
+            trace::emit(|| EventKind::StorageFreed { storage });
+        }
     }
 }

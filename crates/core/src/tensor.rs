@@ -11,6 +11,7 @@ use crate::cpu::{CpuBuffer, Element};
 use crate::dtype::{DType, Priority};
 use crate::error::{Error, Result};
 use crate::layout::Layout;
+use crate::ledger::Category;
 use crate::storage::Storage;
 
 thread_local! {
@@ -32,6 +33,20 @@ pub(crate) struct TensorImpl {
     pub(crate) grad_fn: RefCell<Option<Rc<Node>>>,
     grad_accumulator: RefCell<Weak<Node>>,
     wrapped_number: Cell<bool>,
+    /// The memory role this handle gives its storage (`nn.Parameter`,
+    /// optimizer state), released when the handle goes.
+    role: Cell<Option<Category>>,
+}
+
+impl Drop for TensorImpl {
+    fn drop(&mut self) {
+        if let Some(role) = self.role.get() {
+            self.storage.remove_role(role);
+        }
+        if let Some(grad) = self.grad.get_mut() {
+            grad.storage().remove_role(Category::Gradient);
+        }
+    }
 }
 
 impl Tensor {
@@ -50,6 +65,7 @@ impl Tensor {
             grad_fn: RefCell::new(None),
             grad_accumulator: RefCell::new(Weak::new()),
             wrapped_number: Cell::new(false),
+            role: Cell::new(None),
         }))
     }
 
@@ -203,9 +219,27 @@ impl Tensor {
         self.0.grad.borrow().clone()
     }
 
-    /// Replaces `.grad`, as assigning `t.grad = ...` does in PyTorch.
+    /// Replaces `.grad`, as assigning `t.grad = ...` does in PyTorch; the
+    /// ledger moves the bytes in and out of the gradient category.
     pub fn set_grad(&self, grad: Option<Tensor>) {
-        *self.0.grad.borrow_mut() = grad;
+        if let Some(new) = &grad {
+            new.storage().add_role(Category::Gradient);
+        }
+        if let Some(old) = self.0.grad.replace(grad) {
+            old.storage().remove_role(Category::Gradient);
+        }
+    }
+
+    /// Counts this tensor's storage under `role` in the memory ledger while
+    /// this handle lives (`None` clears it): `nn.Parameter` and optimizers
+    /// mark their tensors so the memory view can tell them apart.
+    pub fn set_memory_role(&self, role: Option<Category>) {
+        if let Some(old) = self.0.role.replace(role) {
+            self.0.storage.remove_role(old);
+        }
+        if let Some(new) = role {
+            self.0.storage.add_role(new);
+        }
     }
 
     /// PyTorch's `grad_fn`: the node that produced this tensor, if recorded.

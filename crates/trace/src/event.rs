@@ -2,6 +2,45 @@
 
 use serde::{Deserialize, Serialize};
 
+/// What a storage's bytes are for, as the memory view groups them. A storage
+/// with several roles counts under the first in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    /// Model parameters (`nn.Parameter`).
+    Parameter,
+    /// `.grad` of leaves.
+    Gradient,
+    /// Optimizer state (momentum, Adam's moments).
+    OptimizerState,
+    /// Tensors a graph node keeps for backward.
+    SavedForBackward,
+    /// Everything else: inputs, activations, temporaries.
+    Other,
+}
+
+impl Category {
+    /// Every category, in priority order.
+    pub const ALL: [Category; 5] = [
+        Category::Parameter,
+        Category::Gradient,
+        Category::OptimizerState,
+        Category::SavedForBackward,
+        Category::Other,
+    ];
+
+    /// The name the memory view and `memory_summary` print.
+    pub fn label(self) -> &'static str {
+        match self {
+            Category::Parameter => "parameter",
+            Category::Gradient => "gradient",
+            Category::OptimizerState => "optimizer state",
+            Category::SavedForBackward => "saved for backward",
+            Category::Other => "other",
+        }
+    }
+}
+
 /// Identifies one autograd graph node for the life of a program.
 pub type NodeId = u64;
 /// Identifies one tensor handle for the life of a program.
@@ -29,6 +68,8 @@ pub struct SavedInfo {
     pub shape: Vec<usize>,
     /// The storage it keeps alive.
     pub storage: StorageId,
+    /// That storage's size in bytes.
+    pub bytes: u64,
 }
 
 /// What the engine did.
@@ -43,6 +84,16 @@ pub enum EventKind {
         bytes: u64,
         /// The device, as PyTorch prints it (`cpu`, `wgpu:0`).
         device: String,
+        /// What it is for, when allocated (usually `Other`).
+        category: Category,
+    },
+    /// A storage's bytes moved to another category (a tensor was saved for
+    /// backward, a saved tensor was released, a `.grad` was set or cleared).
+    StorageRecategorised {
+        /// The allocation.
+        storage: StorageId,
+        /// Its category now.
+        category: Category,
     },
     /// A storage's last handle went away.
     StorageFreed {

@@ -10,9 +10,10 @@ pub mod event;
 pub mod format;
 pub mod graph;
 pub mod layout;
+pub mod memory;
 pub mod protocol;
 
-pub use event::{Event, EventKind, NodeId, SavedInfo, StorageId, TensorId};
+pub use event::{Category, Event, EventKind, NodeId, SavedInfo, StorageId, TensorId};
 pub use graph::{GraphNode, GraphState, NodeStatus};
 pub use layout::{GraphLayout, LaidEdge, LaidNode};
 pub use protocol::{Reply, Request};

@@ -8,7 +8,7 @@ pub mod gradcheck;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use gradscope_trace::{EventKind, NodeId, SavedInfo};
+use gradscope_trace::{Category, EventKind, NodeId, SavedInfo};
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -163,6 +163,7 @@ impl Node {
                 name: saved_name(s.slot).into(),
                 shape: s.tensor.shape().to_vec(),
                 storage: s.tensor.storage().id(),
+                bytes: s.tensor.storage().bytes(),
             })
             .collect()
     }
@@ -194,7 +195,8 @@ impl Drop for Node {
     }
 }
 
-/// A tensor kept for backward with the version it had when saved.
+/// A tensor kept for backward with the version it had when saved. While it
+/// lives, its storage counts as saved for backward in the ledger.
 #[derive(Debug)]
 pub(crate) struct SavedTensor {
     slot: SavedSlot,
@@ -203,13 +205,33 @@ pub(crate) struct SavedTensor {
     version: u64,
 }
 
+impl SavedTensor {
+    fn new(slot: SavedSlot, tensor: Tensor) -> Self {
+        tensor.storage().add_role(Category::SavedForBackward);
+        let version = tensor.storage().version();
+        Self {
+            slot,
+            tensor,
+            version,
+        }
+    }
+}
+
+impl Drop for SavedTensor {
+    fn drop(&mut self) {
+        self.tensor
+            .storage()
+            .remove_role(Category::SavedForBackward);
+    }
+}
+
 /// The `grad_fn`s of saved tensors this node holds the last handle to.
 fn take_grad_fns(saved: Option<Vec<SavedTensor>>) -> Vec<Rc<Node>> {
     saved
         .into_iter()
         .flatten()
-        .filter_map(|s| Rc::try_unwrap(s.tensor.0).ok())
-        .filter_map(|t| t.grad_fn.take())
+        .filter(|s| Rc::strong_count(&s.tensor.0) == 1)
+        .filter_map(|s| s.tensor.0.grad_fn.take())
         .collect()
 }
 
@@ -241,12 +263,7 @@ pub(crate) fn record(op: Op, inputs: &[&Tensor], output: &Tensor) {
                 SavedSlot::Input(i) => inputs.get(i).map(|t| (*t).clone())?,
                 SavedSlot::Output => output.detach(),
             };
-            let version = tensor.storage().version();
-            Some(SavedTensor {
-                slot,
-                tensor,
-                version,
-            })
+            Some(SavedTensor::new(slot, tensor))
         })
         .collect();
     let node = Rc::new(Node {

@@ -163,6 +163,7 @@ pub(crate) fn inputs<'a, const N: usize>(
 /// gradient, records its node: the one path every op takes.
 pub(crate) fn apply(op: Op, inputs: &[&Tensor]) -> Result<Tensor> {
     let output = op.forward(inputs)?;
+    crate::ledger::check_out_of_memory()?;
     trace::emit(|| EventKind::OpCalled {
         op: op.name().into(),
         shape: output.shape().to_vec(),
