@@ -79,6 +79,60 @@ pub enum Error {
     #[error("{0}")]
     GradcheckFailed(String),
 
+    /// `register_hook` on a tensor outside autograd.
+    #[error("cannot register a hook on a tensor that doesn't require gradient")]
+    HookNoGrad,
+
+    /// `retain_grad` on a tensor outside autograd.
+    #[error("can't retain_grad on Tensor that has requires_grad=False")]
+    RetainGradNoGrad,
+
+    /// `autograd.grad` asked for a tensor outside autograd.
+    #[error("One of the differentiated Tensors does not require grad")]
+    GradInputNoGrad,
+
+    /// `autograd.grad` asked for a tensor the outputs do not depend on.
+    #[error(
+        "The differentiated Tensor at index {index} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior."
+    )]
+    GradInputUnused { index: usize },
+
+    /// An in-place op on a leaf that requires grad, while grad is recorded.
+    #[error("a leaf Variable that requires grad is being used in an in-place operation.")]
+    LeafInplace,
+
+    /// A tensor made in inference mode reached a node's saved tensors.
+    #[error(
+        "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`."
+    )]
+    InferenceSaved,
+
+    /// An in-place op on an inference tensor outside inference mode.
+    #[error(
+        "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details."
+    )]
+    InferenceInplace,
+
+    /// An in-place op whose result broadcasts past the tensor's shape.
+    #[error("output with shape {shape:?} doesn't match the broadcast shape {broadcast:?}")]
+    InplaceShape {
+        shape: Vec<usize>,
+        broadcast: Vec<usize>,
+    },
+
+    /// An in-place op whose result dtype cannot be stored in the tensor.
+    #[error("result type {from} can't be cast to the desired output type {to}")]
+    InplaceCast {
+        from: &'static str,
+        to: &'static str,
+    },
+
+    /// An in-place write to a tensor whose elements overlap (stride 0).
+    #[error(
+        "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
+    )]
+    InplaceOverlap,
+
     /// An allocation past the device's memory budget.
     #[error(
         "out of memory. Tried to allocate {}. gradscope's memory budget is {}, of which {} is already allocated.",
@@ -89,6 +143,139 @@ pub enum Error {
         allocated: u64,
         budget: u64,
     },
+
+    /// A dimension index past the tensor's rank (IndexError); a 0-dim
+    /// tensor accepts dims as if it had one dimension, as in PyTorch.
+    #[error(
+        "Dimension out of range (expected to be in range of [-{0}, {1}], but got {dim})",
+        (*rank).max(1), (*rank).max(1) - 1
+    )]
+    DimOutOfRange { dim: i64, rank: usize },
+
+    /// The same dimension twice in a reduction's dim list.
+    #[error("dim {dim} appears multiple times in the list of dims")]
+    DimRepeated { dim: usize },
+
+    /// A kernel without an instance for this dtype (NotImplementedError).
+    #[error("\"{kernel}\" not implemented for '{}'", scalar_type_name(*dtype))]
+    KernelDtype {
+        kernel: &'static str,
+        dtype: crate::dtype::DType,
+    },
+
+    /// `mean` of an integer or bool tensor (NotImplementedError).
+    #[error(
+        "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
+        scalar_type_name(*dtype)
+    )]
+    MeanDtype { dtype: crate::dtype::DType },
+
+    /// `var`/`std` of an integer tensor (NotImplementedError).
+    #[error("std and var only support floating point and complex dtypes")]
+    VarDtype,
+
+    /// `linalg.vector_norm` of an integer tensor (NotImplementedError).
+    #[error(
+        "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
+        scalar_type_name(*dtype)
+    )]
+    NormDtype { dtype: crate::dtype::DType },
+
+    /// The inf norm of an empty tensor.
+    #[error(
+        "linalg.vector_norm cannot compute the inf norm on an empty tensor because the operation does not have an identity"
+    )]
+    NormInfEmpty,
+
+    /// `max()`, `amin()`... over all of an empty tensor.
+    #[error(
+        "{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+    )]
+    ReduceEmpty { op: &'static str },
+
+    /// `argmax()`/`argmin()` over all of an empty tensor (IndexError).
+    #[error("{op}(): Expected reduction dim to be specified for input.numel() == 0.")]
+    ArgReduceEmpty { op: &'static str },
+
+    /// `max(dim)`... over a dimension of size 0 (IndexError).
+    #[error("{op}(): Expected reduction dim {dim} to have non-zero size.")]
+    ReduceDimEmpty { op: &'static str, dim: usize },
+
+    /// `argmax`/`argmin` of a bool tensor (NotImplementedError).
+    #[error("{op}(): does not support bool input")]
+    ArgReduceBool { op: &'static str },
+
+    /// `mm` of matrices whose inner sizes differ.
+    #[error(
+        "mm: mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})",
+        lhs[0], lhs[1], rhs[0], rhs[1]
+    )]
+    MmShapes { lhs: [usize; 2], rhs: [usize; 2] },
+
+    /// `mm` of a tensor that is not 2-D; `arg` is `self` or `mat2`.
+    #[error("mm: {arg} must be a matrix, got {rank}-D tensor")]
+    MmNotMatrix { arg: &'static str, rank: usize },
+
+    /// `mm`/`matmul` of two dtypes, named as C++ names them.
+    #[error(
+        "expected m1 and m2 to have the same dtype, but got: {} != {}",
+        cpp_type_name(*lhs), cpp_type_name(*rhs)
+    )]
+    MatmulDtype {
+        lhs: crate::dtype::DType,
+        rhs: crate::dtype::DType,
+    },
+
+    /// A kernel given another dtype than its first operand's.
+    #[error(
+        "expected scalar type {} but found {}",
+        scalar_type_name(*expected), scalar_type_name(*found)
+    )]
+    ScalarTypeMismatch {
+        expected: crate::dtype::DType,
+        found: crate::dtype::DType,
+    },
+
+    /// `bmm` of a tensor that is not 3-D; `arg` is `batch1` or `batch2`.
+    #[error("{arg} must be a 3D tensor")]
+    BmmNot3d { arg: &'static str },
+
+    /// `bmm` whose second operand's batch or inner size does not fit.
+    #[error(
+        "Expected size for first two dimensions of batch2 tensor to be: {expected:?} but got: {actual:?}."
+    )]
+    BmmShapes {
+        expected: [usize; 2],
+        actual: [usize; 2],
+    },
+
+    /// `matmul` with a 0-dim operand.
+    #[error("both arguments to matmul need to be at least 1D, but they are {lhs}D and {rhs}D")]
+    MatmulZeroDim { lhs: usize, rhs: usize },
+
+    /// `dot` of vectors of different lengths.
+    #[error(
+        "inconsistent tensor size, expected tensor [{lhs}] and src [{rhs}] to have the same number of elements, but got {lhs} and {rhs} elements respectively"
+    )]
+    DotSizes { lhs: usize, rhs: usize },
+
+    /// `dot` of tensors that are not 1-D.
+    #[error("1D tensors expected, but got {lhs}D and {rhs}D tensors")]
+    DotNot1d { lhs: usize, rhs: usize },
+
+    /// `dot` of two dtypes.
+    #[error(
+        "dot : expected both vectors to have same dtype, but found {} and {}",
+        scalar_type_name(*lhs), scalar_type_name(*rhs)
+    )]
+    DotDtype {
+        lhs: crate::dtype::DType,
+        rhs: crate::dtype::DType,
+    },
+
+    /// `mv` of a matrix and a vector whose sizes do not fit.
+    #[error("size mismatch, got input ({}), mat ({}x{}), vec ({vec})", mat[0], mat[0], mat[1])]
+    MvSizes { mat: [usize; 2], vec: usize },
 
     /// A backend failed (a GPU device lost, a buffer it could not map).
     #[error("{0}")]
@@ -101,6 +288,14 @@ impl Error {
         // Most of PyTorch's errors are RuntimeError; list the others here.
         match self {
             Error::OutOfMemory { .. } => "OutOfMemoryError",
+            Error::DimOutOfRange { .. }
+            | Error::ArgReduceEmpty { .. }
+            | Error::ReduceDimEmpty { .. } => "IndexError",
+            Error::KernelDtype { .. }
+            | Error::MeanDtype { .. }
+            | Error::VarDtype
+            | Error::NormDtype { .. }
+            | Error::ArgReduceBool { .. } => "NotImplementedError",
             _ => "RuntimeError",
         }
     }
@@ -108,3 +303,18 @@ impl Error {
 
 /// The engine's result type.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// PyTorch's `ScalarType` name (`Long`), as its kernel errors print it.
+fn scalar_type_name(dtype: crate::dtype::DType) -> &'static str {
+    dtype.legacy_name().trim_end_matches("Tensor")
+}
+
+/// The C++ type name (`long int`) some of PyTorch's dtype checks print.
+fn cpp_type_name(dtype: crate::dtype::DType) -> &'static str {
+    match dtype {
+        crate::dtype::DType::Bool => "bool",
+        crate::dtype::DType::Int64 => "long int",
+        crate::dtype::DType::Float32 => "float",
+        crate::dtype::DType::Float64 => "double",
+    }
+}

@@ -9,6 +9,12 @@ use crate::trace;
 
 thread_local! {
     static GRAD_ENABLED: Cell<bool> = const { Cell::new(true) };
+    static INFERENCE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether inference mode is on, PyTorch's `torch.is_inference_mode_enabled()`.
+pub fn is_inference_mode_enabled() -> bool {
+    INFERENCE.with(Cell::get)
 }
 
 /// Whether ops on this thread record a graph, PyTorch's `torch.is_grad_enabled()`.
@@ -22,6 +28,7 @@ pub fn is_grad_enabled() -> bool {
 #[must_use = "grad mode reverts when the guard drops"]
 pub struct GradModeGuard {
     previous: bool,
+    previous_inference: bool,
     name: &'static str,
 }
 
@@ -31,7 +38,31 @@ impl GradModeGuard {
         let name = if enabled { "enable_grad" } else { "no_grad" };
         trace::emit(|| EventKind::GradModeEntered { mode: name.into() });
         let previous = GRAD_ENABLED.with(|g| g.replace(enabled));
-        Self { previous, name }
+        let previous_inference = is_inference_mode_enabled();
+        Self {
+            previous,
+            previous_inference,
+            name,
+        }
+    }
+
+    /// Enters `torch.inference_mode(mode)`: with `true`, no graph is
+    /// recorded and new tensors are inference tensors (no version counter
+    /// checks, never saved for backward).
+    pub fn inference_mode(mode: bool) -> Self {
+        let name = if mode {
+            "inference_mode"
+        } else {
+            "inference_mode(False)"
+        };
+        trace::emit(|| EventKind::GradModeEntered { mode: name.into() });
+        let previous = GRAD_ENABLED.with(|g| g.replace(!mode && is_grad_enabled()));
+        let previous_inference = INFERENCE.with(|i| i.replace(mode));
+        Self {
+            previous,
+            previous_inference,
+            name,
+        }
     }
 
     /// Enters `torch.no_grad()`.
@@ -43,6 +74,7 @@ impl GradModeGuard {
 impl Drop for GradModeGuard {
     fn drop(&mut self) {
         GRAD_ENABLED.with(|g| g.set(self.previous));
+        INFERENCE.with(|i| i.set(self.previous_inference));
         let mode = self.name;
         trace::emit(|| EventKind::GradModeExited { mode: mode.into() });
     }

@@ -18,6 +18,7 @@
 pub mod autograd;
 pub mod backend;
 pub mod cpu;
+pub mod display;
 pub mod dtype;
 pub mod error;
 pub mod grad_mode;

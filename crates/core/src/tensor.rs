@@ -36,6 +36,11 @@ pub(crate) struct TensorImpl {
     /// The memory role this handle gives its storage (`nn.Parameter`,
     /// optimizer state), released when the handle goes.
     role: Cell<Option<Category>>,
+    /// Hooks on a leaf's gradient (a non-leaf's live on its `grad_fn`).
+    pub(crate) hooks: crate::autograd::hooks::Hooks,
+    pub(crate) retains_grad: Cell<bool>,
+    /// Made in inference mode (PyTorch's `is_inference()`).
+    inference: bool,
 }
 
 impl Drop for TensorImpl {
@@ -66,6 +71,9 @@ impl Tensor {
             grad_accumulator: RefCell::new(Weak::new()),
             wrapped_number: Cell::new(false),
             role: Cell::new(None),
+            hooks: Default::default(),
+            retains_grad: Cell::new(false),
+            inference: crate::grad_mode::is_inference_mode_enabled(),
         }))
     }
 
@@ -197,6 +205,11 @@ impl Tensor {
         Ok(self.to_vec::<f64>().first().copied().unwrap_or_default())
     }
 
+    /// PyTorch's `is_inference()`: made in inference mode.
+    pub fn is_inference(&self) -> bool {
+        self.0.inference
+    }
+
     /// PyTorch's `requires_grad`.
     pub fn requires_grad(&self) -> bool {
         self.0.requires_grad.get()
@@ -256,6 +269,31 @@ impl Tensor {
         let node = Node::accumulate_grad(self.clone());
         *self.0.grad_accumulator.borrow_mut() = Rc::downgrade(&node);
         node
+    }
+
+    /// This tensor's values without history, sharing storage when it is
+    /// dense and copying otherwise (a stride-0 view must not become `.grad`).
+    pub(crate) fn dense_detached(&self) -> Tensor {
+        let layout = &self.0.layout;
+        let whole = layout.offset() == 0 && layout.numel() == self.0.storage.data().len();
+        if layout.is_contiguous() && whole {
+            self.detach()
+        } else {
+            self.dense_copy()
+        }
+    }
+
+    /// A contiguous copy of this tensor's values in a new storage, without history.
+    pub(crate) fn dense_copy(&self) -> Tensor {
+        let buffer = self
+            .0
+            .storage
+            .data()
+            .gather_as(&self.0.layout, self.dtype());
+        Self::from_parts(
+            Rc::new(Storage::new(buffer)),
+            Layout::contiguous(self.shape()),
+        )
     }
 
     /// The same data without autograd history, PyTorch's `detach()`.

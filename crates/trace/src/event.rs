@@ -148,6 +148,11 @@ pub enum EventKind {
     },
     /// `backward()` finished.
     BackwardEnded,
+    /// A gradient hook ran (`register_hook`, `retain_grad`) at a node.
+    HookFired {
+        /// The node whose incoming gradient the hook saw.
+        node: NodeId,
+    },
     /// A grad mode scope began (`no_grad`, `enable_grad`, `inference_mode`).
     GradModeEntered {
         /// The mode's PyTorch name.

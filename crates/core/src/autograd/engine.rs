@@ -1,6 +1,8 @@
 //! The backward engine: runs ready nodes highest sequence number first, as
-//! PyTorch's engine does on one thread, accumulating gradients per input and
-//! releasing each node's saved tensors once it ran.
+//! PyTorch's engine does on one thread, summing gradients per node, firing
+//! hooks, and releasing each node's saved tensors once it ran. It serves
+//! both `backward()` (accumulate into leaves' `.grad`) and `autograd.grad`
+//! (capture the gradients of chosen inputs, running only what leads there).
 
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use std::rc::Rc;
@@ -34,91 +36,195 @@ impl Ord for Ready {
     }
 }
 
-/// PyTorch's `tensor.backward(gradient, retain_graph, create_graph)`.
-pub(crate) fn backward(
-    root: &Tensor,
-    gradient: Option<&Tensor>,
-    retain_graph: bool,
-    create_graph: bool,
-) -> Result<()> {
-    let root_node = match root.grad_fn() {
+/// Where gradients go.
+pub(crate) enum Sink<'a> {
+    /// Into every reached leaf's `.grad` (`backward()`).
+    Accumulate,
+    /// Returned for these nodes' incoming gradients (`autograd.grad`).
+    Capture(&'a [Rc<Node>]),
+}
+
+/// The node a gradient for `t` enters the graph at, and `t`'s default
+/// gradient; errors as PyTorch's for tensors outside any graph.
+pub(crate) fn root_of(t: &Tensor, gradient: Option<&Tensor>) -> Result<(Rc<Node>, Tensor)> {
+    let node = match t.grad_fn() {
         Some(node) => node,
-        None if root.requires_grad() => root.grad_accumulator(),
+        None if t.requires_grad() => t.grad_accumulator(),
         None => return Err(Error::NoGradFn),
     };
-    let root_grad = match gradient {
+    let grad = match gradient {
         Some(g) => g.clone(),
-        None if root.numel() == 1 => Tensor::ones(root.shape()),
+        None if t.numel() == 1 => Tensor::full_dtype(t.shape(), 1.0, t.dtype()),
         None => return Err(Error::NonScalarBackward),
     };
+    Ok((node, grad))
+}
+
+/// Runs backward from `roots`; returns the captured gradients (one per
+/// capture node, `None` where none arrived) or nothing when accumulating.
+pub(crate) fn run(
+    roots: Vec<(Rc<Node>, Tensor)>,
+    sink: Sink<'_>,
+    retain_graph: bool,
+    create_graph: bool,
+) -> Result<Vec<Option<Tensor>>> {
+    let Some(first) = roots.first() else {
+        return Ok(vec![]);
+    };
+    let (root, _) = first;
     trace::emit(|| EventKind::BackwardBegan {
-        root: root_node.id,
+        root: root.id,
         retain_graph,
     });
-    let dependencies = count_dependencies(&root_node);
-    let mut remaining = dependencies;
-    let mut buffers: BTreeMap<NodeId, Vec<Option<Tensor>>> = BTreeMap::new();
-    buffers.insert(root_node.id, vec![Some(root_grad)]);
-    let mut ready = BinaryHeap::from([Ready(root_node)]);
-    let result = (|| {
-        while let Some(Ready(node)) = ready.pop() {
-            let inputs = buffers.remove(&node.id).unwrap_or_default();
-            let grad = inputs.into_iter().next().flatten();
-            let Some(grad) = grad else { continue };
-            let outputs = run_node(&node, &grad, retain_graph, create_graph)?;
-            for (next, out) in node.next.iter().zip(outputs) {
-                let (Some(next), Some(out)) = (next, out) else {
-                    continue;
-                };
-                let slot = buffers.entry(next.id).or_insert_with(|| vec![None]);
-                slot[0] = Some(match slot[0].take() {
-                    Some(acc) => {
-                        let _mode = GradModeGuard::set(create_graph);
-                        acc.add(&out)?
-                    }
-                    None => out,
-                });
-                if let Some(count) = remaining.get_mut(&next.id) {
-                    *count -= 1;
-                    if *count == 0 {
-                        ready.push(Ready(next.clone()));
-                    }
-                }
-            }
-        }
-        Ok(())
-    })();
+    let result = walk(roots, &sink, retain_graph, create_graph);
     trace::emit(|| EventKind::BackwardEnded);
     result
 }
 
-/// How many edges point at each node reachable from `root`, found with an
-/// explicit stack so deep graphs cannot overflow the call stack.
-fn count_dependencies(root: &Rc<Node>) -> BTreeMap<NodeId, usize> {
+fn walk(
+    roots: Vec<(Rc<Node>, Tensor)>,
+    sink: &Sink<'_>,
+    retain_graph: bool,
+    create_graph: bool,
+) -> Result<Vec<Option<Tensor>>> {
+    let (mut remaining, order) = count_dependencies(roots.iter().map(|r| &r.0));
+    let capture: &[Rc<Node>] = match sink {
+        Sink::Accumulate => &[],
+        Sink::Capture(nodes) => nodes,
+    };
+    let needed = match sink {
+        Sink::Accumulate => None,
+        Sink::Capture(nodes) => Some(leading_to(&order, nodes)),
+    };
+    let mut captured: Vec<Option<Tensor>> = vec![None; capture.len()];
+    let mut buffers: BTreeMap<NodeId, Tensor> = BTreeMap::new();
+    let mut ready = BinaryHeap::new();
+    for (node, grad) in roots {
+        add_into(&mut buffers, node.id, grad, create_graph)?;
+        if remaining.get(&node.id).copied().unwrap_or(0) == 0
+            && !ready.iter().any(|r: &Ready| r.0.id == node.id)
+        {
+            ready.push(Ready(node));
+        }
+    }
+    while let Some(Ready(node)) = ready.pop() {
+        let grad = match buffers.remove(&node.id) {
+            Some(grad) => Some(node.run_pre_hooks(grad)?),
+            None => None,
+        };
+        for (slot, target) in captured.iter_mut().zip(capture) {
+            if target.id == node.id {
+                *slot = grad.clone();
+            }
+        }
+        let runs = needed.as_ref().is_none_or(|set| set.contains(&node.id));
+        let outputs = match (&grad, runs) {
+            (Some(grad), true) => run_node(&node, grad, sink, retain_graph, create_graph)?,
+            _ => vec![],
+        };
+        let mut outputs = outputs.into_iter();
+        for next in &node.next {
+            let out = outputs.next().flatten();
+            let Some(next) = next else { continue };
+            if let Some(out) = out {
+                add_into(&mut buffers, next.id, out, create_graph)?;
+            }
+            if let Some(count) = remaining.get_mut(&next.id) {
+                *count -= 1;
+                if *count == 0 {
+                    ready.push(Ready(next.clone()));
+                }
+            }
+        }
+    }
+    Ok(captured)
+}
+
+/// Sums a gradient into a node's input buffer.
+fn add_into(
+    buffers: &mut BTreeMap<NodeId, Tensor>,
+    id: NodeId,
+    grad: Tensor,
+    create_graph: bool,
+) -> Result<()> {
+    let sum = match buffers.remove(&id) {
+        Some(acc) => {
+            let _mode = GradModeGuard::set(create_graph);
+            acc.add(&grad)?
+        }
+        None => grad,
+    };
+    buffers.insert(id, sum);
+    Ok(())
+}
+
+/// How many edges point at each node reachable from `roots`, and the
+/// reachable nodes in discovery order; an explicit stack, so deep graphs
+/// cannot overflow the call stack.
+fn count_dependencies<'a>(
+    roots: impl Iterator<Item = &'a Rc<Node>>,
+) -> (BTreeMap<NodeId, usize>, Vec<Rc<Node>>) {
     let mut counts = BTreeMap::new();
-    let mut seen = BTreeSet::from([root.id]);
-    let mut stack = vec![root.clone()];
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<Rc<Node>> = roots.filter(|r| seen.insert(r.id)).cloned().collect();
+    let mut order = stack.clone();
     while let Some(node) = stack.pop() {
         for next in node.next.iter().flatten() {
             *counts.entry(next.id).or_insert(0) += 1;
             if seen.insert(next.id) {
                 stack.push(next.clone());
+                order.push(next.clone());
             }
         }
     }
-    counts
+    (counts, order)
+}
+
+/// The nodes with a path to a capture node: only they need to run for
+/// `autograd.grad`. Sweeps to a fixed point over the reachable nodes, which
+/// needs no recursion.
+fn leading_to(order: &[Rc<Node>], capture: &[Rc<Node>]) -> BTreeSet<NodeId> {
+    let targets: BTreeSet<NodeId> = capture.iter().map(|n| n.id).collect();
+    let mut needed = BTreeSet::new();
+    // Higher sequence numbers come first in a graph, so sweeping from low to
+    // high usually settles in one pass; AccumulateGrad nodes never lead on.
+    let mut nodes: Vec<&Rc<Node>> = order.iter().collect();
+    nodes.sort_by_key(|n| (n.sequence_nr, n.id));
+    loop {
+        let mut changed = false;
+        for node in &nodes {
+            if needed.contains(&node.id) {
+                continue;
+            }
+            let leads = node
+                .next
+                .iter()
+                .flatten()
+                .any(|n| targets.contains(&n.id) || needed.contains(&n.id));
+            if leads {
+                needed.insert(node.id);
+                changed = true;
+            }
+        }
+        if !changed {
+            return needed;
+        }
+    }
 }
 
 /// Runs one node's backward and returns one gradient per `next` edge.
 fn run_node(
     node: &Rc<Node>,
     grad: &Tensor,
+    sink: &Sink<'_>,
     retain_graph: bool,
     create_graph: bool,
 ) -> Result<Vec<Option<Tensor>>> {
     let outputs = match &node.kind {
         NodeKind::AccumulateGrad(leaf) => {
-            accumulate(leaf, grad, create_graph)?;
+            if let Sink::Accumulate = sink {
+                accumulate(leaf, grad, create_graph)?;
+            }
             vec![]
         }
         NodeKind::Op(op) => {
@@ -160,7 +266,9 @@ fn accumulate(leaf: &Tensor, grad: &Tensor, create_graph: bool) -> Result<()> {
     let accumulated = previous.is_some();
     let new = match previous {
         None if create_graph => grad.clone(),
-        None => grad.detach(),
+        // PyTorch steals a dense gradient and copies any other (an expanded
+        // view must not become `.grad`).
+        None => grad.dense_detached(),
         Some(old) => {
             let _mode = GradModeGuard::set(create_graph);
             old.add(grad)?

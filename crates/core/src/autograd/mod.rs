@@ -3,7 +3,12 @@
 
 pub mod derivatives;
 mod engine;
+mod grad;
 pub mod gradcheck;
+pub(crate) mod hooks;
+
+pub use grad::grad;
+pub use hooks::{Hook, HookHandle};
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -16,8 +21,6 @@ use crate::grad_mode::is_grad_enabled;
 use crate::ops::{Op, SavedSlot, saved_name};
 use crate::tensor::Tensor;
 use crate::trace;
-
-pub(crate) use engine::backward;
 
 thread_local! {
     static NEXT_NODE_ID: Cell<NodeId> = const { Cell::new(1) };
@@ -54,6 +57,8 @@ pub struct Node {
     saved: RefCell<Option<Vec<SavedTensor>>>,
     input_shapes: Vec<Vec<usize>>,
     input_dtypes: Vec<DType>,
+    /// Hooks on the gradient of the tensor this node produced.
+    pre_hooks: hooks::Hooks,
 }
 
 impl Node {
@@ -64,6 +69,7 @@ impl Node {
             sequence_nr: u64::MAX,
             input_shapes: vec![leaf.shape().to_vec()],
             input_dtypes: vec![leaf.dtype()],
+            pre_hooks: hooks::Hooks::default(),
             kind: NodeKind::AccumulateGrad(leaf),
             next: vec![],
             saved: RefCell::new(Some(vec![])),
@@ -217,6 +223,23 @@ impl SavedTensor {
     }
 }
 
+impl Node {
+    /// Replaces saved tensors that read `storage` with copies, before an
+    /// in-place op overwrites it: PyTorch's `original_self` clone, so the
+    /// in-place op's own node keeps the value it used.
+    pub(crate) fn snapshot_saved(&self, storage: &Rc<crate::storage::Storage>) {
+        let mut saved = self.saved.borrow_mut();
+        for s in saved.iter_mut().flatten() {
+            if Rc::ptr_eq(s.tensor.storage(), storage) {
+                let copy = s.tensor.dense_copy();
+                copy.0.requires_grad.set(s.tensor.requires_grad());
+                *copy.0.grad_fn.borrow_mut() = s.tensor.grad_fn();
+                *s = SavedTensor::new(s.slot, copy);
+            }
+        }
+    }
+}
+
 impl Drop for SavedTensor {
     fn drop(&mut self) {
         self.tensor
@@ -246,26 +269,27 @@ fn edge_to(input: &Tensor) -> Option<Rc<Node>> {
 
 /// Records `op`'s node on `output` when grad mode is on and some input
 /// needs a gradient.
-pub(crate) fn record(op: Op, inputs: &[&Tensor], output: &Tensor) {
+pub(crate) fn record(op: Op, inputs: &[&Tensor], output: &Tensor) -> Result<()> {
     if !is_grad_enabled() {
-        return;
+        return Ok(());
     }
     let next: Vec<Option<Rc<Node>>> = inputs.iter().map(|t| edge_to(t)).collect();
     if next.iter().all(Option::is_none) {
-        return;
+        return Ok(());
     }
     let needs: Vec<bool> = next.iter().map(Option::is_some).collect();
-    let saved = op
-        .saved(&needs)
-        .into_iter()
-        .filter_map(|slot| {
-            let tensor = match slot {
-                SavedSlot::Input(i) => inputs.get(i).map(|t| (*t).clone())?,
-                SavedSlot::Output => output.detach(),
-            };
-            Some(SavedTensor::new(slot, tensor))
-        })
-        .collect();
+    let mut saved = Vec::new();
+    for slot in op.saved(&needs) {
+        let tensor = match slot {
+            SavedSlot::Input(i) => inputs.get(i).map(|t| (*t).clone()),
+            SavedSlot::Output => Some(output.detach()),
+        };
+        let Some(tensor) = tensor else { continue };
+        if tensor.is_inference() {
+            return Err(Error::InferenceSaved);
+        }
+        saved.push(SavedTensor::new(slot, tensor));
+    }
     let node = Rc::new(Node {
         id: take_next(&NEXT_NODE_ID),
         sequence_nr: take_next(&NEXT_SEQUENCE_NR),
@@ -274,8 +298,27 @@ pub(crate) fn record(op: Op, inputs: &[&Tensor], output: &Tensor) {
         saved: RefCell::new(Some(saved)),
         input_shapes: inputs.iter().map(|t| t.shape().to_vec()).collect(),
         input_dtypes: inputs.iter().map(|t| t.dtype()).collect(),
+        pre_hooks: hooks::Hooks::default(),
     });
     node.emit_created();
     output.0.requires_grad.set(true);
     *output.0.grad_fn.borrow_mut() = Some(node);
+    Ok(())
+}
+
+/// PyTorch's `tensor.backward(gradient, retain_graph, create_graph)`.
+pub(crate) fn backward(
+    root: &Tensor,
+    gradient: Option<&Tensor>,
+    retain_graph: bool,
+    create_graph: bool,
+) -> Result<()> {
+    let root = engine::root_of(root, gradient)?;
+    engine::run(
+        vec![root],
+        engine::Sink::Accumulate,
+        retain_graph,
+        create_graph,
+    )?;
+    Ok(())
 }

@@ -151,3 +151,29 @@ impl CpuBuffer {
         cpu_dispatch!(self, d => layout.indices().map(|i| d[i].to_f64()).collect())
     }
 }
+
+impl CpuBuffer {
+    /// Writes `src` (contiguous, same dtype, one element per position of
+    /// `layout`) through `layout` into this buffer: the store of an in-place op.
+    pub fn write_through(&mut self, layout: &Layout, src: &CpuBuffer) -> crate::Result<()> {
+        fn go<T: Element>(dst: &mut [T], layout: &Layout, src: &[T]) {
+            for (i, &v) in layout.indices().zip(src) {
+                dst[i] = v;
+            }
+        }
+        match (self, src) {
+            (CpuBuffer::Bool(d), CpuBuffer::Bool(s)) => go(d, layout, s),
+            (CpuBuffer::I64(d), CpuBuffer::I64(s)) => go(d, layout, s),
+            (CpuBuffer::F32(d), CpuBuffer::F32(s)) => go(d, layout, s),
+            (CpuBuffer::F64(d), CpuBuffer::F64(s)) => go(d, layout, s),
+            (d, s) => {
+                return Err(crate::Error::Backend(format!(
+                    "internal error: writing {} into {}",
+                    s.dtype(),
+                    d.dtype()
+                )));
+            }
+        }
+        Ok(())
+    }
+}

@@ -6,6 +6,7 @@
 pub mod arith;
 pub mod compare;
 pub mod factory;
+pub mod inplace;
 pub mod index;
 pub mod join;
 pub mod matmul;
@@ -168,6 +169,6 @@ pub(crate) fn apply(op: Op, inputs: &[&Tensor]) -> Result<Tensor> {
         op: op.name().into(),
         shape: output.shape().to_vec(),
     });
-    autograd::record(op, inputs, &output);
+    autograd::record(op, inputs, &output)?;
     Ok(output)
 }
