@@ -133,6 +133,12 @@ pub enum Error {
     )]
     InplaceOverlap,
 
+    /// A checkpointed function saved different tensors when recomputed.
+    #[error(
+        "torch.utils.checkpoint: A different number of tensors was saved during the original forward and recomputation.\nNumber of tensors saved during forward: {forward}\nNumber of tensors saved during recomputation: {recomputed}."
+    )]
+    CheckpointMismatch { forward: usize, recomputed: usize },
+
     /// An allocation past the device's memory budget.
     #[error(
         "out of memory. Tried to allocate {}. gradscope's memory budget is {}, of which {} is already allocated.",

@@ -188,3 +188,58 @@ every_target! {
         assert_eq!(err.to_string(), "result type Float can't be cast to the desired output type Long");
     }
 }
+
+fn block(t: &[Tensor]) -> gradscope_core::Result<Vec<Tensor>> {
+    let x = &t[0];
+    Ok(vec![x.mul(x)?.exp()?.mul(x)?])
+}
+
+every_target! {
+    fn checkpoint_gives_pytorchs_gradients_and_recomputes_in_backward() {
+        use gradscope_core::autograd::checkpoint::checkpoint;
+        use gradscope_trace::EventKind;
+        let case = fixture("checkpoint");
+        let x = tensor(&floats(&case["x"])).requires_grad_(true);
+        let ((), events) = gradscope_core::trace::record(|| {
+            let y = checkpoint(Rc::new(block), std::slice::from_ref(&x)).unwrap();
+            y[0].sum().unwrap().backward().unwrap();
+        });
+        assert_close_f32(&x.grad().unwrap().to_vec::<f32>(), &floats(&case["x_grad"]));
+        let recomputes = events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::RecomputeBegan { .. }))
+            .count();
+        assert_eq!(recomputes, 1);
+        let backward = events.iter().position(|e| matches!(e.kind, EventKind::BackwardBegan { .. }));
+        let recompute = events.iter().position(|e| matches!(e.kind, EventKind::RecomputeBegan { .. }));
+        assert!(recompute > backward, "recomputation happens during backward");
+    }
+
+    fn checkpoint_holds_no_saved_tensors_and_lowers_the_peak() {
+        use gradscope_core::autograd::checkpoint::checkpoint_sequential;
+        use gradscope_core::ledger;
+        let layer: Rc<dyn Fn(&Tensor) -> gradscope_core::Result<Tensor>> =
+            Rc::new(|t: &Tensor| t.mul(t)?.exp()?.mul(&Tensor::scalar(0.5)));
+        let layers = vec![layer; 8];
+        let run = |segments: usize| {
+            let x = Tensor::full(&[1024], 0.1).requires_grad_(true);
+            ledger::reset_peak_memory_stats();
+            let base = ledger::memory_allocated();
+            let out = if segments == 0 {
+                layers.iter().try_fold(x.clone(), |y, f| f(&y)).unwrap()
+            } else {
+                checkpoint_sequential(&layers, segments, &x).unwrap()
+            };
+            let saved = ledger::saved_for_backward_bytes();
+            out.sum().unwrap().backward().unwrap();
+            let peak = ledger::max_memory_allocated() - base;
+            (saved, peak, x.grad().unwrap().to_vec::<f32>())
+        };
+        let (plain_saved, plain_peak, plain_grad) = run(0);
+        let (cp_saved, cp_peak, cp_grad) = run(4);
+        assert_eq!(plain_grad, cp_grad);
+        assert!(cp_saved * 3 < plain_saved, "saved {cp_saved} vs {plain_saved}");
+        assert!(cp_peak < plain_peak, "peak {cp_peak} vs {plain_peak}");
+        assert_eq!(ledger::saved_for_backward_bytes(), 0);
+    }
+}

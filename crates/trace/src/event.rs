@@ -68,8 +68,11 @@ pub struct SavedInfo {
     pub shape: Vec<usize>,
     /// The storage it keeps alive.
     pub storage: StorageId,
-    /// That storage's size in bytes.
+    /// That storage's size in bytes (0 while deferred).
     pub bytes: u64,
+    /// Not held: inside a checkpoint, recomputed when backward needs it.
+    #[serde(default)]
+    pub deferred: bool,
 }
 
 /// What the engine did.
@@ -148,6 +151,16 @@ pub enum EventKind {
     },
     /// `backward()` finished.
     BackwardEnded,
+    /// A checkpointed function began running again for backward.
+    RecomputeBegan {
+        /// The checkpoint.
+        checkpoint: u64,
+    },
+    /// The recomputation finished; its saved tensors are held until used.
+    RecomputeEnded {
+        /// The checkpoint.
+        checkpoint: u64,
+    },
     /// A gradient hook ran (`register_hook`, `retain_grad`) at a node.
     HookFired {
         /// The node whose incoming gradient the hook saw.

@@ -1,11 +1,13 @@
 //! The autograd graph: nodes with `next_functions` edges, recorded as ops
 //! run, and the engine that walks them backwards.
 
+pub mod checkpoint;
 pub mod derivatives;
 mod engine;
 mod grad;
 pub mod gradcheck;
 pub(crate) mod hooks;
+mod saved;
 
 pub use grad::grad;
 pub use hooks::{Hook, HookHandle};
@@ -13,14 +15,15 @@ pub use hooks::{Hook, HookHandle};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use gradscope_trace::{Category, EventKind, NodeId, SavedInfo};
+use gradscope_trace::{EventKind, NodeId, SavedInfo};
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::grad_mode::is_grad_enabled;
-use crate::ops::{Op, SavedSlot, saved_name};
+use crate::ops::{Op, SavedSlot};
 use crate::tensor::Tensor;
 use crate::trace;
+use saved::SavedTensor;
 
 thread_local! {
     static NEXT_NODE_ID: Cell<NodeId> = const { Cell::new(1) };
@@ -78,44 +81,13 @@ impl Node {
         node
     }
 
-    /// The saved tensors as backward reads them, checking that none was
-    /// modified in place since it was saved; a saved result gets this node
-    /// back as its `grad_fn`, as PyTorch's `SavedVariable::unpack` does.
+    /// The saved tensors as backward reads them (see [`SavedTensor::unpack`]).
     pub(crate) fn unpack_saved(self: &Rc<Self>) -> Result<Vec<(SavedSlot, Tensor)>> {
         let saved = self.saved.borrow();
         let saved = saved.as_ref().ok_or(Error::SavedTensorsFreed)?;
         saved
             .iter()
-            .map(|s| {
-                let now = s.tensor.storage().version();
-                if now != s.version {
-                    let producer = match s.slot {
-                        SavedSlot::Output => Some(self.name()),
-                        SavedSlot::Input(_) => s.tensor.grad_fn().map(|n| n.name()),
-                    };
-                    return Err(Error::SavedTensorModified {
-                        dtype: s.tensor.dtype(),
-                        shape: s.tensor.shape().to_vec(),
-                        producer: producer.map(|n| {
-                            n.trim_end_matches(char::is_numeric)
-                                .trim_end_matches("Backward")
-                                .to_string()
-                        }),
-                        version: now,
-                        expected: s.version,
-                    });
-                }
-                let tensor = match s.slot {
-                    SavedSlot::Output => {
-                        let t = s.tensor.detach();
-                        t.0.requires_grad.set(true);
-                        *t.0.grad_fn.borrow_mut() = Some(self.clone());
-                        t
-                    }
-                    SavedSlot::Input(_) => s.tensor.clone(),
-                };
-                Ok((s.slot, tensor))
-            })
+            .map(|s| Ok((s.slot(), s.unpack(self)?)))
             .collect()
     }
 
@@ -162,15 +134,11 @@ impl Node {
     }
 
     fn saved_info(&self) -> Vec<SavedInfo> {
-        let saved = self.saved.borrow();
-        let saved = saved.iter().flatten();
-        saved
-            .map(|s| SavedInfo {
-                name: saved_name(s.slot).into(),
-                shape: s.tensor.shape().to_vec(),
-                storage: s.tensor.storage().id(),
-                bytes: s.tensor.storage().bytes(),
-            })
+        self.saved
+            .borrow()
+            .iter()
+            .flatten()
+            .map(SavedTensor::info)
             .collect()
     }
 
@@ -201,50 +169,13 @@ impl Drop for Node {
     }
 }
 
-/// A tensor kept for backward with the version it had when saved. While it
-/// lives, its storage counts as saved for backward in the ledger.
-#[derive(Debug)]
-pub(crate) struct SavedTensor {
-    slot: SavedSlot,
-    /// For a saved result, detached: the node must not own its own output.
-    tensor: Tensor,
-    version: u64,
-}
-
-impl SavedTensor {
-    fn new(slot: SavedSlot, tensor: Tensor) -> Self {
-        tensor.storage().add_role(Category::SavedForBackward);
-        let version = tensor.storage().version();
-        Self {
-            slot,
-            tensor,
-            version,
-        }
-    }
-}
-
 impl Node {
-    /// Replaces saved tensors that read `storage` with copies, before an
-    /// in-place op overwrites it: PyTorch's `original_self` clone, so the
-    /// in-place op's own node keeps the value it used.
+    /// Before an in-place op overwrites `storage`, makes this node keep a
+    /// copy of any value it saved from there.
     pub(crate) fn snapshot_saved(&self, storage: &Rc<crate::storage::Storage>) {
-        let mut saved = self.saved.borrow_mut();
-        for s in saved.iter_mut().flatten() {
-            if Rc::ptr_eq(s.tensor.storage(), storage) {
-                let copy = s.tensor.dense_copy();
-                copy.0.requires_grad.set(s.tensor.requires_grad());
-                *copy.0.grad_fn.borrow_mut() = s.tensor.grad_fn();
-                *s = SavedTensor::new(s.slot, copy);
-            }
+        for s in self.saved.borrow_mut().iter_mut().flatten() {
+            s.snapshot_if_reads(storage);
         }
-    }
-}
-
-impl Drop for SavedTensor {
-    fn drop(&mut self) {
-        self.tensor
-            .storage()
-            .remove_role(Category::SavedForBackward);
     }
 }
 
@@ -253,8 +184,7 @@ fn take_grad_fns(saved: Option<Vec<SavedTensor>>) -> Vec<Rc<Node>> {
     saved
         .into_iter()
         .flatten()
-        .filter(|s| Rc::strong_count(&s.tensor.0) == 1)
-        .filter_map(|s| s.tensor.0.grad_fn.take())
+        .filter_map(|s| s.take_grad_fn())
         .collect()
 }
 

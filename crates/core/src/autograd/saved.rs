@@ -1,0 +1,169 @@
+//! Saved tensors: what a node keeps for backward, PyTorch's `SavedVariable`.
+//! A saved tensor is either held (its storage counts as saved for backward)
+//! or, inside [`checkpoint`](super::checkpoint::checkpoint), deferred: only a
+//! place in its checkpoint's recomputation, filled when backward needs it.
+
+use std::rc::Rc;
+
+use gradscope_trace::{Category, SavedInfo};
+
+use super::Node;
+use super::checkpoint::{self, Frame};
+use crate::error::{Error, Result};
+use crate::ops::{SavedSlot, saved_name};
+use crate::storage::Storage;
+use crate::tensor::Tensor;
+
+/// A tensor kept for backward.
+#[derive(Debug)]
+pub(crate) struct SavedTensor {
+    slot: SavedSlot,
+    value: Value,
+}
+
+#[derive(Debug)]
+enum Value {
+    /// The tensor (for a saved result, detached: a node must not own its
+    /// own output) and its version when saved.
+    Held { tensor: Tensor, version: u64 },
+    /// The `index`-th tensor saved while `frame`'s function ran.
+    Deferred {
+        frame: Rc<Frame>,
+        index: usize,
+        shape: Vec<usize>,
+    },
+}
+
+impl SavedTensor {
+    /// Saves `tensor`, deferring it when a checkpoint is running forward.
+    pub(crate) fn new(slot: SavedSlot, tensor: Tensor) -> Self {
+        match checkpoint::on_save(&tensor) {
+            Some((frame, index)) => {
+                let shape = tensor.shape().to_vec();
+                Self {
+                    slot,
+                    value: Value::Deferred {
+                        frame,
+                        index,
+                        shape,
+                    },
+                }
+            }
+            None => Self::held(slot, tensor),
+        }
+    }
+
+    /// Saves `tensor` and holds it, whatever checkpoint is running.
+    pub(crate) fn held(slot: SavedSlot, tensor: Tensor) -> Self {
+        tensor.storage().add_role(Category::SavedForBackward);
+        let version = tensor.storage().version();
+        Self {
+            slot,
+            value: Value::Held { tensor, version },
+        }
+    }
+
+    /// The tensor, when held.
+    pub(crate) fn held_tensor(&self) -> Option<Tensor> {
+        match &self.value {
+            Value::Held { tensor, .. } => Some(tensor.clone()),
+            Value::Deferred { .. } => None,
+        }
+    }
+
+    pub(crate) fn slot(&self) -> SavedSlot {
+        self.slot
+    }
+
+    /// What the trace and the graph view show of it.
+    pub(crate) fn info(&self) -> SavedInfo {
+        let name = saved_name(self.slot).into();
+        match &self.value {
+            Value::Held { tensor, .. } => SavedInfo {
+                name,
+                shape: tensor.shape().to_vec(),
+                storage: tensor.storage().id(),
+                bytes: tensor.storage().bytes(),
+                deferred: false,
+            },
+            Value::Deferred { shape, .. } => SavedInfo {
+                name,
+                shape: shape.clone(),
+                storage: 0,
+                bytes: 0,
+                deferred: true,
+            },
+        }
+    }
+
+    /// The tensor as backward reads it: version-checked, recomputed if
+    /// deferred, and for a saved result given `node` back as its `grad_fn`
+    /// (PyTorch's `SavedVariable::unpack`).
+    pub(crate) fn unpack(&self, node: &Rc<Node>) -> Result<Tensor> {
+        let tensor = match &self.value {
+            Value::Held { tensor, version } => {
+                let now = tensor.storage().version();
+                if now != *version && !tensor.is_inference() {
+                    let producer = match self.slot {
+                        SavedSlot::Output => Some(node.name()),
+                        SavedSlot::Input(_) => tensor.grad_fn().map(|n| n.name()),
+                    };
+                    return Err(Error::SavedTensorModified {
+                        dtype: tensor.dtype(),
+                        shape: tensor.shape().to_vec(),
+                        producer: producer.map(|n| {
+                            n.trim_end_matches(char::is_numeric)
+                                .trim_end_matches("Backward")
+                                .into()
+                        }),
+                        version: now,
+                        expected: *version,
+                    });
+                }
+                tensor.clone()
+            }
+            Value::Deferred { frame, index, .. } => frame.recomputed(*index)?,
+        };
+        Ok(match self.slot {
+            SavedSlot::Output => {
+                let t = tensor.detach();
+                t.0.requires_grad.set(true);
+                *t.0.grad_fn.borrow_mut() = Some(node.clone());
+                t
+            }
+            SavedSlot::Input(_) => tensor,
+        })
+    }
+
+    /// Before an in-place op overwrites `storage`, keeps a copy of the value
+    /// instead: PyTorch's `original_self` clone.
+    pub(crate) fn snapshot_if_reads(&mut self, storage: &Rc<Storage>) {
+        if let Value::Held { tensor, .. } = &self.value
+            && Rc::ptr_eq(tensor.storage(), storage)
+        {
+            let copy = tensor.dense_copy();
+            copy.0.requires_grad.set(tensor.requires_grad());
+            *copy.0.grad_fn.borrow_mut() = tensor.grad_fn();
+            *self = Self::held(self.slot, copy);
+        }
+    }
+
+    /// The saved tensor's `grad_fn` when this is its last handle, so a
+    /// dropping graph can be unlinked without recursion.
+    pub(crate) fn take_grad_fn(&self) -> Option<Rc<Node>> {
+        match &self.value {
+            Value::Held { tensor, .. } if Rc::strong_count(&tensor.0) == 1 => {
+                tensor.0.grad_fn.take()
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Drop for SavedTensor {
+    fn drop(&mut self) {
+        if let Value::Held { tensor, .. } = &self.value {
+            tensor.storage().remove_role(Category::SavedForBackward);
+        }
+    }
+}
