@@ -139,6 +139,16 @@ pub enum Error {
     )]
     CheckpointMismatch { forward: usize, recomputed: usize },
 
+    /// Anomaly mode found NaN in a node's gradients.
+    #[error("Function '{node}' returned nan values in its {index}th output.")]
+    AnomalyNan { node: String, index: usize, line: Option<u32> },
+
+    /// A custom function's backward returned the wrong number of gradients.
+    #[error(
+        "function {name} returned an incorrect number of gradients (expected {expected}, got {got})"
+    )]
+    FunctionGradCount { name: String, expected: usize, got: usize },
+
     /// An allocation past the device's memory budget.
     #[error(
         "out of memory. Tried to allocate {}. gradscope's memory budget is {}, of which {} is already allocated.",

@@ -10,6 +10,19 @@ use crate::trace;
 thread_local! {
     static GRAD_ENABLED: Cell<bool> = const { Cell::new(true) };
     static INFERENCE: Cell<bool> = const { Cell::new(false) };
+    static ANOMALY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Turns anomaly detection on or off, PyTorch's
+/// `torch.autograd.set_detect_anomaly(mode)`: backward then checks every
+/// node's gradients for NaN and names the node and the line that made it.
+pub fn set_detect_anomaly(mode: bool) {
+    ANOMALY.with(|a| a.set(mode));
+}
+
+/// PyTorch's `torch.is_anomaly_enabled()`.
+pub fn is_anomaly_enabled() -> bool {
+    ANOMALY.with(Cell::get)
 }
 
 /// Whether inference mode is on, PyTorch's `torch.is_inference_mode_enabled()`.

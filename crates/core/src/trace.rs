@@ -9,6 +9,7 @@ use gradscope_trace::{Event, EventKind};
 use web_time::Instant;
 
 thread_local! {
+    static LINE: Cell<Option<u32>> = const { Cell::new(None) };
     static ACTIVE: Cell<bool> = const { Cell::new(false) };
     static SINK: RefCell<Option<Recorder>> = const { RefCell::new(None) };
 }
@@ -26,14 +27,27 @@ pub fn emit(kind: impl FnOnce() -> EventKind) {
             if let Some(rec) = sink.borrow_mut().as_mut() {
                 let seq = rec.events.len() as u64;
                 let time_us = rec.start.elapsed().as_micros() as u64;
+                let line = LINE.with(Cell::get);
                 rec.events.push(Event {
                     seq,
                     time_us,
+                    line,
                     kind: kind(),
                 });
             }
         });
     }
+}
+
+/// Sets the program line the Python runtime is running, which every event
+/// and node created from now on carries (`None` outside a program).
+pub fn set_current_line(line: Option<u32>) {
+    LINE.with(|l| l.set(line));
+}
+
+/// The program line set by [`set_current_line`].
+pub fn current_line() -> Option<u32> {
+    LINE.with(Cell::get)
 }
 
 /// Starts recording events on this thread, dropping any earlier recording.

@@ -218,7 +218,7 @@ every_target! {
     fn checkpoint_holds_no_saved_tensors_and_lowers_the_peak() {
         use gradscope_core::autograd::checkpoint::checkpoint_sequential;
         use gradscope_core::ledger;
-        let layer: Rc<dyn Fn(&Tensor) -> gradscope_core::Result<Tensor>> =
+        let layer: gradscope_core::autograd::checkpoint::Layer =
             Rc::new(|t: &Tensor| t.mul(t)?.exp()?.mul(&Tensor::scalar(0.5)));
         let layers = vec![layer; 8];
         let run = |segments: usize| {
@@ -241,5 +241,56 @@ every_target! {
         assert!(cp_saved * 3 < plain_saved, "saved {cp_saved} vs {plain_saved}");
         assert!(cp_peak < plain_peak, "peak {cp_peak} vs {plain_peak}");
         assert_eq!(ledger::saved_for_backward_bytes(), 0);
+    }
+}
+
+every_target! {
+    fn custom_function_runs_its_backward_as_a_named_node() {
+        use gradscope_core::autograd::function::apply_function;
+        let case = fixture("custom_function");
+        let x = tensor(&floats(&case["x"])).requires_grad_(true);
+        let y = apply_function(
+            "MySquare",
+            std::slice::from_ref(&x),
+            |ctx, t| {
+                ctx.save_for_backward(&t[..1]);
+                t[0].mul(&t[0])
+            },
+            Rc::new(|saved: &[Tensor], g: &Tensor| {
+                Ok(vec![Some(g.mul(&Tensor::scalar(2.0))?.mul(&saved[0])?)])
+            }),
+        )
+        .unwrap();
+        assert_close_f32(&y.to_vec::<f32>(), &floats(&case["y"]));
+        assert_eq!(y.grad_fn().unwrap().name(), case["grad_fn"].as_str().unwrap());
+        y.mul(&Tensor::scalar(3.0)).unwrap().sum().unwrap().backward().unwrap();
+        assert_close_f32(&x.grad().unwrap().to_vec::<f32>(), &floats(&case["x_grad"]));
+    }
+
+    fn custom_function_with_the_wrong_gradient_count_is_an_error() {
+        use gradscope_core::autograd::function::apply_function;
+        let a = Tensor::ones(&[2]).requires_grad_(true);
+        let y = apply_function(
+            "Wrong",
+            &[a, Tensor::ones(&[2])],
+            |_, t| t[0].mul(&t[1]),
+            Rc::new(|_: &[Tensor], g: &Tensor| Ok(vec![Some(g.clone())])),
+        )
+        .unwrap();
+        let err = y.sum().unwrap().backward().unwrap_err();
+        assert_eq!(err.to_string(), error_message("wrong_grad_count"));
+    }
+
+    fn anomaly_mode_names_the_node_that_made_nan() {
+        use gradscope_core::grad_mode::set_detect_anomaly;
+        set_detect_anomaly(true);
+        gradscope_core::trace::set_current_line(Some(7));
+        let x = tensor(&[0.0, 1.0]).requires_grad_(true);
+        let y = x.div(&x).unwrap().mul(&Tensor::scalar(0.0)).unwrap().sum().unwrap();
+        gradscope_core::trace::set_current_line(None);
+        let err = y.backward().unwrap_err();
+        set_detect_anomaly(false);
+        assert_eq!(err.to_string(), error_message("anomaly_nan"));
+        assert!(matches!(err, Error::AnomalyNan { line: Some(7), .. }));
     }
 }

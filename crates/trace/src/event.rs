@@ -55,6 +55,9 @@ pub struct Event {
     pub seq: u64,
     /// Microseconds since the trace began.
     pub time_us: u64,
+    /// The program line that caused it, when the Python runtime is driving.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
     /// What happened.
     pub kind: EventKind,
 }

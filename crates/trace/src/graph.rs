@@ -49,6 +49,7 @@ impl GraphState {
     /// let events = [Event {
     ///     seq: 0,
     ///     time_us: 0,
+    ///     line: None,
     ///     kind: EventKind::NodeCreated {
     ///         node: 1,
     ///         name: "AccumulateGrad".into(),

@@ -31,7 +31,7 @@ impl MemorySample {
 /// let alloc = EventKind::StorageAllocated {
 ///     storage: 1, bytes: 16, device: "cpu".into(), category: Category::Other,
 /// };
-/// let samples = timeline(&[Event { seq: 0, time_us: 0, kind: alloc }]);
+/// let samples = timeline(&[Event { seq: 0, time_us: 0, line: None, kind: alloc }]);
 /// assert_eq!(samples[0].total(), 16);
 /// ```
 pub fn timeline(events: &[Event]) -> Vec<MemorySample> {

@@ -19,6 +19,9 @@ use crate::trace;
 /// A function of tensors that can be run again for backward.
 pub type CheckpointFn = Rc<dyn Fn(&[Tensor]) -> Result<Vec<Tensor>>>;
 
+/// One step of [`checkpoint_sequential`], as a module's `forward`.
+pub type Layer = Rc<dyn Fn(&Tensor) -> Result<Tensor>>;
+
 thread_local! {
     /// Checkpoints running forward, innermost last.
     static FORWARD: RefCell<Vec<Rc<Frame>>> = const { RefCell::new(Vec::new()) };
@@ -136,7 +139,7 @@ pub fn checkpoint(f: CheckpointFn, inputs: &[Tensor]) -> Result<Vec<Tensor>> {
 /// functions in order, checkpointing each of the first `segments - 1`
 /// segments; the last runs normally, as in PyTorch.
 pub fn checkpoint_sequential(
-    functions: &[Rc<dyn Fn(&Tensor) -> Result<Tensor>>],
+    functions: &[Layer],
     segments: usize,
     input: &Tensor,
 ) -> Result<Tensor> {

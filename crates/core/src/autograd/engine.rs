@@ -12,7 +12,7 @@ use gradscope_trace::{EventKind, NodeId};
 use super::derivatives::{self, BackwardInputs};
 use super::{Node, NodeKind};
 use crate::error::{Error, Result};
-use crate::grad_mode::GradModeGuard;
+use crate::grad_mode::{GradModeGuard, is_anomaly_enabled};
 use crate::tensor::Tensor;
 use crate::trace;
 
@@ -237,26 +237,47 @@ fn run_node(
                 input_shapes: &node.input_shapes,
                 needs_grad: &needs_grad,
             };
-            let grads = derivatives::backward(op, &inputs)?;
-            // As PyTorch's validate_outputs: each gradient takes its input's
-            // shape (summing broadcast dimensions) and dtype.
-            let meta = node.input_shapes.iter().zip(&node.input_dtypes);
-            grads
-                .into_iter()
-                .zip(meta)
-                .map(|(g, (shape, dtype))| {
-                    g.map(|g| g.sum_to_size(shape)?.to_dtype(*dtype))
-                        .transpose()
-                })
-                .collect::<Result<Vec<_>>>()?
+            to_input_meta(node, derivatives::backward(op, &inputs)?)?
+        }
+        NodeKind::Custom(function) => {
+            let saved: Vec<Tensor> = node.unpack_saved()?.into_iter().map(|(_, t)| t).collect();
+            let _mode = GradModeGuard::set(create_graph);
+            to_input_meta(node, function.run(&saved, grad, node.next.len())?)?
         }
     };
+    if is_anomaly_enabled()
+        && let Some(index) = outputs.iter().position(|g| g.as_ref().is_some_and(has_nan))
+    {
+        return Err(Error::AnomalyNan {
+            node: node.name().into(),
+            index,
+            line: node.created_at,
+        });
+    }
     let id = node.id;
     trace::emit(|| EventKind::NodeExecuted { node: id });
-    if !retain_graph && matches!(node.kind, NodeKind::Op(_)) {
+    if !retain_graph && !matches!(node.kind, NodeKind::AccumulateGrad(_)) {
         node.release_saved();
     }
     Ok(outputs)
+}
+
+/// As PyTorch's validate_outputs: each gradient takes its input's shape
+/// (summing broadcast dimensions) and dtype.
+fn to_input_meta(node: &Node, grads: Vec<Option<Tensor>>) -> Result<Vec<Option<Tensor>>> {
+    let meta = node.input_shapes.iter().zip(&node.input_dtypes);
+    grads
+        .into_iter()
+        .zip(meta)
+        .map(|(g, (shape, dtype))| {
+            g.map(|g| g.sum_to_size(shape)?.to_dtype(*dtype))
+                .transpose()
+        })
+        .collect()
+}
+
+fn has_nan(t: &Tensor) -> bool {
+    t.dtype().is_float() && t.to_vec::<f64>().iter().any(|v| v.is_nan())
 }
 
 /// Adds `grad` into `leaf.grad`: assigned the first time, summed after, as

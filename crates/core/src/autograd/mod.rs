@@ -4,6 +4,7 @@
 pub mod checkpoint;
 pub mod derivatives;
 mod engine;
+pub mod function;
 mod grad;
 pub mod gradcheck;
 pub(crate) mod hooks;
@@ -47,6 +48,8 @@ pub(crate) enum NodeKind {
     Op(Op),
     /// Adds the incoming gradient into a leaf's `.grad`.
     AccumulateGrad(Tensor),
+    /// A user-defined `autograd.Function`'s backward.
+    Custom(function::CustomBackward),
 }
 
 /// One node of the autograd graph, PyTorch's `torch.autograd.graph.Node`.
@@ -62,6 +65,8 @@ pub struct Node {
     input_dtypes: Vec<DType>,
     /// Hooks on the gradient of the tensor this node produced.
     pre_hooks: hooks::Hooks,
+    /// The program line whose op created it, for anomaly mode's report.
+    created_at: Option<u32>,
 }
 
 impl Node {
@@ -73,6 +78,7 @@ impl Node {
             input_shapes: vec![leaf.shape().to_vec()],
             input_dtypes: vec![leaf.dtype()],
             pre_hooks: hooks::Hooks::default(),
+            created_at: None,
             kind: NodeKind::AccumulateGrad(leaf),
             next: vec![],
             saved: RefCell::new(Some(vec![])),
@@ -92,10 +98,11 @@ impl Node {
     }
 
     /// PyTorch's `name()`: `MulBackward0`, `AccumulateGrad`.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> &str {
         match &self.kind {
             NodeKind::Op(op) => op.node_name(),
             NodeKind::AccumulateGrad(_) => "AccumulateGrad",
+            NodeKind::Custom(f) => &f.name,
         }
     }
 
@@ -118,7 +125,7 @@ impl Node {
     pub fn variable(&self) -> Option<&Tensor> {
         match &self.kind {
             NodeKind::AccumulateGrad(t) => Some(t),
-            NodeKind::Op(_) => None,
+            NodeKind::Op(_) | NodeKind::Custom(_) => None,
         }
     }
 
@@ -208,32 +215,49 @@ pub(crate) fn record(op: Op, inputs: &[&Tensor], output: &Tensor) -> Result<()> 
         return Ok(());
     }
     let needs: Vec<bool> = next.iter().map(Option::is_some).collect();
-    let mut saved = Vec::new();
-    for slot in op.saved(&needs) {
-        let tensor = match slot {
-            SavedSlot::Input(i) => inputs.get(i).map(|t| (*t).clone()),
-            SavedSlot::Output => Some(output.detach()),
-        };
-        let Some(tensor) = tensor else { continue };
-        if tensor.is_inference() {
-            return Err(Error::InferenceSaved);
-        }
-        saved.push(SavedTensor::new(slot, tensor));
-    }
+    let slots = op.saved(&needs).into_iter().filter_map(|slot| match slot {
+        SavedSlot::Input(i) => inputs.get(i).map(|t| (slot, (*t).clone())),
+        SavedSlot::Output => Some((slot, output.detach())),
+    });
+    let saved = save_all(slots)?;
+    attach(NodeKind::Op(op), inputs, next, saved, output);
+    Ok(())
+}
+
+/// Saves tensors for a new node, refusing inference tensors as PyTorch does.
+fn save_all(slots: impl Iterator<Item = (SavedSlot, Tensor)>) -> Result<Vec<SavedTensor>> {
+    slots
+        .map(|(slot, tensor)| {
+            if tensor.is_inference() {
+                return Err(Error::InferenceSaved);
+            }
+            Ok(SavedTensor::new(slot, tensor))
+        })
+        .collect()
+}
+
+/// Creates a node of `kind` over `inputs` and makes it `output`'s `grad_fn`.
+fn attach(
+    kind: NodeKind,
+    inputs: &[&Tensor],
+    next: Vec<Option<Rc<Node>>>,
+    saved: Vec<SavedTensor>,
+    output: &Tensor,
+) {
     let node = Rc::new(Node {
         id: take_next(&NEXT_NODE_ID),
         sequence_nr: take_next(&NEXT_SEQUENCE_NR),
-        kind: NodeKind::Op(op),
+        kind,
         next,
         saved: RefCell::new(Some(saved)),
         input_shapes: inputs.iter().map(|t| t.shape().to_vec()).collect(),
         input_dtypes: inputs.iter().map(|t| t.dtype()).collect(),
         pre_hooks: hooks::Hooks::default(),
+        created_at: trace::current_line(),
     });
     node.emit_created();
     output.0.requires_grad.set(true);
     *output.0.grad_fn.borrow_mut() = Some(node);
-    Ok(())
 }
 
 /// PyTorch's `tensor.backward(gradient, retain_graph, create_graph)`.

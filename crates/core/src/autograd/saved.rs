@@ -105,8 +105,8 @@ impl SavedTensor {
                 let now = tensor.storage().version();
                 if now != *version && !tensor.is_inference() {
                     let producer = match self.slot {
-                        SavedSlot::Output => Some(node.name()),
-                        SavedSlot::Input(_) => tensor.grad_fn().map(|n| n.name()),
+                        SavedSlot::Output => Some(node.name().to_string()),
+                        SavedSlot::Input(_) => tensor.grad_fn().map(|n| n.name().to_string()),
                     };
                     return Err(Error::SavedTensorModified {
                         dtype: tensor.dtype(),
