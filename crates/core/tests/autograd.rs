@@ -293,3 +293,21 @@ every_target! {
         assert!(err.to_string().starts_with("Jacobian mismatch for output 0 with respect to input 0"));
     }
 }
+
+every_target! {
+    fn gradgradcheck_passes_for_second_derivatives() {
+        use gradscope_core::autograd::gradcheck::gradgradcheck;
+        let x = leaf64(&[0.5, -1.0, 2.0], &[3]);
+        let y = leaf64(&[1.5, 2.0, -0.5], &[3]);
+        let f = |t: &[Tensor]| t[0].mul(&t[1])?.div(&t[1].exp()?)?.mul(&t[0]);
+        gradgradcheck(f, &[x, y], Default::default()).unwrap();
+    }
+
+    fn gradgradcheck_catches_a_detached_first_derivative() {
+        use gradscope_core::autograd::gradcheck::gradgradcheck;
+        // x * x.detach() * x: its first derivative's own graph is wrong.
+        let x = leaf64(&[0.5, -1.0, 2.0], &[3]);
+        let f = |t: &[Tensor]| t[0].mul(&t[0].detach())?.mul(&t[0]);
+        assert!(gradgradcheck(f, &[x], Default::default()).is_err());
+    }
+}

@@ -112,13 +112,13 @@ fn numerical_jacobian(
     let base = inputs[i].to_vec::<f64>();
     let shape = inputs[i].shape().to_vec();
     let mut jac = vec![0.0; base.len() * n_out];
-    let _no_grad = crate::grad_mode::GradModeGuard::no_grad();
+    // Grad mode stays on: gradgradcheck's function computes a gradient.
     for k in 0..base.len() {
         let eval = |delta: f64| -> Result<Vec<f64>> {
             let mut data = base.clone();
             data[k] += delta;
             let mut args = inputs.to_vec();
-            args[i] = Tensor::from_vec(data, &shape)?;
+            args[i] = Tensor::from_vec(data, &shape)?.requires_grad_(inputs[i].requires_grad());
             Ok(f(&args)?.to_vec::<f64>())
         };
         let (plus, minus) = (eval(eps)?, eval(-eps)?);
@@ -140,4 +140,38 @@ fn matrix(values: &[f64], cols: usize) -> String {
         })
         .map(|row| format!("\n[{row}]"))
         .collect()
+}
+
+/// Checks second derivatives, as PyTorch's `gradgradcheck`: for fixed
+/// pseudo-random output gradients `v`, each input's gradient of
+/// `<f(inputs), v>` (built with `create_graph`) is itself gradchecked.
+pub fn gradgradcheck(
+    f: impl Fn(&[Tensor]) -> Result<Tensor>,
+    inputs: &[Tensor],
+    options: GradcheckOptions,
+) -> Result<()> {
+    let output = f(inputs)?;
+    // A fixed sequence in [-1, 1]: deterministic, and not symmetric enough
+    // to hide a wrong sign.
+    let v: Vec<f64> = (0..output.numel())
+        .map(|k| ((k * 7 + 3) % 11) as f64 / 5.0 - 1.0)
+        .collect();
+    let v = Tensor::from_vec(v, output.shape())?.to_dtype(output.dtype())?;
+    let wrt: Vec<usize> = (0..inputs.len())
+        .filter(|&i| inputs[i].requires_grad())
+        .collect();
+    for &i in &wrt {
+        let first_grad = |t: &[Tensor]| -> Result<Tensor> {
+            let out = f(t)?;
+            let targets: Vec<Tensor> = wrt.iter().map(|&j| t[j].clone()).collect();
+            let grads = super::grad(&[out], &targets, Some(&[Some(v.clone())]), None, true, true)?;
+            let position = wrt.iter().position(|&j| j == i).unwrap_or(0);
+            match grads.into_iter().nth(position).flatten() {
+                Some(g) => Ok(g),
+                None => Ok(Tensor::zeros(t[i].shape()).to_dtype(t[i].dtype())?),
+            }
+        };
+        gradcheck(first_grad, inputs, options)?;
+    }
+    Ok(())
 }
