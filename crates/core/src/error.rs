@@ -13,11 +13,12 @@ pub enum Error {
 
     /// `expand` to fewer dimensions than the tensor has.
     #[error(
-        "expand({actual:?}, size={requested:?}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
-        requested.len(), actual.len()
+        "expand(torch.{}{{{actual:?}}}, size={requested:?}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
+        dtype.legacy_name(), requested.len(), actual.len()
     )]
     ExpandRank {
-        requested: Vec<usize>,
+        dtype: crate::dtype::DType,
+        requested: Vec<i64>,
         actual: Vec<usize>,
     },
 
@@ -26,12 +27,22 @@ pub enum Error {
         "The expanded size of the tensor ({target}) must match the existing size ({size}) at non-singleton dimension {dim}.  Target sizes: {requested:?}.  Tensor sizes: {actual:?}"
     )]
     ExpandSize {
-        requested: Vec<usize>,
+        requested: Vec<i64>,
         actual: Vec<usize>,
         dim: usize,
         size: usize,
-        target: usize,
+        target: i64,
     },
+
+    /// `expand` with `-1` for a dimension the tensor does not have.
+    #[error(
+        "The expanded size of the tensor ({size}) isn't allowed in a leading, non-existing dimension {dim}"
+    )]
+    ExpandLeading { size: i64, dim: usize },
+
+    /// A negative size PyTorch only notices when it multiplies sizes.
+    #[error("numel: integer multiplication overflow")]
+    NumelOverflow,
 
     /// Data whose length does not fit the requested shape.
     #[error("shape '{shape:?}' is invalid for input of size {numel}")]
@@ -141,13 +152,21 @@ pub enum Error {
 
     /// Anomaly mode found NaN in a node's gradients.
     #[error("Function '{node}' returned nan values in its {index}th output.")]
-    AnomalyNan { node: String, index: usize, line: Option<u32> },
+    AnomalyNan {
+        node: String,
+        index: usize,
+        line: Option<u32>,
+    },
 
     /// A custom function's backward returned the wrong number of gradients.
     #[error(
         "function {name} returned an incorrect number of gradients (expected {expected}, got {got})"
     )]
-    FunctionGradCount { name: String, expected: usize, got: usize },
+    FunctionGradCount {
+        name: String,
+        expected: usize,
+        got: usize,
+    },
 
     /// An allocation past the device's memory budget.
     #[error(
@@ -293,6 +312,433 @@ pub enum Error {
     #[error("size mismatch, got input ({}), mat ({}x{}), vec ({vec})", mat[0], mat[0], mat[1])]
     MvSizes { mat: [usize; 2], vec: usize },
 
+    /// `mv` of operands that are not a matrix and a vector.
+    #[error("vector + matrix @ vector expected, got 1, {mat}, {vec}")]
+    MvRanks { mat: usize, vec: usize },
+
+    /// `mv` of two dtypes: the vector's, the matrix's, the vector's.
+    #[error(
+        "addmv input tensors must have the same dtype, but got {}, {}, and {}",
+        scalar_type_name(*vec), scalar_type_name(*mat), scalar_type_name(*vec)
+    )]
+    MvDtype {
+        mat: crate::dtype::DType,
+        vec: crate::dtype::DType,
+    },
+
+    /// `view` of a layout whose strides cannot express the new shape.
+    #[error(
+        "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+    )]
+    ViewStride,
+
+    /// A `view`/`reshape` shape (which may hold `-1`) that does not fit the elements.
+    #[error("shape '{shape:?}' is invalid for input of size {numel}")]
+    ViewShape { shape: Vec<i64>, numel: usize },
+
+    /// A shape with `-1` twice.
+    #[error("only one dimension can be inferred")]
+    ViewInferTwice,
+
+    /// A shape with a negative size other than `-1`.
+    #[error("invalid shape dimension {size} at index {index} of shape {shape:?}")]
+    ViewShapeDim {
+        size: i64,
+        index: usize,
+        shape: Vec<i64>,
+    },
+
+    /// `-1` in a shape for an empty tensor alongside a 0.
+    #[error(
+        "cannot reshape tensor of 0 elements into shape {shape:?} because the unspecified dimension size -1 can be any value and is ambiguous"
+    )]
+    ViewInferEmpty { shape: Vec<i64> },
+
+    /// A factory shape with a negative size.
+    #[error("Trying to create tensor with negative dimension {size}: {shape:?}")]
+    NegativeDimension { size: i64, shape: Vec<i64> },
+
+    /// `t()` of a tensor with more than two dimensions.
+    #[error("t() expects a tensor with <= 2 dimensions, but self is {rank}D")]
+    TRank { rank: usize },
+
+    /// `permute` with a different number of dimensions than the tensor has.
+    #[error(
+        "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {rank} is not equal to len(dims) = {len}"
+    )]
+    PermuteRank { rank: usize, len: usize },
+
+    /// `permute` naming a dimension twice.
+    #[error("permute(): duplicate dims are not allowed.")]
+    PermuteRepeated,
+
+    /// `flatten(start_dim, end_dim)` with the start after the end.
+    #[error("flatten() has invalid args: start_dim cannot come after end_dim")]
+    FlattenDims,
+
+    /// `unflatten` sizes whose product is not the dimension's size.
+    #[error(
+        "unflatten: Provided sizes {sizes:?} don't multiply up to the size of dim {dim} ({size}) in the input tensor"
+    )]
+    UnflattenSizes {
+        sizes: Vec<i64>,
+        dim: usize,
+        size: usize,
+    },
+
+    /// `narrow` past the end of the dimension.
+    #[error("start ({start}) + length ({length}) exceeds dimension size ({size}).")]
+    NarrowLength {
+        start: i64,
+        length: i64,
+        size: usize,
+    },
+
+    /// `narrow` with a start outside the dimension (IndexError).
+    #[error("start out of range (expected to be in range of [-{size}, {size}], but got {start})")]
+    NarrowStart { start: i64, size: usize },
+
+    /// `narrow` of a 0-dim tensor.
+    #[error("narrow() cannot be applied to a 0-dim tensor.")]
+    NarrowZeroDim,
+
+    /// Slicing a 0-dim tensor (IndexError).
+    #[error("slice() cannot be applied to a 0-dim tensor.")]
+    SliceZeroDim,
+
+    /// `narrow` with a negative length.
+    #[error("narrow(): length must be non-negative.")]
+    NarrowNegative,
+
+    /// `select` of an index outside the dimension (IndexError).
+    #[error("select(): index {index} out of range for tensor of size {shape:?} at dimension {dim}")]
+    SelectRange {
+        index: i64,
+        shape: Vec<usize>,
+        dim: usize,
+    },
+
+    /// `select` of a 0-dim tensor (IndexError).
+    #[error("select() cannot be applied to a 0-dim tensor.")]
+    SelectZeroDim,
+
+    /// An integer index outside its dimension, in `t[i]` and advanced
+    /// indexing (IndexError).
+    #[error("index {index} is out of bounds for dimension {dim} with size {size}")]
+    IndexRange { index: i64, dim: usize, size: usize },
+
+    /// An integer index into a 0-dim tensor (IndexError).
+    #[error(
+        "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+    )]
+    IndexZeroDim,
+
+    /// A slice with step 0 (ValueError, from Python's `slice`).
+    #[error("slice step cannot be zero")]
+    SliceStepZero,
+
+    /// A slice with a negative step (ValueError).
+    #[error("step must be greater than zero")]
+    SliceStepNegative,
+
+    /// More indices than dimensions (IndexError).
+    #[error("too many indices for tensor of dimension {rank}")]
+    TooManyIndices { rank: usize },
+
+    /// A float tensor used as an index (IndexError).
+    #[error("tensors used as indices must be long, int, byte or bool tensors")]
+    IndexDtype,
+
+    /// A boolean mask whose shape differs from the dimensions it indexes (IndexError).
+    #[error(
+        "The shape of the mask {mask:?} at index {mask_dim} does not match the shape of the indexed tensor {shape:?} at index {dim}"
+    )]
+    MaskShape {
+        mask: Vec<usize>,
+        mask_dim: usize,
+        shape: Vec<usize>,
+        dim: usize,
+    },
+
+    /// Index tensors whose shapes do not broadcast together (IndexError).
+    #[error(
+        "shape mismatch: indexing tensors could not be broadcast together with shapes {}",
+        shapes.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ")
+    )]
+    IndexBroadcast { shapes: Vec<Vec<usize>> },
+
+    /// `index_put` values that do not broadcast to the indexed shape.
+    #[error(
+        "shape mismatch: value tensor of shape {values:?} cannot be broadcast to indexing result of shape {result:?}"
+    )]
+    IndexPutShape {
+        values: Vec<usize>,
+        result: Vec<usize>,
+    },
+
+    /// `gather`/`scatter` index of another rank than the tensor's.
+    #[error("Index tensor must have the same number of dimensions as {of} tensor")]
+    GatherRank { of: &'static str },
+
+    /// `gather`/`scatter` with a non-integer index.
+    #[error("{op}(): Expected dtype int32/int64 for index")]
+    GatherDtype { op: &'static str },
+
+    /// `gather` index larger than the input outside the gathered dimension.
+    #[error(
+        "Size does not match at dimension {at} expected index {index:?} to be no larger than self {shape:?} apart from dimension {dim}"
+    )]
+    GatherSize {
+        at: usize,
+        index: Vec<usize>,
+        shape: Vec<usize>,
+        dim: usize,
+    },
+
+    /// `scatter_add` index larger than `self` or `src`.
+    #[error(
+        "Expected index {index:?} to be no larger than self {shape:?} apart from dimension {dim} and to be no larger size than src {src:?}"
+    )]
+    ScatterSize {
+        index: Vec<usize>,
+        shape: Vec<usize>,
+        dim: usize,
+        src: Vec<usize>,
+    },
+
+    /// A `gather`/`scatter_add` index outside its dimension (a RuntimeError,
+    /// unlike the same words from `t[i]`).
+    #[error("index {index} is out of bounds for dimension {dim} with size {size}")]
+    GatherRange { index: i64, dim: usize, size: usize },
+
+    /// `index_select`/`embedding`/`index_add` index outside the dimension (IndexError).
+    #[error("index out of range in self")]
+    IndexSelectRange,
+
+    /// `index_select` index outside a dimension other than the first.
+    #[error("INDICES element is out of DATA bounds, id={index} axis_dim={size}")]
+    IndexSelectBounds { index: i64, size: usize },
+
+    /// `index_select` with an index of two or more dimensions (IndexError).
+    #[error("index_select(): Index is supposed to be a vector")]
+    IndexSelectVector,
+
+    /// `index_select` of a 0-dim tensor with more than one index.
+    #[error("index_select(): Index to scalar can have only 1 value, got {count} value(s)")]
+    IndexSelectScalar { count: usize },
+
+    /// `index_add` along a dimension the source does not have.
+    #[error(
+        "index_add_(): Indexing dim {dim} is out of bounds of the source tensor with dim {rank}"
+    )]
+    IndexAddSourceDim { dim: usize, rank: usize },
+
+    /// `index_select` with a non-integer index.
+    #[error("index_select(): Expected dtype int32 or int64 for index")]
+    IndexSelectDtype,
+
+    /// `index_add` with an index of two or more dimensions (IndexError).
+    #[error(
+        "index_add_(): Index is supposed to be a vector, but got dim: {rank} with type: {} and size: {shape:?}",
+        scalar_type_name(*dtype)
+    )]
+    IndexAddVector {
+        rank: usize,
+        dtype: crate::dtype::DType,
+        shape: Vec<usize>,
+    },
+
+    /// `index_add` of a source whose other dimensions differ from `self`'s.
+    #[error(
+        "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = {shape:?} source.shape = {src:?}"
+    )]
+    IndexAddShape { shape: Vec<usize>, src: Vec<usize> },
+
+    /// `index_put` of values in another dtype.
+    #[error(
+        "Index put requires the source and destination dtypes match, got {} for the destination and {} for the source.",
+        scalar_type_name(*this), scalar_type_name(*src)
+    )]
+    IndexPutDtype {
+        this: crate::dtype::DType,
+        src: crate::dtype::DType,
+    },
+
+    /// `index_put` with more index tensors than dimensions (IndexError).
+    #[error("too many indices for tensor of dimension {rank} (got {count})")]
+    IndexPutCount { rank: usize, count: usize },
+
+    /// `scatter_add` of a source in another dtype.
+    #[error("scatter(): Expected self.dtype to be equal to src.dtype")]
+    ScatterDtype,
+
+    /// `index_add` with a non-integer index.
+    #[error("index_add_(): Expected dtype int32/int64 for index but got: {}", scalar_type_name(*dtype))]
+    IndexAddDtype { dtype: crate::dtype::DType },
+
+    /// `index_add` with as many indices as `source` has slices.
+    #[error(
+        "index_add_(): Number of indices ({indices}) should be equal to source.size(dim): ({size}), for dim: {dim}"
+    )]
+    IndexAddCount {
+        indices: usize,
+        size: usize,
+        dim: usize,
+    },
+
+    /// `index_add` of a source with another dtype.
+    #[error(
+        "index_add_(): self ({}) and source ({}) must have the same scalar type",
+        scalar_type_name(*this), scalar_type_name(*src)
+    )]
+    IndexAddDtypes {
+        this: crate::dtype::DType,
+        src: crate::dtype::DType,
+    },
+
+    /// `embedding` with non-integer indices.
+    #[error(
+        "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.{} instead (while checking arguments for embedding)",
+        dtype.legacy_name()
+    )]
+    EmbeddingDtype { dtype: crate::dtype::DType },
+
+    /// `embedding` with a weight that is not a matrix.
+    #[error("'weight' must be 2-D")]
+    EmbeddingWeight,
+
+    /// `cat` of tensors whose other dimensions differ.
+    #[error(
+        "Sizes of tensors must match except in dimension {dim}. Expected size {expected} but got size {got} for tensor number {index} in the list."
+    )]
+    CatSizes {
+        dim: usize,
+        expected: usize,
+        got: usize,
+        index: usize,
+    },
+
+    /// `cat` of tensors of different ranks.
+    #[error("Tensors must have same number of dimensions: got {lhs} and {rhs}")]
+    CatRank { lhs: usize, rhs: usize },
+
+    /// `cat` of no tensors (ValueError).
+    #[error("torch.cat(): expected a non-empty list of Tensors")]
+    CatEmpty,
+
+    /// `cat` of a 0-dim tensor.
+    #[error("zero-dimensional tensor (at position {index}) cannot be concatenated")]
+    CatZeroDim { index: usize },
+
+    /// `stack` of tensors of different shapes.
+    #[error(
+        "stack expects each tensor to be equal size, but got {first:?} at entry 0 and {other:?} at entry {index}"
+    )]
+    StackSizes {
+        first: Vec<usize>,
+        other: Vec<usize>,
+        index: usize,
+    },
+
+    /// `stack` of no tensors.
+    #[error("stack expects a non-empty TensorList")]
+    StackEmpty,
+
+    /// `split`/`chunk`/`unbind` of a 0-dim tensor.
+    #[error("{op} expects at least a 1-dimensional tensor")]
+    SplitZeroDim { op: &'static str },
+
+    /// `split` with a negative size.
+    #[error("split expects split_size be non-negative, but got split_size={size}")]
+    SplitNegative { size: i64 },
+
+    /// `split` with size 0 of a non-empty dimension.
+    #[error("split_size can only be 0 if dimension size is 0, but got dimension size of {size}")]
+    SplitZero { size: usize },
+
+    /// `split_with_sizes` whose sizes do not add up to the dimension.
+    #[error(
+        "split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at dimension {dim}), but got split_sizes={sizes:?}"
+    )]
+    SplitSizesSum {
+        size: usize,
+        dim: usize,
+        sizes: Vec<i64>,
+    },
+
+    /// `split_with_sizes` with a negative size.
+    #[error(
+        "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={sizes:?}"
+    )]
+    SplitSizesNegative { sizes: Vec<i64> },
+
+    /// `chunk` into no chunks.
+    #[error("chunk expects `chunks` to be greater than 0, got: {chunks}")]
+    ChunkCount { chunks: i64 },
+
+    /// `unbind` or `cat` naming a dimension of a 0-dim tensor (IndexError).
+    #[error("Dimension specified as {dim} but tensor has no dimensions")]
+    DimZeroDim { dim: i64 },
+
+    /// `arange` with step 0.
+    #[error("step must be nonzero")]
+    ArangeStepZero,
+
+    /// `arange` whose step points away from its end.
+    #[error("upper bound and lower bound inconsistent with step sign")]
+    ArangeSign,
+
+    /// `arange` with an infinite or NaN bound.
+    #[error("unsupported range: {start} -> {end}")]
+    ArangeRange { start: f64, end: f64 },
+
+    /// `linspace` with a negative number of steps.
+    #[error("number of steps must be non-negative")]
+    LinspaceSteps,
+
+    /// `eye` with a negative size; `arg` is `n` or `m`.
+    #[error("{arg} must be greater or equal to 0, got {value}")]
+    EyeNegative { arg: &'static str, value: i64 },
+
+    /// `randint(low, high)` with `low >= high`.
+    #[error("random_ expects 'from' to be less than 'to', but got from={from} >= to={to}")]
+    RandomRange { from: i64, to: i64 },
+
+    /// `relu` of a bool tensor (NotImplementedError).
+    #[error("Boolean inputs not supported for {op}")]
+    BoolUnsupported { op: &'static str },
+
+    /// `a - b` with a bool operand (NotImplementedError); `both` when both are bool.
+    #[error(
+        "Subtraction, the `-` operator, with {} is not supported. {}",
+        if *both { "two bool tensors" } else { "a bool tensor" },
+        if *both {
+            "Use the `^` or `logical_xor()` operator instead."
+        } else {
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        }
+    )]
+    SubBool { both: bool },
+
+    /// An integer tensor raised to a negative integer scalar.
+    #[error("Integers to negative integer powers are not allowed.")]
+    IntegerNegativePower,
+
+    /// `add`/`sub` of integer tensors with a float `alpha`.
+    #[error("For integral input tensors, argument alpha must not be a floating point number.")]
+    AlphaFloat,
+
+    /// `clamp()` with neither bound.
+    #[error("torch.clamp: At least one of 'min' or 'max' must not be None")]
+    ClampNoBounds,
+
+    /// `where` with a condition that is not bool.
+    #[error(
+        "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
+        scalar_type_name(*dtype)
+    )]
+    WhereCondition { dtype: crate::dtype::DType },
+
     /// A backend failed (a GPU device lost, a buffer it could not map).
     #[error("{0}")]
     Backend(String),
@@ -304,14 +750,33 @@ impl Error {
         // Most of PyTorch's errors are RuntimeError; list the others here.
         match self {
             Error::OutOfMemory { .. } => "OutOfMemoryError",
+            Error::SliceStepZero | Error::SliceStepNegative | Error::CatEmpty => "ValueError",
             Error::DimOutOfRange { .. }
+            | Error::NarrowStart { .. }
+            | Error::SelectRange { .. }
+            | Error::SelectZeroDim
+            | Error::SliceZeroDim
+            | Error::IndexRange { .. }
+            | Error::IndexZeroDim
+            | Error::TooManyIndices { .. }
+            | Error::IndexDtype
+            | Error::MaskShape { .. }
+            | Error::IndexBroadcast { .. }
+            | Error::IndexSelectRange
+            | Error::IndexSelectVector
+            | Error::IndexAddVector { .. }
+            | Error::IndexPutCount { .. }
+            | Error::DimZeroDim { .. }
             | Error::ArgReduceEmpty { .. }
             | Error::ReduceDimEmpty { .. } => "IndexError",
             Error::KernelDtype { .. }
             | Error::MeanDtype { .. }
             | Error::VarDtype
             | Error::NormDtype { .. }
-            | Error::ArgReduceBool { .. } => "NotImplementedError",
+            | Error::ArgReduceBool { .. }
+            | Error::NegBool
+            | Error::BoolUnsupported { .. }
+            | Error::SubBool { .. } => "NotImplementedError",
             _ => "RuntimeError",
         }
     }

@@ -72,48 +72,218 @@ impl Layout {
         self.shape.len()
     }
 
-    /// Whether the elements are dense and row-major from the offset.
+    /// Whether the elements are dense and row-major from the offset, PyTorch's
+    /// `is_contiguous()`: strides of size-1 dimensions do not matter, and an
+    /// empty layout is contiguous.
     pub fn is_contiguous(&self) -> bool {
-        *self
-            == Self::new(
-                self.shape.clone(),
-                Self::contiguous(&self.shape).strides,
-                self.offset,
-            )
+        if self.numel() == 0 {
+            return true;
+        }
+        let mut expected = 1isize;
+        for (&dim, &stride) in self.shape.iter().zip(&self.strides).rev() {
+            if dim != 1 {
+                if stride != expected {
+                    return false;
+                }
+                expected *= dim as isize;
+            }
+        }
+        true
     }
 
     /// This layout seen with `shape` (same rank or lower), reading repeated
     /// elements through stride 0 as PyTorch's `expand` does.
     pub fn broadcast_to(&self, shape: &[usize]) -> Result<Self> {
-        let extra = shape
-            .len()
-            .checked_sub(self.rank())
-            .ok_or_else(|| Error::ExpandRank {
-                requested: shape.to_vec(),
+        if shape.len() < self.rank() {
+            // A layout has no dtype; tensor-level callers check the rank first.
+            return Err(Error::ExpandRank {
+                dtype: crate::dtype::DType::DEFAULT_FLOAT,
+                requested: shape.iter().map(|&d| d as i64).collect(),
                 actual: self.shape.clone(),
-            })?;
-        let mut strides = vec![0isize; shape.len()];
-        for (i, (&dim, &stride)) in self.shape.iter().zip(&self.strides).enumerate() {
-            let target = shape[extra + i];
-            strides[extra + i] = if dim == target {
-                stride
-            } else if dim == 1 {
-                0
-            } else {
+            });
+        }
+        let sizes: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+        self.expand(&sizes)
+    }
+
+    /// PyTorch's `inferExpandGeometry`: `-1` keeps a size, new leading
+    /// dimensions are prepended, and size-1 dimensions grow through stride 0.
+    /// `sizes` must have at least this layout's rank.
+    pub fn expand(&self, sizes: &[i64]) -> Result<Self> {
+        let rank = sizes.len();
+        let extra = rank.saturating_sub(self.rank());
+        let mut shape = vec![0usize; rank];
+        let mut strides = vec![0isize; rank];
+        for i in (0..rank).rev() {
+            let existing = i.checked_sub(extra);
+            let (size, stride) = match existing {
+                Some(d) => (self.shape[d], self.strides[d]),
+                None if i + 1 < rank => (1, shape[i + 1] as isize * strides[i + 1]),
+                None => (1, 1),
+            };
+            let target = match sizes[i] {
+                -1 if existing.is_none() => {
+                    return Err(Error::ExpandLeading { size: -1, dim: i });
+                }
+                -1 => size as i64,
+                t => t,
+            };
+            (shape[i], strides[i]) = if target == size as i64 {
+                (size, stride)
+            } else if size != 1 {
                 return Err(Error::ExpandSize {
-                    requested: shape.to_vec(),
+                    requested: sizes.to_vec(),
                     actual: self.shape.clone(),
-                    dim: extra + i,
-                    size: dim,
+                    dim: i,
+                    size,
                     target,
                 });
+            } else if target < 0 {
+                return Err(Error::NumelOverflow);
+            } else {
+                (target as usize, 0)
             };
         }
         Ok(Self {
-            shape: shape.to_vec(),
+            shape,
             strides,
             offset: self.offset,
         })
+    }
+
+    /// The dimensions reordered so that result dimension `i` is this
+    /// layout's `order[i]`, PyTorch's `permute`; `order` is a permutation.
+    pub fn permute(&self, order: &[usize]) -> Self {
+        Self {
+            shape: order.iter().map(|&d| self.shape[d]).collect(),
+            strides: order.iter().map(|&d| self.strides[d]).collect(),
+            offset: self.offset,
+        }
+    }
+
+    /// Dimensions `a` and `b` swapped, PyTorch's `transpose`.
+    pub fn transpose(&self, a: usize, b: usize) -> Self {
+        let mut out = self.clone();
+        out.shape.swap(a, b);
+        out.strides.swap(a, b);
+        out
+    }
+
+    /// Every `step`-th index of `dim` from `start`, `len` of them, PyTorch's
+    /// `slice`; the caller has clamped the range to the dimension.
+    pub fn slice(&self, dim: usize, start: usize, len: usize, step: usize) -> Self {
+        let mut out = self.clone();
+        // An empty slice keeps its start offset, as PyTorch's does.
+        out.offset = (self.offset as isize + start as isize * self.strides[dim]) as usize;
+        out.shape[dim] = len;
+        out.strides[dim] = self.strides[dim] * step as isize;
+        out
+    }
+
+    /// Index `index` of `dim`, which disappears, PyTorch's `select`.
+    pub fn select(&self, dim: usize, index: usize) -> Self {
+        let mut out = self.clone();
+        out.offset = (self.offset as isize + index as isize * self.strides[dim]) as usize;
+        out.shape.remove(dim);
+        out.strides.remove(dim);
+        out
+    }
+
+    /// A size-1 dimension inserted at `dim`, PyTorch's `unsqueeze` (its
+    /// stride as PyTorch's `inferUnsqueezeGeometry` chooses it).
+    pub fn unsqueeze(&self, dim: usize) -> Self {
+        let stride = match dim < self.rank() {
+            true => self.shape[dim] as isize * self.strides[dim],
+            false => 1,
+        };
+        let mut out = self.clone();
+        out.shape.insert(dim, 1);
+        out.strides.insert(dim, stride);
+        out
+    }
+
+    /// The layout without the (size-1) dimensions in `dims`, PyTorch's `squeeze`.
+    pub fn squeeze(&self, dims: &[usize]) -> Self {
+        let keep = |d: &usize| !dims.contains(d);
+        let kept: Vec<usize> = (0..self.rank()).filter(keep).collect();
+        self.permute(&kept)
+    }
+
+    /// This layout's elements seen with `shape` without copying, PyTorch's
+    /// `computeStride`; `None` when some dimension would have to span two
+    /// separately strided blocks. `shape` must have the same element count.
+    pub fn view(&self, shape: &[usize]) -> Option<Self> {
+        let with = |strides| {
+            Some(Self {
+                shape: shape.to_vec(),
+                strides,
+                offset: self.offset,
+            })
+        };
+        if self.shape.is_empty() {
+            return with(vec![1; shape.len()]);
+        }
+        if self.numel() == 0 {
+            if self.shape == shape {
+                return with(self.strides.clone());
+            }
+            return with(Self::contiguous(shape).strides);
+        }
+        let mut strides = vec![0isize; shape.len()];
+        let mut view_d = shape.len() as isize - 1;
+        let mut chunk_base_stride = self.strides.last().copied().unwrap_or(1);
+        let mut tensor_numel = 1usize;
+        let mut view_numel = 1usize;
+        for tensor_d in (0..self.rank()).rev() {
+            tensor_numel *= self.shape[tensor_d];
+            let chunk_ends = tensor_d == 0
+                || (self.shape[tensor_d - 1] != 1
+                    && self.strides[tensor_d - 1] != tensor_numel as isize * chunk_base_stride);
+            if !chunk_ends {
+                continue;
+            }
+            while view_d >= 0 && (view_numel < tensor_numel || shape[view_d as usize] == 1) {
+                strides[view_d as usize] = view_numel as isize * chunk_base_stride;
+                view_numel *= shape[view_d as usize];
+                view_d -= 1;
+            }
+            if view_numel != tensor_numel {
+                return None;
+            }
+            if tensor_d > 0 {
+                chunk_base_stride = self.strides[tensor_d - 1];
+                tensor_numel = 1;
+                view_numel = 1;
+            }
+        }
+        if view_d != -1 {
+            return None;
+        }
+        with(strides)
+    }
+
+    /// For a layout whose elements fill a block densely in some order
+    /// (contiguous, transposed, permuted): the dimension order from the
+    /// largest stride to the smallest, PyTorch's
+    /// `is_non_overlapping_and_dense`. `None` for any other layout.
+    pub fn dense_order(&self) -> Option<Vec<usize>> {
+        let mut order: Vec<usize> = (0..self.rank()).collect();
+        // Stable, so equal strides (size-1 dimensions) keep their order.
+        order.sort_by(|&a, &b| {
+            let key = |d: usize| (self.shape[d] != 1, self.strides[d]);
+            key(b).cmp(&key(a))
+        });
+        let mut expected = 1isize;
+        for &d in order.iter().rev() {
+            if self.shape[d] == 1 {
+                continue;
+            }
+            if self.strides[d] != expected {
+                return None;
+            }
+            expected *= self.shape[d] as isize;
+        }
+        Some(order)
     }
 
     /// Storage indices of every element in row-major order.

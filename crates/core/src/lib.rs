@@ -34,4 +34,5 @@ pub use dtype::DType;
 pub use error::{Error, Result};
 pub use layout::Layout;
 pub use ops::Op;
+pub use ops::arith::Scalar;
 pub use tensor::Tensor;

@@ -1,4 +1,5 @@
-//! Elementwise binary kernels with broadcasting.
+//! Elementwise binary kernels with broadcasting, and the strided two- and
+//! three-operand maps the elementwise ops are built on.
 
 use super::{CpuBuffer, Element};
 use crate::backend::BinaryOp;
@@ -7,6 +8,7 @@ use crate::layout::Layout;
 
 /// `op(lhs, rhs)` over two buffers of one dtype, each read through its
 /// layout already broadcast to the output shape; the result is contiguous.
+/// On bool, `add` is logical or and `mul` logical and, as in PyTorch.
 pub fn binary_map(
     op: BinaryOp,
     lhs: &CpuBuffer,
@@ -16,27 +18,35 @@ pub fn binary_map(
 ) -> Result<CpuBuffer> {
     match (lhs, rhs) {
         (CpuBuffer::F32(l), CpuBuffer::F32(r)) => {
-            Ok(CpuBuffer::F32(map(l, lhs_layout, r, rhs_layout, |a, b| {
-                op.apply(a, b)
-            })))
+            Ok(CpuBuffer::F32(float_map(op, l, lhs_layout, r, rhs_layout)))
         }
         (CpuBuffer::F64(l), CpuBuffer::F64(r)) => {
-            Ok(CpuBuffer::F64(map(l, lhs_layout, r, rhs_layout, |a, b| {
-                op.apply(a, b)
-            })))
+            Ok(CpuBuffer::F64(float_map(op, l, lhs_layout, r, rhs_layout)))
         }
         (CpuBuffer::I64(l), CpuBuffer::I64(r)) => {
-            let f = match op {
-                BinaryOp::Add => i64::wrapping_add,
-                BinaryOp::Sub => i64::wrapping_sub,
-                BinaryOp::Mul => i64::wrapping_mul,
+            let out = match op {
+                BinaryOp::Add => map(l, lhs_layout, r, rhs_layout, i64::wrapping_add),
+                BinaryOp::Sub => map(l, lhs_layout, r, rhs_layout, i64::wrapping_sub),
+                BinaryOp::Mul => map(l, lhs_layout, r, rhs_layout, i64::wrapping_mul),
                 BinaryOp::Div => {
                     return Err(Error::Backend(
                         "integer division must be promoted to float".into(),
                     ));
                 }
             };
-            Ok(CpuBuffer::I64(map(l, lhs_layout, r, rhs_layout, f)))
+            Ok(CpuBuffer::I64(out))
+        }
+        (CpuBuffer::Bool(l), CpuBuffer::Bool(r)) => {
+            let out = match op {
+                BinaryOp::Add => map(l, lhs_layout, r, rhs_layout, |a, b| a | b),
+                BinaryOp::Mul => map(l, lhs_layout, r, rhs_layout, |a, b| a & b),
+                BinaryOp::Sub | BinaryOp::Div => {
+                    return Err(Error::Backend(format!(
+                        "{op:?} on bool must be refused or promoted first"
+                    )));
+                }
+            };
+            Ok(CpuBuffer::Bool(out))
         }
         (l, r) => Err(Error::Backend(format!(
             "binary kernel got {} and {}; operands must be promoted first",
@@ -44,6 +54,32 @@ pub fn binary_map(
             r.dtype()
         ))),
     }
+}
+
+fn float_map<T: super::Float>(op: BinaryOp, l: &[T], ll: &Layout, r: &[T], rl: &Layout) -> Vec<T> {
+    match op {
+        BinaryOp::Add => map(l, ll, r, rl, |a, b| a + b),
+        BinaryOp::Sub => map(l, ll, r, rl, |a, b| a - b),
+        BinaryOp::Mul => map(l, ll, r, rl, |a, b| a * b),
+        BinaryOp::Div => map(l, ll, r, rl, |a, b| a / b),
+    }
+}
+
+/// The dense slice a contiguous layout reads.
+fn dense<'a, T>(data: &'a [T], layout: &Layout) -> Option<&'a [T]> {
+    let start = layout.offset();
+    layout
+        .is_contiguous()
+        .then(|| data.get(start..start + layout.numel()))
+        .flatten()
+}
+
+/// The one element a layout reads everywhere (a broadcast scalar), if so.
+fn single<T: Copy>(data: &[T], layout: &Layout) -> Option<T> {
+    let broadcast = layout.strides().iter().all(|&s| s == 0);
+    broadcast
+        .then(|| data.get(layout.offset()).copied())
+        .flatten()
 }
 
 /// `f` over two strided operands into a contiguous result.
@@ -54,17 +90,57 @@ pub(crate) fn map<A: Element, B: Element, O>(
     rhs_layout: &Layout,
     f: impl Fn(A, B) -> O,
 ) -> Vec<O> {
-    if lhs_layout.is_contiguous() && rhs_layout.is_contiguous() {
-        // The common case, kept to a straight zip the compiler vectorises.
-        let n = lhs_layout.numel();
-        let l = &lhs[lhs_layout.offset()..lhs_layout.offset() + n];
-        let r = &rhs[rhs_layout.offset()..rhs_layout.offset() + n];
-        l.iter().zip(r).map(|(&a, &b)| f(a, b)).collect()
-    } else {
-        lhs_layout
-            .indices()
-            .zip(rhs_layout.indices())
-            .map(|(i, j)| f(lhs[i], rhs[j]))
-            .collect()
+    if lhs_layout.numel() == 0 {
+        return Vec::new();
     }
+    // The common cases, kept to straight slice loops the compiler vectorises:
+    // two dense operands, or a dense one with a broadcast scalar (`x * 2`).
+    match (dense(lhs, lhs_layout), dense(rhs, rhs_layout)) {
+        (Some(l), Some(r)) => return l.iter().zip(r).map(|(&a, &b)| f(a, b)).collect(),
+        (Some(l), None) => {
+            if let Some(b) = single(rhs, rhs_layout) {
+                return l.iter().map(|&a| f(a, b)).collect();
+            }
+        }
+        (None, Some(r)) => {
+            if let Some(a) = single(lhs, lhs_layout) {
+                return r.iter().map(|&b| f(a, b)).collect();
+            }
+        }
+        (None, None) => {}
+    }
+    lhs_layout
+        .indices()
+        .zip(rhs_layout.indices())
+        .map(|(i, j)| f(lhs[i], rhs[j]))
+        .collect()
+}
+
+/// `f` over three strided operands of one shape into a contiguous result
+/// (`where`, `clamp` with tensor bounds).
+pub(crate) fn map3<A: Element, B: Element, C: Element, O>(
+    (a, a_layout): (&[A], &Layout),
+    (b, b_layout): (&[B], &Layout),
+    (c, c_layout): (&[C], &Layout),
+    f: impl Fn(A, B, C) -> O,
+) -> Vec<O> {
+    if a_layout.numel() == 0 {
+        return Vec::new();
+    }
+    if let (Some(a), Some(b), Some(c)) =
+        (dense(a, a_layout), dense(b, b_layout), dense(c, c_layout))
+    {
+        return a
+            .iter()
+            .zip(b)
+            .zip(c)
+            .map(|((&x, &y), &z)| f(x, y, z))
+            .collect();
+    }
+    a_layout
+        .indices()
+        .zip(b_layout.indices())
+        .zip(c_layout.indices())
+        .map(|((i, j), k)| f(a[i], b[j], c[k]))
+        .collect()
 }

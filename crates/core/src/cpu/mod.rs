@@ -5,7 +5,9 @@
 //! pick the instance, so each kernel is written once.
 
 mod binary;
-mod reduce;
+pub mod matmul;
+pub mod reduce;
+pub(crate) mod unary;
 
 pub use binary::binary_map;
 pub use reduce::{sum_all, sum_to_shape};

@@ -1,110 +1,516 @@
-//! Binary arithmetic: `add sub mul div` with broadcasting and PyTorch's type
-//! promotion.
+//! Arithmetic: `add sub mul div pow` with broadcasting and PyTorch's type
+//! promotion, and the forms with a Python number on the left (`2 - x`,
+//! `2 ** x`) that PyTorch records as nodes of their own.
+
+use std::cell::Ref;
+use std::ops::Deref;
 
 use super::{Op, OpInfo, SavedSlot, apply, inputs, new_tensor};
-use crate::backend::BinaryOp;
-use crate::cpu;
-use crate::dtype::DType;
-use crate::error::Result;
-use crate::layout::broadcast_shapes;
+use crate::cpu::unary::{map, map2, pow_scalar, powi};
+use crate::cpu::{CpuBuffer, Float};
+use crate::dtype::{DType, Priority};
+use crate::error::{Error, Result};
+use crate::layout::{Layout, broadcast_shapes};
 use crate::tensor::Tensor;
 
-/// A binary arithmetic op.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ArithOp(pub BinaryOp);
+/// A Python number where PyTorch takes a `Scalar` (`x ** 2`, `clamp(0, 1)`,
+/// `alpha=2`); whether it is an int or a float decides type promotion.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    /// A Python `int`.
+    Int(i64),
+    /// A Python `float`.
+    Float(f64),
+}
+
+impl Scalar {
+    /// The value as `f64`, as PyTorch's `Scalar::toDouble`.
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Scalar::Int(v) => v as f64,
+            Scalar::Float(v) => v,
+        }
+    }
+
+    /// The value as `i64`, truncating a float, as `Scalar::toLong`.
+    pub fn to_i64(self) -> i64 {
+        match self {
+            Scalar::Int(v) => v,
+            Scalar::Float(v) => v as i64,
+        }
+    }
+
+    /// Whether it equals 1, the default `alpha`.
+    pub(crate) fn is_one(self) -> bool {
+        self.to_f64() == 1.0
+    }
+
+    /// Whether it is a Python `float`.
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::Float(_))
+    }
+
+    /// How the number takes part in type promotion: as a wrapped number.
+    pub(crate) fn promotion(self) -> (DType, Priority) {
+        let dtype = match self {
+            Scalar::Int(_) => DType::Int64,
+            Scalar::Float(_) => DType::Float64,
+        };
+        (dtype, Priority::Wrapped)
+    }
+
+    /// The number wrapped as a 0-dim tensor, as PyTorch wraps the `2` of `x * 2`.
+    pub fn to_tensor(self) -> Tensor {
+        match self {
+            Scalar::Int(v) => Tensor::scalar_int(v),
+            Scalar::Float(v) => Tensor::scalar(v),
+        }
+    }
+
+    /// The number a wrapped Python number ([`Tensor::scalar`]) holds, if `t` is one.
+    pub fn from_wrapped(t: &Tensor) -> Option<Scalar> {
+        if !t.is_wrapped_number() {
+            return None;
+        }
+        match t.dtype() {
+            DType::Int64 => t.to_vec::<i64>().first().map(|&v| Scalar::Int(v)),
+            DType::Float64 => t.to_vec::<f64>().first().map(|&v| Scalar::Float(v)),
+            DType::Bool | DType::Float32 => None,
+        }
+    }
+}
+
+impl From<f64> for Scalar {
+    fn from(v: f64) -> Self {
+        Scalar::Float(v)
+    }
+}
+
+impl From<i64> for Scalar {
+    fn from(v: i64) -> Self {
+        Scalar::Int(v)
+    }
+}
+
+impl From<i32> for Scalar {
+    fn from(v: i32) -> Self {
+        Scalar::Int(v.into())
+    }
+}
+
+/// A tensor's elements in some dtype: borrowed from its storage when it
+/// already has that dtype, converted once otherwise.
+#[derive(Debug)]
+pub(crate) enum Elements<'a> {
+    Stored(Ref<'a, CpuBuffer>),
+    Converted(CpuBuffer),
+}
+
+impl Deref for Elements<'_> {
+    type Target = CpuBuffer;
+
+    fn deref(&self) -> &CpuBuffer {
+        match self {
+            Elements::Stored(b) => b,
+            Elements::Converted(b) => b,
+        }
+    }
+}
+
+/// `t`'s elements as `dtype` and the layout that reads them broadcast to
+/// `shape`. A conversion happens before broadcasting, so a wrapped number
+/// converts one element, not one per output element.
+pub(crate) fn elements<'a>(
+    t: &'a Tensor,
+    dtype: DType,
+    shape: &[usize],
+) -> Result<(Elements<'a>, Layout)> {
+    let data = t.storage().data();
+    if data.dtype() == dtype {
+        return Ok((Elements::Stored(data), t.layout().broadcast_to(shape)?));
+    }
+    let converted = data.gather_as(t.layout(), dtype);
+    let layout = Layout::contiguous(t.shape()).broadcast_to(shape)?;
+    Ok((Elements::Converted(converted), layout))
+}
+
+/// An arithmetic op. The first six take two tensors; the last three take one
+/// tensor and a Python number, as PyTorch's `Scalar` overloads do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ArithOp {
+    /// `self + alpha * other`: `AddBackward0`.
+    Add { alpha: Scalar },
+    /// `self - alpha * other`: `SubBackward0`.
+    Sub { alpha: Scalar },
+    /// `other - alpha * self`, `torch.rsub(self, other)`: `RsubBackward0`.
+    Rsub { alpha: Scalar },
+    /// `self * other`: `MulBackward0`.
+    Mul,
+    /// `self / other`, true division: `DivBackward0`.
+    Div,
+    /// `self ** exponent`, both tensors: `PowBackward1`.
+    Pow,
+    /// `other - alpha * self` with a number `other` (`2 - x`): `RsubBackward1`.
+    RsubScalar { other: Scalar, alpha: Scalar },
+    /// `self ** exponent` with a number exponent (`x ** 2`): `PowBackward0`.
+    PowScalar { exponent: Scalar },
+    /// `base ** self` with a number base (`2 ** x`): `PowBackward2`.
+    ScalarPow { base: Scalar },
+}
+
+const ONE: Scalar = Scalar::Int(1);
 
 impl OpInfo for ArithOp {
     fn node_name(&self) -> &'static str {
-        match self.0 {
-            BinaryOp::Add => "AddBackward0",
-            BinaryOp::Sub => "SubBackward0",
-            BinaryOp::Mul => "MulBackward0",
-            BinaryOp::Div => "DivBackward0",
+        match self {
+            ArithOp::Add { .. } => "AddBackward0",
+            ArithOp::Sub { .. } => "SubBackward0",
+            ArithOp::Rsub { .. } => "RsubBackward0",
+            ArithOp::Mul => "MulBackward0",
+            ArithOp::Div => "DivBackward0",
+            ArithOp::Pow => "PowBackward1",
+            ArithOp::RsubScalar { .. } => "RsubBackward1",
+            ArithOp::PowScalar { .. } => "PowBackward0",
+            ArithOp::ScalarPow { .. } => "PowBackward2",
         }
     }
 
     fn name(&self) -> &'static str {
-        match self.0 {
-            BinaryOp::Add => "add",
-            BinaryOp::Sub => "sub",
-            BinaryOp::Mul => "mul",
-            BinaryOp::Div => "div",
+        match self {
+            ArithOp::Add { .. } => "add",
+            ArithOp::Sub { .. } => "sub",
+            ArithOp::Rsub { .. } | ArithOp::RsubScalar { .. } => "rsub",
+            ArithOp::Mul => "mul",
+            ArithOp::Div => "div",
+            ArithOp::Pow | ArithOp::PowScalar { .. } | ArithOp::ScalarPow { .. } => "pow",
         }
     }
 
     fn arity(&self) -> usize {
-        2
+        match self {
+            ArithOp::RsubScalar { .. } | ArithOp::PowScalar { .. } | ArithOp::ScalarPow { .. } => 1,
+            _ => 2,
+        }
     }
 
     fn saved(&self, needs: &[bool]) -> Vec<SavedSlot> {
         let needs = |i: usize| needs.get(i).copied().unwrap_or(false);
-        let slots = match self.0 {
-            BinaryOp::Add | BinaryOp::Sub => vec![],
-            // self: grad * other; other: grad * self
-            BinaryOp::Mul => vec![(0, needs(1)), (1, needs(0))],
-            // self: grad / other; other: -grad * self / other^2
-            BinaryOp::Div => vec![(0, needs(1)), (1, true)],
+        let when = |slots: &[(SavedSlot, bool)]| {
+            slots
+                .iter()
+                .filter(|s| s.1)
+                .map(|s| s.0)
+                .collect::<Vec<_>>()
         };
-        slots
-            .into_iter()
-            .filter(|s| s.1)
-            .map(|s| SavedSlot::Input(s.0))
-            .collect()
+        let (this, other) = (SavedSlot::Input(0), SavedSlot::Input(1));
+        match self {
+            ArithOp::Add { .. }
+            | ArithOp::Sub { .. }
+            | ArithOp::Rsub { .. }
+            | ArithOp::RsubScalar { .. } => vec![],
+            // self: grad * other; other: grad * self
+            ArithOp::Mul => when(&[(this, needs(1)), (other, needs(0))]),
+            // self: grad / other; other: -grad * self / other^2
+            ArithOp::Div => when(&[(this, needs(1)), (other, true)]),
+            // PyTorch keeps all three whichever side needs a gradient.
+            ArithOp::Pow => vec![this, other, SavedSlot::Output],
+            // self: grad * exponent * self^(exponent - 1)
+            ArithOp::PowScalar { .. } => vec![this],
+            // exponent: grad * result * ln(base), masked where base is 0
+            ArithOp::ScalarPow { .. } => vec![this, SavedSlot::Output],
+        }
     }
 }
 
 impl ArithOp {
+    /// The result dtype, or PyTorch's error for these operand dtypes.
+    fn dtype(&self, ins: &[&Tensor]) -> Result<DType> {
+        let mut operands: Vec<(DType, Priority)> = ins
+            .iter()
+            .map(|t| (t.dtype(), t.promotion_priority()))
+            .collect();
+        match self {
+            ArithOp::RsubScalar { other, .. } => operands.push(other.promotion()),
+            ArithOp::PowScalar { exponent } => operands.push(exponent.promotion()),
+            ArithOp::ScalarPow { base } => operands.insert(0, base.promotion()),
+            _ => {}
+        }
+        let promoted = DType::result_type(&operands);
+        let bools = ins.iter().filter(|t| t.dtype() == DType::Bool).count();
+        match self {
+            ArithOp::Sub { .. } | ArithOp::Rsub { .. } | ArithOp::RsubScalar { .. }
+                if bools > 0 =>
+            {
+                return Err(Error::SubBool { both: bools == 2 });
+            }
+            ArithOp::Add { alpha }
+            | ArithOp::Sub { alpha }
+            | ArithOp::Rsub { alpha }
+            | ArithOp::RsubScalar { alpha, .. }
+                if alpha.is_float() && !promoted.is_float() =>
+            {
+                return Err(Error::AlphaFloat);
+            }
+            _ => {}
+        }
+        Ok(match (self, promoted) {
+            (ArithOp::Div, d) if !d.is_float() => DType::DEFAULT_FLOAT,
+            (ArithOp::Pow, DType::Bool) => {
+                return Err(Error::KernelDtype {
+                    kernel: "pow",
+                    dtype: DType::Bool,
+                });
+            }
+            (
+                ArithOp::PowScalar {
+                    exponent: Scalar::Int(e),
+                },
+                d,
+            ) if !d.is_float() && *e < 0 => {
+                return Err(Error::IntegerNegativePower);
+            }
+            (_, d) => d,
+        })
+    }
+
     pub(crate) fn forward(&self, ins: &[&Tensor]) -> Result<Tensor> {
+        let dtype = self.dtype(ins)?;
+        if self.arity() == 1 {
+            let [x] = inputs::<1>(self, ins)?;
+            let (data, layout) = elements(x, dtype, x.shape())?;
+            let out = match &*data {
+                CpuBuffer::F32(d) => CpuBuffer::F32(self.float_scalar(d, &layout)?),
+                CpuBuffer::F64(d) => CpuBuffer::F64(self.float_scalar(d, &layout)?),
+                CpuBuffer::I64(d) => CpuBuffer::I64(self.int_scalar(d, &layout)?),
+                CpuBuffer::Bool(_) => return Err(self.no_kernel(dtype)),
+            };
+            return Ok(new_tensor(out, x.shape()));
+        }
         let [lhs, rhs] = inputs::<2>(self, ins)?;
         let shape = broadcast_shapes(lhs.shape(), rhs.shape())?;
-        let promoted = DType::result_type(&[
-            (lhs.dtype(), lhs.promotion_priority()),
-            (rhs.dtype(), rhs.promotion_priority()),
-        ]);
-        // True division: integers divide as floats, as PyTorch's `/` does.
-        let dtype = match (self.0, promoted) {
-            (BinaryOp::Div, DType::Bool | DType::Int64) => DType::DEFAULT_FLOAT,
-            (_, DType::Bool) => DType::Int64,
-            (_, d) => d,
+        let (l, ll) = elements(lhs, dtype, &shape)?;
+        let (r, rl) = elements(rhs, dtype, &shape)?;
+        let out = match (&*l, &*r) {
+            (CpuBuffer::F32(a), CpuBuffer::F32(b)) => CpuBuffer::F32(self.float(a, &ll, b, &rl)?),
+            (CpuBuffer::F64(a), CpuBuffer::F64(b)) => CpuBuffer::F64(self.float(a, &ll, b, &rl)?),
+            (CpuBuffer::I64(a), CpuBuffer::I64(b)) => CpuBuffer::I64(self.int(a, &ll, b, &rl)?),
+            (CpuBuffer::Bool(a), CpuBuffer::Bool(b)) => CpuBuffer::Bool(self.bool(a, &ll, b, &rl)?),
+            _ => return Err(self.no_kernel(dtype)),
         };
-        let l = lhs.layout().broadcast_to(&shape)?;
-        let r = rhs.layout().broadcast_to(&shape)?;
-        let (lb, rb) = (lhs.storage().data(), rhs.storage().data());
-        let buffer = match (lb.dtype() == dtype, rb.dtype() == dtype) {
-            (true, true) => cpu::binary_map(self.0, &lb, &l, &rb, &r)?,
-            _ => {
-                let lc = lb.gather_as(&l, dtype);
-                let rc = rb.gather_as(&r, dtype);
-                let dense = crate::Layout::contiguous(&shape);
-                cpu::binary_map(self.0, &lc, &dense, &rc, &dense)?
+        Ok(new_tensor(out, &shape))
+    }
+
+    fn no_kernel(&self, dtype: DType) -> Error {
+        Error::Backend(format!(
+            "internal error: no {} kernel for {dtype}",
+            self.name()
+        ))
+    }
+
+    fn float<T: Float>(&self, a: &[T], al: &Layout, b: &[T], bl: &Layout) -> Result<Vec<T>> {
+        let t = |s: Scalar| T::from_f64(s.to_f64());
+        Ok(match *self {
+            ArithOp::Add { alpha } if alpha.is_one() => map2(a, al, b, bl, |x, y| x + y),
+            ArithOp::Add { alpha } => {
+                let k = t(alpha);
+                map2(a, al, b, bl, |x, y| x + k * y)
             }
-        };
-        Ok(new_tensor(buffer, &shape))
+            ArithOp::Sub { alpha } if alpha.is_one() => map2(a, al, b, bl, |x, y| x - y),
+            ArithOp::Sub { alpha } => {
+                let k = t(alpha);
+                map2(a, al, b, bl, |x, y| x - k * y)
+            }
+            ArithOp::Rsub { alpha } if alpha.is_one() => map2(a, al, b, bl, |x, y| y - x),
+            ArithOp::Rsub { alpha } => {
+                let k = t(alpha);
+                map2(a, al, b, bl, |x, y| y - k * x)
+            }
+            ArithOp::Mul => map2(a, al, b, bl, |x, y| x * y),
+            ArithOp::Div => map2(a, al, b, bl, |x, y| x / y),
+            ArithOp::Pow => map2(a, al, b, bl, |x, y| x.powf(y)),
+            ArithOp::RsubScalar { .. } | ArithOp::PowScalar { .. } | ArithOp::ScalarPow { .. } => {
+                return Err(self.no_kernel(T::DTYPE));
+            }
+        })
+    }
+
+    fn int(&self, a: &[i64], al: &Layout, b: &[i64], bl: &Layout) -> Result<Vec<i64>> {
+        Ok(match *self {
+            ArithOp::Add { alpha } => {
+                let k = alpha.to_i64();
+                map2(a, al, b, bl, |x, y| x.wrapping_add(k.wrapping_mul(y)))
+            }
+            ArithOp::Sub { alpha } => {
+                let k = alpha.to_i64();
+                map2(a, al, b, bl, |x, y| x.wrapping_sub(k.wrapping_mul(y)))
+            }
+            ArithOp::Rsub { alpha } => {
+                let k = alpha.to_i64();
+                map2(a, al, b, bl, |x, y| y.wrapping_sub(k.wrapping_mul(x)))
+            }
+            ArithOp::Mul => map2(a, al, b, bl, i64::wrapping_mul),
+            ArithOp::Pow => map2(a, al, b, bl, powi),
+            ArithOp::Div
+            | ArithOp::RsubScalar { .. }
+            | ArithOp::PowScalar { .. }
+            | ArithOp::ScalarPow { .. } => return Err(self.no_kernel(DType::Int64)),
+        })
+    }
+
+    fn bool(&self, a: &[bool], al: &Layout, b: &[bool], bl: &Layout) -> Result<Vec<bool>> {
+        Ok(match *self {
+            // `True + True` is `True`: PyTorch computes in bool.
+            ArithOp::Add { alpha } => {
+                let k = alpha.to_f64() != 0.0;
+                map2(a, al, b, bl, |x, y| x | (k & y))
+            }
+            ArithOp::Mul => map2(a, al, b, bl, |x, y| x & y),
+            _ => return Err(self.no_kernel(DType::Bool)),
+        })
+    }
+
+    fn float_scalar<T: Float>(&self, x: &[T], layout: &Layout) -> Result<Vec<T>> {
+        let t = |s: Scalar| T::from_f64(s.to_f64());
+        Ok(match *self {
+            ArithOp::RsubScalar { other, alpha } if alpha.is_one() => {
+                let o = t(other);
+                map(x, layout, |v| o - v)
+            }
+            ArithOp::RsubScalar { other, alpha } => {
+                let (o, k) = (t(other), t(alpha));
+                map(x, layout, |v| o - k * v)
+            }
+            ArithOp::PowScalar { exponent } => pow_scalar(x, layout, exponent.to_f64()),
+            ArithOp::ScalarPow { base } => {
+                let b = t(base);
+                map(x, layout, |v| b.powf(v))
+            }
+            _ => return Err(self.no_kernel(T::DTYPE)),
+        })
+    }
+
+    fn int_scalar(&self, x: &[i64], layout: &Layout) -> Result<Vec<i64>> {
+        Ok(match *self {
+            ArithOp::RsubScalar { other, alpha } => {
+                let (o, k) = (other.to_i64(), alpha.to_i64());
+                map(x, layout, |v| o.wrapping_sub(k.wrapping_mul(v)))
+            }
+            ArithOp::PowScalar { exponent } => {
+                let e = exponent.to_i64();
+                map(x, layout, |v| powi(v, e))
+            }
+            ArithOp::ScalarPow { base } => {
+                let b = base.to_i64();
+                map(x, layout, |v| powi(b, v))
+            }
+            _ => return Err(self.no_kernel(DType::Int64)),
+        })
     }
 }
 
 impl Tensor {
-    fn arith(&self, op: BinaryOp, other: &Tensor) -> Result<Tensor> {
-        apply(Op::Arith(ArithOp(op)), &[self, other])
+    /// `self + other` with broadcasting, PyTorch's `add`.
+    ///
+    /// ```
+    /// use gradscope_core::Tensor;
+    /// let x = Tensor::from_vec(vec![1.0f32, 2.0], &[2])?;
+    /// assert_eq!(x.add(&Tensor::scalar(0.5))?.to_vec::<f32>(), vec![1.5, 2.5]);
+    /// # Ok::<(), gradscope_core::Error>(())
+    /// ```
+    pub fn add(&self, other: &Tensor) -> Result<Tensor> {
+        self.add_alpha(other, ONE)
     }
 
-    /// `self + other` with broadcasting, PyTorch's `add`.
-    pub fn add(&self, other: &Tensor) -> Result<Tensor> {
-        self.arith(BinaryOp::Add, other)
+    /// `self + alpha * other`, PyTorch's `torch.add(self, other, alpha=alpha)`.
+    pub fn add_alpha(&self, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
+        apply(Op::Arith(ArithOp::Add { alpha }), &[self, other])
     }
 
     /// `self - other`, PyTorch's `sub`.
     pub fn sub(&self, other: &Tensor) -> Result<Tensor> {
-        self.arith(BinaryOp::Sub, other)
+        self.sub_alpha(other, ONE)
+    }
+
+    /// `self - alpha * other`, PyTorch's `torch.sub(self, other, alpha=alpha)`.
+    pub fn sub_alpha(&self, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
+        apply(Op::Arith(ArithOp::Sub { alpha }), &[self, other])
+    }
+
+    /// `other - self`, PyTorch's `torch.rsub(self, other)` and Python's
+    /// `2 - x` (`x.__rsub__(2)`): a wrapped number `other` records
+    /// `RsubBackward1`, a tensor `RsubBackward0`.
+    ///
+    /// ```
+    /// use gradscope_core::Tensor;
+    /// let x = Tensor::from_vec(vec![1.0f32, 2.0], &[2])?.requires_grad_(true);
+    /// let y = x.rsub(&Tensor::scalar(2.0))?;
+    /// assert_eq!(y.grad_fn().map(|n| n.name().to_owned()).as_deref(), Some("RsubBackward1"));
+    /// assert_eq!(y.to_vec::<f32>(), vec![1.0, 0.0]);
+    /// # Ok::<(), gradscope_core::Error>(())
+    /// ```
+    pub fn rsub(&self, other: &Tensor) -> Result<Tensor> {
+        self.rsub_alpha(other, ONE)
+    }
+
+    /// `other - alpha * self`, PyTorch's `torch.rsub(self, other, alpha=alpha)`.
+    pub fn rsub_alpha(&self, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
+        match Scalar::from_wrapped(other) {
+            Some(other) => apply(Op::Arith(ArithOp::RsubScalar { other, alpha }), &[self]),
+            None => apply(Op::Arith(ArithOp::Rsub { alpha }), &[self, other]),
+        }
     }
 
     /// `self * other`, PyTorch's `mul`.
     pub fn mul(&self, other: &Tensor) -> Result<Tensor> {
-        self.arith(BinaryOp::Mul, other)
+        apply(Op::Arith(ArithOp::Mul), &[self, other])
     }
 
     /// `self / other` (true division), PyTorch's `div`.
     pub fn div(&self, other: &Tensor) -> Result<Tensor> {
-        self.arith(BinaryOp::Div, other)
+        apply(Op::Arith(ArithOp::Div), &[self, other])
+    }
+
+    /// `other / self` as Python's `2 / x` computes it (`Tensor.__rtruediv__`):
+    /// `self.reciprocal() * other`, so the graph shows `MulBackward0` over
+    /// `ReciprocalBackward0`, as in PyTorch.
+    pub fn rdiv(&self, other: &Tensor) -> Result<Tensor> {
+        self.reciprocal()?.mul(other)
+    }
+
+    /// `self ** exponent`, PyTorch's `pow`: a wrapped number exponent
+    /// (`x ** 2`) records `PowBackward0`, a wrapped number base `PowBackward2`,
+    /// two tensors `PowBackward1`.
+    ///
+    /// ```
+    /// use gradscope_core::Tensor;
+    /// let x = Tensor::from_vec(vec![1.0f32, 3.0], &[2])?.requires_grad_(true);
+    /// let y = x.pow(&Tensor::scalar_int(2))?;
+    /// assert_eq!(y.grad_fn().map(|n| n.name().to_owned()).as_deref(), Some("PowBackward0"));
+    /// assert_eq!(y.to_vec::<f32>(), vec![1.0, 9.0]);
+    /// # Ok::<(), gradscope_core::Error>(())
+    /// ```
+    pub fn pow(&self, exponent: &Tensor) -> Result<Tensor> {
+        if let Some(exponent) = Scalar::from_wrapped(exponent) {
+            return self.pow_scalar(exponent);
+        }
+        if let Some(base) = Scalar::from_wrapped(self) {
+            return Tensor::scalar_pow(base, exponent);
+        }
+        apply(Op::Arith(ArithOp::Pow), &[self, exponent])
+    }
+
+    /// `self ** exponent` for a number, PyTorch's `pow(Tensor, Scalar)`.
+    pub fn pow_scalar(&self, exponent: Scalar) -> Result<Tensor> {
+        apply(Op::Arith(ArithOp::PowScalar { exponent }), &[self])
+    }
+
+    /// `base ** exponent` for a number base, PyTorch's `torch.pow(2, x)`.
+    pub fn scalar_pow(base: Scalar, exponent: &Tensor) -> Result<Tensor> {
+        apply(Op::Arith(ArithOp::ScalarPow { base }), &[exponent])
+    }
+
+    /// `base ** self`, Python's `2 ** x` (`x.__rpow__(2)`).
+    pub fn rpow(&self, base: &Tensor) -> Result<Tensor> {
+        base.pow(self)
     }
 }

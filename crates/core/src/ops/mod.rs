@@ -6,15 +6,22 @@
 pub mod arith;
 pub mod compare;
 pub mod factory;
-pub mod inplace;
 pub mod index;
+pub mod index_methods;
+pub mod inplace;
 pub mod join;
 pub mod matmul;
 pub mod nn;
+pub mod random;
 pub mod reduce;
+pub mod reduce_api;
 pub mod select;
+pub mod softmax;
 pub mod unary;
 pub mod view;
+pub mod view_index;
+pub mod view_methods;
+pub mod view_shape;
 
 use std::rc::Rc;
 
@@ -27,6 +34,7 @@ pub use matmul::MatmulOp;
 pub use nn::NnOp;
 pub use reduce::ReduceOp;
 pub use select::SelectOp;
+pub use softmax::SoftmaxOp;
 pub use unary::UnaryOp;
 pub use view::ViewOp;
 
@@ -60,6 +68,8 @@ pub enum Op {
     Matmul(MatmulOp),
     /// Neural-network functions.
     Nn(NnOp),
+    /// `softmax`, `log_softmax`.
+    Softmax(SoftmaxOp),
 }
 
 /// What a node keeps for backward: an input, or the op's own result (as
@@ -97,6 +107,7 @@ impl Op {
             Op::Join(op) => op,
             Op::Matmul(op) => op,
             Op::Nn(op) => op,
+            Op::Softmax(op) => op,
         }
     }
 
@@ -131,6 +142,7 @@ impl Op {
             Op::Join(op) => op.forward(inputs),
             Op::Matmul(op) => op.forward(inputs),
             Op::Nn(op) => op.forward(inputs),
+            Op::Softmax(op) => op.forward(inputs),
         }
     }
 }

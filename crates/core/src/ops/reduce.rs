@@ -1,36 +1,201 @@
-//! Reductions.
+//! Reductions over all elements or over dimensions, with `keepdim`: `sum
+//! mean max min amax amin var std linalg.vector_norm prod logsumexp`, and
+//! `sum_to_size` for the engine. Their `Tensor` methods are in
+//! `reduce_api.rs`.
 
-use super::{Op, OpInfo, SavedSlot, apply, inputs, new_tensor};
-use crate::cpu;
+use std::cell::OnceCell;
+use std::rc::Rc;
+
+use super::{OpInfo, SavedSlot, inputs, new_tensor};
+use crate::cpu::reduce::{self, Fold};
 use crate::dtype::DType;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::tensor::Tensor;
 
-/// A reduction.
+/// Normalizes a possibly negative `dim` of a tensor of `rank` dimensions;
+/// a 0-dim tensor accepts 0 and -1, as in PyTorch.
+pub(crate) fn normalize_dim(dim: i64, rank: usize) -> Result<usize> {
+    let bound = rank.max(1) as i64;
+    let d = if dim < 0 { dim + bound } else { dim };
+    if (0..bound).contains(&d) {
+        Ok(d as usize)
+    } else {
+        Err(Error::DimOutOfRange { dim, rank })
+    }
+}
+
+/// The dimensions a reduction folds (ascending, each once) and whether
+/// they stay as size 1.
 #[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dims {
+    /// The reduced dimensions, ascending.
+    pub dims: Vec<usize>,
+    /// PyTorch's `keepdim`.
+    pub keepdim: bool,
+}
+
+impl Dims {
+    /// Normalizes `dims` for a tensor of `shape`; an empty list reduces
+    /// every dimension, as PyTorch's `sum(dim=[])` does.
+    pub fn new(dims: &[i64], shape: &[usize], keepdim: bool) -> Result<Self> {
+        if dims.is_empty() {
+            return Ok(Self::all(shape, keepdim));
+        }
+        let mut seen = vec![false; shape.len().max(1)];
+        for &d in dims {
+            let d = normalize_dim(d, shape.len())?;
+            if std::mem::replace(&mut seen[d], true) {
+                return Err(Error::DimRepeated { dim: d });
+            }
+        }
+        // A 0-dim tensor has nothing to fold.
+        let dims = (0..shape.len()).filter(|&d| seen[d]).collect();
+        Ok(Self { dims, keepdim })
+    }
+
+    /// Every dimension of `shape`.
+    pub fn all(shape: &[usize], keepdim: bool) -> Self {
+        Self {
+            dims: (0..shape.len()).collect(),
+            keepdim,
+        }
+    }
+
+    /// `dims` or, when `None`, every dimension.
+    fn new_or_all(dims: Option<&[i64]>, shape: &[usize], keepdim: bool) -> Result<Self> {
+        dims.map_or_else(
+            || Ok(Self::all(shape, keepdim)),
+            |d| Self::new(d, shape, keepdim),
+        )
+    }
+
+    /// One flag per dimension of a tensor of `rank`: whether it is folded.
+    pub fn mask(&self, rank: usize) -> Vec<bool> {
+        (0..rank).map(|d| self.dims.contains(&d)).collect()
+    }
+
+    /// The result's shape for an input of `shape`.
+    pub fn out_shape(&self, shape: &[usize]) -> Vec<usize> {
+        let folded = |d: &usize| self.dims.contains(d);
+        (0..shape.len())
+            .filter(|d| self.keepdim || !folded(d))
+            .map(|d| if folded(&d) { 1 } else { shape[d] })
+            .collect()
+    }
+
+    /// How many input elements fold into each output element.
+    pub fn count(&self, shape: &[usize]) -> usize {
+        self.dims.iter().map(|&d| shape[d]).product()
+    }
+}
+
+/// `max` or `min`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extreme {
+    /// The largest element.
+    Max,
+    /// The smallest element.
+    Min,
+}
+
+/// The indices `max(dim)` found, kept by its node for backward: set by the
+/// forward, shared by every copy of the op.
+#[derive(Clone, Debug, Default)]
+pub struct Indices(Rc<OnceCell<Tensor>>);
+
+impl Indices {
+    /// The int64 indices, once the forward ran.
+    pub fn get(&self) -> Option<&Tensor> {
+        self.0.get()
+    }
+}
+
+impl PartialEq for Indices {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// A reduction.
+#[derive(Clone, Debug, PartialEq)]
 pub enum ReduceOp {
     /// `sum()` over all elements.
     Sum,
+    /// `sum(dim, keepdim)`.
+    SumDim(Dims),
     /// `mean()` over all elements.
     Mean,
+    /// `mean(dim, keepdim)`.
+    MeanDim(Dims),
     /// `sum_to_size(shape)`: the reverse of broadcasting.
     SumToSize(Vec<usize>),
+    /// `max()`/`min()` over all elements.
+    Extreme(Extreme),
+    /// The values of `max(dim)`/`min(dim)`; the indices ride along.
+    ExtremeDim {
+        /// Which extreme.
+        which: Extreme,
+        /// The reduced dimension.
+        dim: usize,
+        /// PyTorch's `keepdim`.
+        keepdim: bool,
+        /// Where each value was found.
+        indices: Indices,
+    },
+    /// `amax(dim)`/`amin(dim)`.
+    Amax(Extreme, Dims),
+    /// `var(dim, correction, keepdim)`.
+    Var(Dims, f64),
+    /// `std(dim, correction, keepdim)`.
+    Std(Dims, f64),
+    /// `linalg.vector_norm(ord, dim, keepdim)`.
+    Norm(f64, Dims),
+    /// `prod()` over all elements.
+    Prod,
+    /// `prod(dim, keepdim)`.
+    ProdDim(Dims),
+    /// `logsumexp(dim, keepdim)`.
+    Logsumexp(Dims),
 }
 
 impl OpInfo for ReduceOp {
     fn node_name(&self) -> &'static str {
+        use Extreme::{Max, Min};
         match self {
             ReduceOp::Sum => "SumBackward0",
+            ReduceOp::SumDim(_) | ReduceOp::SumToSize(_) => "SumBackward1",
             ReduceOp::Mean => "MeanBackward0",
-            ReduceOp::SumToSize(_) => "SumBackward1",
+            ReduceOp::MeanDim(_) => "MeanBackward1",
+            ReduceOp::Extreme(Max) => "MaxBackward1",
+            ReduceOp::Extreme(Min) => "MinBackward1",
+            ReduceOp::ExtremeDim { which: Max, .. } => "MaxBackward0",
+            ReduceOp::ExtremeDim { which: Min, .. } => "MinBackward0",
+            ReduceOp::Amax(Max, _) => "AmaxBackward0",
+            ReduceOp::Amax(Min, _) => "AminBackward0",
+            ReduceOp::Var(..) => "VarBackward0",
+            ReduceOp::Std(..) => "StdBackward0",
+            ReduceOp::Norm(..) => "LinalgVectorNormBackward0",
+            ReduceOp::Prod => "ProdBackward0",
+            ReduceOp::ProdDim(_) => "ProdBackward1",
+            ReduceOp::Logsumexp(_) => "LogsumexpBackward0",
         }
     }
 
     fn name(&self) -> &'static str {
+        use Extreme::{Max, Min};
         match self {
-            ReduceOp::Sum => "sum",
-            ReduceOp::Mean => "mean",
+            ReduceOp::Sum | ReduceOp::SumDim(_) => "sum",
+            ReduceOp::Mean | ReduceOp::MeanDim(_) => "mean",
             ReduceOp::SumToSize(_) => "sum_to_size",
+            ReduceOp::Extreme(Max) | ReduceOp::ExtremeDim { which: Max, .. } => "max",
+            ReduceOp::Extreme(Min) | ReduceOp::ExtremeDim { which: Min, .. } => "min",
+            ReduceOp::Amax(Max, _) => "amax",
+            ReduceOp::Amax(Min, _) => "amin",
+            ReduceOp::Var(..) => "var",
+            ReduceOp::Std(..) => "std",
+            ReduceOp::Norm(..) => "linalg_vector_norm",
+            ReduceOp::Prod | ReduceOp::ProdDim(_) => "prod",
+            ReduceOp::Logsumexp(_) => "logsumexp",
         }
     }
 
@@ -39,9 +204,30 @@ impl OpInfo for ReduceOp {
     }
 
     fn saved(&self, _needs: &[bool]) -> Vec<SavedSlot> {
+        use SavedSlot::{Input, Output};
         match self {
-            // Backward needs only the input's shape, which every node keeps.
-            ReduceOp::Sum | ReduceOp::Mean | ReduceOp::SumToSize(_) => vec![],
+            // These need only the input's shape, which every node keeps;
+            // max(dim) keeps its indices in the op.
+            ReduceOp::Sum
+            | ReduceOp::SumDim(_)
+            | ReduceOp::Mean
+            | ReduceOp::MeanDim(_)
+            | ReduceOp::SumToSize(_)
+            | ReduceOp::ExtremeDim { .. } => vec![],
+            // self: grad * 2 / (N - correction) * (self - self.mean(dim))
+            ReduceOp::Var(..) => vec![Input(0)],
+            // p=0 has no gradient; p=1: grad * self.sgn()
+            ReduceOp::Norm(p, _) if *p == 0.0 => vec![],
+            ReduceOp::Norm(p, _) if *p == 1.0 => vec![Input(0)],
+            // Ties are found by comparing self with result; std divides by
+            // result; prod and logsumexp reuse result.
+            ReduceOp::Extreme(_)
+            | ReduceOp::Amax(..)
+            | ReduceOp::Std(..)
+            | ReduceOp::Norm(..)
+            | ReduceOp::Prod
+            | ReduceOp::ProdDim(_)
+            | ReduceOp::Logsumexp(_) => vec![Input(0), Output],
         }
     }
 }
@@ -49,52 +235,141 @@ impl OpInfo for ReduceOp {
 impl ReduceOp {
     pub(crate) fn forward(&self, ins: &[&Tensor]) -> Result<Tensor> {
         let [x] = inputs::<1>(self, ins)?;
-        // Integer and bool sums are int64, as in PyTorch.
-        let dtype = if x.dtype().is_float() {
-            x.dtype()
-        } else {
-            DType::Int64
-        };
+        let (shape, rank) = (x.shape(), x.shape().len());
         let data = x.storage().data();
-        let promoted;
-        let (buffer, layout) = if data.dtype() == dtype {
-            (&*data, x.layout().clone())
-        } else {
-            promoted = data.gather_as(x.layout(), dtype);
-            (&promoted, crate::Layout::contiguous(x.shape()))
+        let layout = x.layout();
+        let all = Dims::all(shape, false);
+        let (buffer, dims) = match self {
+            ReduceOp::Sum => (
+                reduce::reduce(&data, layout, &all.mask(rank), Fold::Sum)?,
+                &all,
+            ),
+            ReduceOp::SumDim(dims) => (
+                reduce::reduce(&data, layout, &dims.mask(rank), Fold::Sum)?,
+                dims,
+            ),
+            ReduceOp::Mean => (
+                reduce::reduce(&data, layout, &all.mask(rank), Fold::Mean)?,
+                &all,
+            ),
+            ReduceOp::MeanDim(dims) => (
+                reduce::reduce(&data, layout, &dims.mask(rank), Fold::Mean)?,
+                dims,
+            ),
+            ReduceOp::SumToSize(target) => {
+                let buffer = reduce::sum_to_shape(&data, layout, target)?;
+                return Ok(new_tensor(buffer, target));
+            }
+            ReduceOp::Extreme(which) => {
+                if x.numel() == 0 {
+                    return Err(Error::ReduceEmpty { op: self.name() });
+                }
+                (
+                    reduce::reduce(&data, layout, &all.mask(rank), fold(*which))?,
+                    &all,
+                )
+            }
+            ReduceOp::ExtremeDim {
+                which,
+                dim,
+                keepdim,
+                indices,
+            } => {
+                let dims = Dims {
+                    dims: if rank == 0 { vec![] } else { vec![*dim] },
+                    keepdim: *keepdim,
+                };
+                if dims.count(shape) == 0 {
+                    return Err(Error::ReduceDimEmpty {
+                        op: self.name(),
+                        dim: *dim,
+                    });
+                }
+                let mask = dims.mask(rank);
+                let (values, found) =
+                    reduce::arg_reduce(&data, layout, &mask, *which == Extreme::Max)?;
+                let out_shape = dims.out_shape(shape);
+                let found = new_tensor(crate::cpu::CpuBuffer::I64(found), &out_shape);
+                let _ = indices.0.set(found);
+                return Ok(new_tensor(values, &out_shape));
+            }
+            ReduceOp::Amax(which, dims) => {
+                if x.numel() == 0 {
+                    if dims.dims.len() == rank {
+                        return Err(Error::ReduceEmpty { op: self.name() });
+                    }
+                    if let Some(&dim) = dims.dims.iter().find(|&&d| shape[d] == 0) {
+                        return Err(Error::ReduceDimEmpty {
+                            op: self.name(),
+                            dim,
+                        });
+                    }
+                }
+                (
+                    reduce::reduce(&data, layout, &dims.mask(rank), fold(*which))?,
+                    dims,
+                )
+            }
+            ReduceOp::Var(dims, correction) | ReduceOp::Std(dims, correction) => {
+                let sqrt = matches!(self, ReduceOp::Std(..));
+                let buffer = reduce::variance(&data, layout, &dims.mask(rank), *correction, sqrt)?;
+                (buffer, dims)
+            }
+            ReduceOp::Norm(p, dims) => {
+                if !x.dtype().is_float() {
+                    return Err(Error::NormDtype { dtype: x.dtype() });
+                }
+                if p.is_infinite() && x.numel() == 0 {
+                    return Err(Error::NormInfEmpty);
+                }
+                (
+                    reduce::vector_norm(&data, layout, &dims.mask(rank), *p)?,
+                    dims,
+                )
+            }
+            ReduceOp::Prod => (
+                reduce::reduce(&data, layout, &all.mask(rank), Fold::Prod)?,
+                &all,
+            ),
+            ReduceOp::ProdDim(dims) => (
+                reduce::reduce(&data, layout, &dims.mask(rank), Fold::Prod)?,
+                dims,
+            ),
+            ReduceOp::Logsumexp(dims) => {
+                let buffer = if x.dtype().is_float() {
+                    reduce::logsumexp(&data, layout, &dims.mask(rank))?
+                } else {
+                    // Integers are summed as the default float dtype, as PyTorch does.
+                    let float = data.gather_as(layout, DType::DEFAULT_FLOAT);
+                    let dense = crate::Layout::contiguous(shape);
+                    reduce::logsumexp(&float, &dense, &dims.mask(rank))?
+                };
+                (buffer, dims)
+            }
         };
-        Ok(match self {
-            ReduceOp::Sum => new_tensor(cpu::sum_all(buffer, &layout)?, &[]),
-            ReduceOp::Mean => {
-                let sum =
-                    cpu::sum_all(buffer, &layout)?.to_f64_vec(&crate::Layout::contiguous(&[]));
-                let mean = sum.first().copied().unwrap_or(0.0) / x.numel() as f64;
-                new_tensor(cpu::CpuBuffer::full(dtype, 1, mean), &[])
-            }
-            ReduceOp::SumToSize(shape) => {
-                new_tensor(cpu::sum_to_shape(buffer, &layout, shape)?, shape)
-            }
-        })
+        Ok(new_tensor(buffer, &dims.out_shape(shape)))
+    }
+
+    /// A new `max(dim)`/`min(dim)` op with room for its indices.
+    pub(crate) fn extreme_dim(which: Extreme, dim: usize, keepdim: bool) -> (Self, Indices) {
+        let indices = Indices::default();
+        let op = ReduceOp::ExtremeDim {
+            which,
+            dim,
+            keepdim,
+            indices: indices.clone(),
+        };
+        (op, indices)
+    }
+
+    pub(crate) fn dims_or_all(dims: Option<&[i64]>, x: &Tensor, keepdim: bool) -> Result<Dims> {
+        Dims::new_or_all(dims, x.shape(), keepdim)
     }
 }
 
-impl Tensor {
-    /// Sum of all elements, PyTorch's `sum()`.
-    pub fn sum(&self) -> Result<Tensor> {
-        apply(Op::Reduce(ReduceOp::Sum), &[self])
-    }
-
-    /// Mean of all elements, PyTorch's `mean()`.
-    pub fn mean(&self) -> Result<Tensor> {
-        apply(Op::Reduce(ReduceOp::Mean), &[self])
-    }
-
-    /// Sums broadcast dimensions away so the result has `shape`, PyTorch's
-    /// `sum_to_size`: the reverse of [`Tensor::expand`].
-    pub fn sum_to_size(&self, shape: &[usize]) -> Result<Tensor> {
-        if self.shape() == shape {
-            return Ok(self.clone());
-        }
-        apply(Op::Reduce(ReduceOp::SumToSize(shape.to_vec())), &[self])
+fn fold(which: Extreme) -> Fold {
+    match which {
+        Extreme::Max => Fold::Max,
+        Extreme::Min => Fold::Min,
     }
 }

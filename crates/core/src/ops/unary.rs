@@ -1,19 +1,85 @@
-//! Elementwise maths on one tensor.
+//! Elementwise maths on one tensor: `exp log sqrt rsqrt abs sign sin cos
+//! tanh sigmoid relu gelu leaky_relu softplus clamp round floor neg
+//! reciprocal erf`, and `to(dtype)`.
 
+use super::arith::{Scalar, elements};
 use super::{Op, OpInfo, SavedSlot, apply, inputs, new_tensor};
+use crate::cpu::unary::{self as k, map};
 use crate::cpu::{CpuBuffer, Float};
-use crate::dtype::DType;
+use crate::dtype::{DType, Priority};
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 
-/// An elementwise op on one tensor.
+/// Which formula `gelu` uses, PyTorch's `approximate` argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeluApproximate {
+    /// `'none'`: the exact `x/2 (1 + erf(x / sqrt 2))`.
+    None,
+    /// `'tanh'`: `x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`.
+    Tanh,
+}
+
+/// An elementwise op on one tensor, with its attributes.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum UnaryOp {
     /// `neg`
     Neg,
     /// `exp`
     Exp,
+    /// `log`, the natural logarithm.
+    Log,
+    /// `sqrt`
+    Sqrt,
+    /// `rsqrt`, `1 / sqrt(x)`.
+    Rsqrt,
+    /// `abs`
+    Abs,
+    /// `sign`: -1, 0 or 1 (0 for NaN).
+    Sign,
+    /// `sin`
+    Sin,
+    /// `cos`
+    Cos,
+    /// `tanh`
+    Tanh,
+    /// `sigmoid`
+    Sigmoid,
+    /// `relu`
+    Relu,
+    /// `gelu`
+    Gelu(GeluApproximate),
+    /// `leaky_relu(negative_slope)`
+    LeakyRelu {
+        /// The slope for negative inputs.
+        negative_slope: f64,
+    },
+    /// `softplus(beta, threshold)`
+    Softplus {
+        /// `log1p(exp(beta x)) / beta`.
+        beta: f64,
+        /// Past `beta x > threshold` the result is `x`.
+        threshold: f64,
+    },
+    /// `clamp(min, max)` with number bounds, at least one given.
+    Clamp {
+        /// The lower bound.
+        min: Option<Scalar>,
+        /// The upper bound.
+        max: Option<Scalar>,
+    },
+    /// `clamp_min(min)` with a number.
+    ClampMin(Scalar),
+    /// `clamp_max(max)` with a number.
+    ClampMax(Scalar),
+    /// `round`, half to even.
+    Round,
+    /// `floor`
+    Floor,
+    /// `reciprocal`, `1 / x`.
+    Reciprocal,
+    /// `erf`, the error function.
+    Erf,
     /// `to(dtype)`: a copy in another dtype.
     ToDtype {
         /// The input's dtype, which the gradient goes back to.
@@ -24,51 +90,182 @@ pub enum UnaryOp {
 }
 
 impl UnaryOp {
-    /// Every unary op, for tests that check each has a name, a kernel and a derivative.
-    pub const ALL: &[UnaryOp] = &[UnaryOp::Neg, UnaryOp::Exp];
+    /// Every unary op (with sample attributes), for tests that check each
+    /// has a name, a kernel and a derivative.
+    pub const ALL: &[UnaryOp] = &[
+        UnaryOp::Neg,
+        UnaryOp::Exp,
+        UnaryOp::Log,
+        UnaryOp::Sqrt,
+        UnaryOp::Rsqrt,
+        UnaryOp::Abs,
+        UnaryOp::Sign,
+        UnaryOp::Sin,
+        UnaryOp::Cos,
+        UnaryOp::Tanh,
+        UnaryOp::Sigmoid,
+        UnaryOp::Relu,
+        UnaryOp::Gelu(GeluApproximate::None),
+        UnaryOp::Gelu(GeluApproximate::Tanh),
+        UnaryOp::LeakyRelu {
+            negative_slope: 0.01,
+        },
+        UnaryOp::Softplus {
+            beta: 1.0,
+            threshold: 20.0,
+        },
+        UnaryOp::Clamp {
+            min: Some(Scalar::Float(-1.0)),
+            max: Some(Scalar::Float(1.0)),
+        },
+        UnaryOp::ClampMin(Scalar::Float(0.0)),
+        UnaryOp::ClampMax(Scalar::Float(0.0)),
+        UnaryOp::Round,
+        UnaryOp::Floor,
+        UnaryOp::Reciprocal,
+        UnaryOp::Erf,
+        UnaryOp::ToDtype {
+            from: DType::Float32,
+            to: DType::Float64,
+        },
+    ];
 
-    fn apply<T: Float>(self, x: T) -> T {
-        match self {
-            UnaryOp::Neg => -x,
-            UnaryOp::Exp => x.exp(),
-            UnaryOp::ToDtype { .. } => x,
-        }
+    /// The result dtype for an input of `dtype`, or PyTorch's error: maths
+    /// on integers computes in the default float dtype; ops that keep
+    /// integers keep them; float-only kernels refuse the others.
+    fn dtype(&self, dtype: DType) -> Result<DType> {
+        let kernel = |kernel| Error::KernelDtype { kernel, dtype };
+        Ok(match (*self, dtype) {
+            (UnaryOp::ToDtype { to, .. }, _) => to,
+            (_, d) if d.is_float() => d,
+            (UnaryOp::Neg, DType::Bool) => return Err(Error::NegBool),
+            (UnaryOp::Abs, DType::Bool) => return Err(kernel("abs_cpu")),
+            (UnaryOp::Relu, DType::Bool) => return Err(Error::BoolUnsupported { op: "relu" }),
+            (UnaryOp::Round, DType::Bool) => return Err(kernel("round_vml_cpu")),
+            (UnaryOp::Floor, DType::Bool) => return Err(kernel("floor_vml_cpu")),
+            (UnaryOp::Gelu(_), _) => return Err(kernel("GeluKernelImpl")),
+            (UnaryOp::LeakyRelu { .. }, _) => return Err(kernel("leaky_relu_cpu")),
+            (UnaryOp::Softplus { .. }, _) => return Err(kernel("softplus_cpu")),
+            (UnaryOp::Clamp { min, max }, d) => {
+                let bounds = [min, max].into_iter().flatten().map(Scalar::promotion);
+                let operands: Vec<_> = std::iter::once((d, Priority::Dimensioned))
+                    .chain(bounds)
+                    .collect();
+                DType::result_type(&operands)
+            }
+            (UnaryOp::ClampMin(bound) | UnaryOp::ClampMax(bound), d) => {
+                DType::result_type(&[(d, Priority::Dimensioned), bound.promotion()])
+            }
+            (UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Sign | UnaryOp::Relu, d) => d,
+            (UnaryOp::Round | UnaryOp::Floor, d) => d,
+            (
+                UnaryOp::Exp
+                | UnaryOp::Log
+                | UnaryOp::Sqrt
+                | UnaryOp::Rsqrt
+                | UnaryOp::Sin
+                | UnaryOp::Cos
+                | UnaryOp::Tanh
+                | UnaryOp::Sigmoid
+                | UnaryOp::Reciprocal
+                | UnaryOp::Erf,
+                _,
+            ) => DType::DEFAULT_FLOAT,
+        })
     }
 
     pub(crate) fn forward(&self, ins: &[&Tensor]) -> Result<Tensor> {
         let [x] = inputs::<1>(self, ins)?;
+        let dtype = self.dtype(x.dtype())?;
         if let UnaryOp::ToDtype { to, .. } = self {
             let buffer = x.storage().data().gather_as(x.layout(), *to);
             return Ok(new_tensor(buffer, x.shape()));
         }
-        // Maths on integers computes in the default float dtype, as PyTorch does.
-        let dtype = match (x.dtype(), self) {
-            (d, _) if d.is_float() => d,
-            (DType::Bool, UnaryOp::Neg) => return Err(Error::NegBool),
-            (DType::Int64, UnaryOp::Neg) => DType::Int64,
-            _ => DType::DEFAULT_FLOAT,
-        };
-        let data = x.storage().data();
-        let converted;
-        let (buffer, layout) = if data.dtype() == dtype {
-            (&*data, x.layout().clone())
-        } else {
-            converted = data.gather_as(x.layout(), dtype);
-            (&converted, Layout::contiguous(x.shape()))
-        };
-        let out = match buffer {
-            CpuBuffer::F32(d) => {
-                CpuBuffer::F32(layout.indices().map(|i| self.apply(d[i])).collect())
-            }
-            CpuBuffer::F64(d) => {
-                CpuBuffer::F64(layout.indices().map(|i| self.apply(d[i])).collect())
-            }
-            CpuBuffer::I64(d) => {
-                CpuBuffer::I64(layout.indices().map(|i| d[i].wrapping_neg()).collect())
-            }
-            CpuBuffer::Bool(_) => return Err(Error::NegBool),
+        let (data, layout) = elements(x, dtype, x.shape())?;
+        let out = match &*data {
+            CpuBuffer::F32(d) => CpuBuffer::F32(self.float(d, &layout)),
+            CpuBuffer::F64(d) => CpuBuffer::F64(self.float(d, &layout)),
+            CpuBuffer::I64(d) => CpuBuffer::I64(self.int(d, &layout)?),
+            CpuBuffer::Bool(d) => match self {
+                // sign(True) is True: the only op that keeps bool.
+                UnaryOp::Sign => CpuBuffer::Bool(map(d, &layout, |v| v)),
+                _ => return Err(self.no_kernel(dtype)),
+            },
         };
         Ok(new_tensor(out, x.shape()))
+    }
+
+    fn no_kernel(&self, dtype: DType) -> Error {
+        Error::Backend(format!(
+            "internal error: no {} kernel for {dtype}",
+            self.name()
+        ))
+    }
+
+    fn float<T: Float>(&self, d: &[T], l: &Layout) -> Vec<T> {
+        let t = |v: f64| T::from_f64(v);
+        let bound = |s: Option<Scalar>, default: f64| t(s.map_or(default, Scalar::to_f64));
+        match *self {
+            UnaryOp::Neg => map(d, l, |x| -x),
+            UnaryOp::Exp => map(d, l, |x| x.exp()),
+            UnaryOp::Log => map(d, l, |x| x.ln()),
+            UnaryOp::Sqrt => map(d, l, |x| x.sqrt()),
+            UnaryOp::Rsqrt => map(d, l, |x| T::one() / x.sqrt()),
+            UnaryOp::Abs => map(d, l, |x| x.abs()),
+            UnaryOp::Sign => map(d, l, k::sign),
+            UnaryOp::Sin => map(d, l, |x| x.sin()),
+            UnaryOp::Cos => map(d, l, |x| x.cos()),
+            UnaryOp::Tanh => map(d, l, |x| x.tanh()),
+            UnaryOp::Sigmoid => map(d, l, k::sigmoid),
+            // `x < 0` keeps NaN and -0.0 as they are, as PyTorch's relu does.
+            UnaryOp::Relu => map(d, l, |x| if x < T::zero() { T::zero() } else { x }),
+            UnaryOp::Gelu(GeluApproximate::None) => map(d, l, k::gelu),
+            UnaryOp::Gelu(GeluApproximate::Tanh) => map(d, l, k::gelu_tanh),
+            UnaryOp::LeakyRelu { negative_slope } => {
+                let slope = t(negative_slope);
+                map(d, l, |x| if x > T::zero() { x } else { x * slope })
+            }
+            UnaryOp::Softplus { beta, threshold } => {
+                let (beta, threshold) = (t(beta), t(threshold));
+                map(d, l, |x| k::softplus(x, beta, threshold))
+            }
+            UnaryOp::Clamp { min, max } => {
+                let (lo, hi) = (bound(min, f64::NEG_INFINITY), bound(max, f64::INFINITY));
+                // min(max(x, lo), hi), NaN passing through.
+                map(d, l, |x| if x.is_nan() { x } else { x.max(lo).min(hi) })
+            }
+            UnaryOp::ClampMin(lo) => {
+                let lo = t(lo.to_f64());
+                map(d, l, |x| if x.is_nan() { x } else { x.max(lo) })
+            }
+            UnaryOp::ClampMax(hi) => {
+                let hi = t(hi.to_f64());
+                map(d, l, |x| if x.is_nan() { x } else { x.min(hi) })
+            }
+            UnaryOp::Round => map(d, l, k::round_half_even),
+            UnaryOp::Floor => map(d, l, |x| x.floor()),
+            UnaryOp::Reciprocal => map(d, l, |x| T::one() / x),
+            UnaryOp::Erf => map(d, l, k::erf),
+            UnaryOp::ToDtype { .. } => map(d, l, |x| x),
+        }
+    }
+
+    fn int(&self, d: &[i64], l: &Layout) -> Result<Vec<i64>> {
+        Ok(match *self {
+            UnaryOp::Neg => map(d, l, i64::wrapping_neg),
+            UnaryOp::Abs => map(d, l, i64::wrapping_abs),
+            UnaryOp::Sign => map(d, l, i64::signum),
+            UnaryOp::Relu => map(d, l, |x| x.max(0)),
+            UnaryOp::Round | UnaryOp::Floor => map(d, l, |x| x),
+            UnaryOp::Clamp { min, max } => {
+                let lo = min.map_or(i64::MIN, Scalar::to_i64);
+                let hi = max.map_or(i64::MAX, Scalar::to_i64);
+                map(d, l, |x| x.max(lo).min(hi))
+            }
+            UnaryOp::ClampMin(lo) => map(d, l, |x| x.max(lo.to_i64())),
+            UnaryOp::ClampMax(hi) => map(d, l, |x| x.min(hi.to_i64())),
+            _ => return Err(self.no_kernel(DType::Int64)),
+        })
     }
 }
 
@@ -77,6 +274,26 @@ impl OpInfo for UnaryOp {
         match self {
             UnaryOp::Neg => "NegBackward0",
             UnaryOp::Exp => "ExpBackward0",
+            UnaryOp::Log => "LogBackward0",
+            UnaryOp::Sqrt => "SqrtBackward0",
+            UnaryOp::Rsqrt => "RsqrtBackward0",
+            UnaryOp::Abs => "AbsBackward0",
+            UnaryOp::Sign => "SignBackward0",
+            UnaryOp::Sin => "SinBackward0",
+            UnaryOp::Cos => "CosBackward0",
+            UnaryOp::Tanh => "TanhBackward0",
+            UnaryOp::Sigmoid => "SigmoidBackward0",
+            UnaryOp::Relu => "ReluBackward0",
+            UnaryOp::Gelu(_) => "GeluBackward0",
+            UnaryOp::LeakyRelu { .. } => "LeakyReluBackward0",
+            UnaryOp::Softplus { .. } => "SoftplusBackward0",
+            UnaryOp::Clamp { .. } => "ClampBackward1",
+            UnaryOp::ClampMin(_) => "ClampMinBackward0",
+            UnaryOp::ClampMax(_) => "ClampMaxBackward0",
+            UnaryOp::Round => "RoundBackward0",
+            UnaryOp::Floor => "FloorBackward0",
+            UnaryOp::Reciprocal => "ReciprocalBackward0",
+            UnaryOp::Erf => "ErfBackward0",
             UnaryOp::ToDtype { .. } => "ToCopyBackward0",
         }
     }
@@ -85,6 +302,26 @@ impl OpInfo for UnaryOp {
         match self {
             UnaryOp::Neg => "neg",
             UnaryOp::Exp => "exp",
+            UnaryOp::Log => "log",
+            UnaryOp::Sqrt => "sqrt",
+            UnaryOp::Rsqrt => "rsqrt",
+            UnaryOp::Abs => "abs",
+            UnaryOp::Sign => "sign",
+            UnaryOp::Sin => "sin",
+            UnaryOp::Cos => "cos",
+            UnaryOp::Tanh => "tanh",
+            UnaryOp::Sigmoid => "sigmoid",
+            UnaryOp::Relu => "relu",
+            UnaryOp::Gelu(_) => "gelu",
+            UnaryOp::LeakyRelu { .. } => "leaky_relu",
+            UnaryOp::Softplus { .. } => "softplus",
+            UnaryOp::Clamp { .. } => "clamp",
+            UnaryOp::ClampMin(_) => "clamp_min",
+            UnaryOp::ClampMax(_) => "clamp_max",
+            UnaryOp::Round => "round",
+            UnaryOp::Floor => "floor",
+            UnaryOp::Reciprocal => "reciprocal",
+            UnaryOp::Erf => "erf",
             UnaryOp::ToDtype { .. } => "to",
         }
     }
@@ -95,17 +332,43 @@ impl OpInfo for UnaryOp {
 
     fn saved(&self, _needs: &[bool]) -> Vec<SavedSlot> {
         match self {
-            UnaryOp::Neg | UnaryOp::ToDtype { .. } => vec![],
-            // result: grad * result
-            UnaryOp::Exp => vec![SavedSlot::Output],
+            UnaryOp::Neg
+            | UnaryOp::Sign
+            | UnaryOp::Round
+            | UnaryOp::Floor
+            | UnaryOp::ToDtype { .. } => vec![],
+            // Formulas in the result: exp, sqrt, rsqrt, tanh, sigmoid,
+            // reciprocal, and relu (whose mask is `result > 0`).
+            UnaryOp::Exp
+            | UnaryOp::Sqrt
+            | UnaryOp::Rsqrt
+            | UnaryOp::Tanh
+            | UnaryOp::Sigmoid
+            | UnaryOp::Relu
+            | UnaryOp::Reciprocal => vec![SavedSlot::Output],
+            UnaryOp::Log
+            | UnaryOp::Abs
+            | UnaryOp::Sin
+            | UnaryOp::Cos
+            | UnaryOp::Gelu(_)
+            | UnaryOp::LeakyRelu { .. }
+            | UnaryOp::Softplus { .. }
+            | UnaryOp::Clamp { .. }
+            | UnaryOp::ClampMin(_)
+            | UnaryOp::ClampMax(_)
+            | UnaryOp::Erf => vec![SavedSlot::Input(0)],
         }
     }
 }
 
 impl Tensor {
+    fn unary(&self, op: UnaryOp) -> Result<Tensor> {
+        apply(Op::Unary(op), &[self])
+    }
+
     /// `-self`, PyTorch's `neg`.
     pub fn neg(&self) -> Result<Tensor> {
-        apply(Op::Unary(UnaryOp::Neg), &[self])
+        self.unary(UnaryOp::Neg)
     }
 
     /// A copy in `dtype`, PyTorch's `to(dtype)`; the same tensor when it
@@ -114,17 +377,125 @@ impl Tensor {
         if self.dtype() == dtype {
             return Ok(self.clone());
         }
-        apply(
-            Op::Unary(UnaryOp::ToDtype {
-                from: self.dtype(),
-                to: dtype,
-            }),
-            &[self],
-        )
+        let from = self.dtype();
+        self.unary(UnaryOp::ToDtype { from, to: dtype })
     }
 
     /// `e ** self`, PyTorch's `exp`.
     pub fn exp(&self) -> Result<Tensor> {
-        apply(Op::Unary(UnaryOp::Exp), &[self])
+        self.unary(UnaryOp::Exp)
+    }
+
+    /// The natural logarithm, PyTorch's `log`.
+    pub fn log(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Log)
+    }
+
+    /// PyTorch's `sqrt`.
+    pub fn sqrt(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Sqrt)
+    }
+
+    /// `1 / sqrt(self)`, PyTorch's `rsqrt`.
+    pub fn rsqrt(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Rsqrt)
+    }
+
+    /// PyTorch's `abs`; integers stay integers.
+    pub fn abs(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Abs)
+    }
+
+    /// -1, 0 or 1 by sign (0 for NaN), PyTorch's `sign`; its gradient is zero.
+    pub fn sign(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Sign)
+    }
+
+    /// PyTorch's `sin`.
+    pub fn sin(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Sin)
+    }
+
+    /// PyTorch's `cos`.
+    pub fn cos(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Cos)
+    }
+
+    /// PyTorch's `tanh`.
+    pub fn tanh(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Tanh)
+    }
+
+    /// `1 / (1 + exp(-self))`, PyTorch's `sigmoid`.
+    pub fn sigmoid(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Sigmoid)
+    }
+
+    /// `max(self, 0)`, PyTorch's `relu`.
+    ///
+    /// ```
+    /// use gradscope_core::Tensor;
+    /// let x = Tensor::from_vec(vec![-1.0f32, 2.0], &[2])?.requires_grad_(true);
+    /// let y = x.relu()?;
+    /// assert_eq!(y.to_vec::<f32>(), vec![0.0, 2.0]);
+    /// assert_eq!(y.grad_fn().map(|n| n.name().to_owned()).as_deref(), Some("ReluBackward0"));
+    /// # Ok::<(), gradscope_core::Error>(())
+    /// ```
+    pub fn relu(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Relu)
+    }
+
+    /// PyTorch's `F.gelu(self, approximate=...)`.
+    pub fn gelu(&self, approximate: GeluApproximate) -> Result<Tensor> {
+        self.unary(UnaryOp::Gelu(approximate))
+    }
+
+    /// PyTorch's `F.leaky_relu(self, negative_slope)` (PyTorch's default slope is 0.01).
+    pub fn leaky_relu(&self, negative_slope: f64) -> Result<Tensor> {
+        self.unary(UnaryOp::LeakyRelu { negative_slope })
+    }
+
+    /// PyTorch's `F.softplus(self, beta, threshold)` (defaults 1 and 20).
+    pub fn softplus(&self, beta: f64, threshold: f64) -> Result<Tensor> {
+        self.unary(UnaryOp::Softplus { beta, threshold })
+    }
+
+    /// PyTorch's `clamp(min, max)` with number bounds (`ClampBackward1`); at
+    /// least one must be given. Tensor bounds: [`Tensor::clamp_tensor`].
+    pub fn clamp(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
+        if min.is_none() && max.is_none() {
+            return Err(Error::ClampNoBounds);
+        }
+        self.unary(UnaryOp::Clamp { min, max })
+    }
+
+    /// PyTorch's `clamp_min(min)` with a number (`ClampMinBackward0`).
+    pub fn clamp_min(&self, min: Scalar) -> Result<Tensor> {
+        self.unary(UnaryOp::ClampMin(min))
+    }
+
+    /// PyTorch's `clamp_max(max)` with a number (`ClampMaxBackward0`).
+    pub fn clamp_max(&self, max: Scalar) -> Result<Tensor> {
+        self.unary(UnaryOp::ClampMax(max))
+    }
+
+    /// Rounds half to even, PyTorch's `round`; its gradient is zero.
+    pub fn round(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Round)
+    }
+
+    /// PyTorch's `floor`; its gradient is zero.
+    pub fn floor(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Floor)
+    }
+
+    /// `1 / self`, PyTorch's `reciprocal`.
+    pub fn reciprocal(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Reciprocal)
+    }
+
+    /// The error function, PyTorch's `erf`.
+    pub fn erf(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Erf)
     }
 }

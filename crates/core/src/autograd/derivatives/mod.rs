@@ -15,6 +15,7 @@ mod matmul;
 mod nn;
 mod reduce;
 mod select;
+mod softmax;
 mod unary;
 mod view;
 
@@ -88,5 +89,6 @@ pub(crate) fn backward(op: &Op, b: &BackwardInputs<'_>) -> Result<Vec<Option<Ten
         Op::Join(op) => join::backward(op, b),
         Op::Matmul(op) => matmul::backward(op, b),
         Op::Nn(op) => nn::backward(op, b),
+        Op::Softmax(op) => softmax::backward(op, b),
     }
 }
