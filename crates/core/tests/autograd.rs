@@ -311,3 +311,18 @@ every_target! {
         assert!(gradgradcheck(f, &[x], Default::default()).is_err());
     }
 }
+
+every_target! {
+    fn where_condition_gets_no_edge_as_in_pytorch() {
+        let x = Tensor::ones(&[2]).requires_grad_(true);
+        let cond = Tensor::from_vec(vec![true, false], &[2]).unwrap();
+        let y = x.where_cond(&cond, &Tensor::scalar(0.0)).unwrap();
+        // torch.where(c, x, 0.).grad_fn.next_functions: (AccumulateGrad, None)
+        let next = y.grad_fn().unwrap();
+        let names: Vec<Option<&str>> =
+            next.next_functions().iter().map(|n| n.as_ref().map(|n| n.name())).collect();
+        assert_eq!(names, [Some("AccumulateGrad"), None]);
+        y.sum().unwrap().backward().unwrap();
+        assert_eq!(x.grad().unwrap().to_vec::<f32>(), vec![1.0, 0.0]);
+    }
+}

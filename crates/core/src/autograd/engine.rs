@@ -229,7 +229,10 @@ fn run_node(
         }
         NodeKind::Op(op) => {
             let saved = node.unpack_saved()?;
-            let needs_grad: Vec<bool> = node.next.iter().map(Option::is_some).collect();
+            let mut needs_grad = vec![false; node.input_shapes.len()];
+            for (&i, edge) in node.edge_inputs.iter().zip(&node.next) {
+                needs_grad[i] = edge.is_some();
+            }
             let _mode = GradModeGuard::set(create_graph);
             let inputs = BackwardInputs {
                 grad,
@@ -262,16 +265,16 @@ fn run_node(
     Ok(outputs)
 }
 
-/// As PyTorch's validate_outputs: each gradient takes its input's shape
-/// (summing broadcast dimensions) and dtype.
-fn to_input_meta(node: &Node, grads: Vec<Option<Tensor>>) -> Result<Vec<Option<Tensor>>> {
-    let meta = node.input_shapes.iter().zip(&node.input_dtypes);
-    grads
-        .into_iter()
-        .zip(meta)
-        .map(|(g, (shape, dtype))| {
-            g.map(|g| g.sum_to_size(shape)?.to_dtype(*dtype))
-                .transpose()
+/// One gradient per `next` edge, from one per input: as PyTorch's
+/// validate_outputs, each takes its input's shape (summing broadcast
+/// dimensions) and dtype.
+fn to_input_meta(node: &Node, mut grads: Vec<Option<Tensor>>) -> Result<Vec<Option<Tensor>>> {
+    node.edge_inputs
+        .iter()
+        .map(|&i| {
+            let g = grads.get_mut(i).and_then(Option::take);
+            let (shape, dtype) = (&node.input_shapes[i], node.input_dtypes[i]);
+            g.map(|g| g.sum_to_size(shape)?.to_dtype(dtype)).transpose()
         })
         .collect()
 }

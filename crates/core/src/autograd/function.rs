@@ -108,6 +108,12 @@ pub fn apply_function(
         backward,
     });
     let refs: Vec<&Tensor> = inputs.iter().collect();
-    attach(kind, &refs, next, saved, &output);
+    attach(
+        kind,
+        &refs,
+        ((0..inputs.len()).collect(), next),
+        saved,
+        &output,
+    );
     Ok(output)
 }

@@ -59,6 +59,9 @@ pub struct Node {
     sequence_nr: u64,
     pub(crate) kind: NodeKind,
     next: Vec<Option<Rc<Node>>>,
+    /// The input each `next` edge belongs to (inputs that cannot carry a
+    /// gradient, such as index tensors, have no edge).
+    edge_inputs: Vec<usize>,
     /// What backward reads; `None` once released.
     saved: RefCell<Option<Vec<SavedTensor>>>,
     input_shapes: Vec<Vec<usize>>,
@@ -81,6 +84,7 @@ impl Node {
             created_at: None,
             kind: NodeKind::AccumulateGrad(leaf),
             next: vec![],
+            edge_inputs: vec![],
             saved: RefCell::new(Some(vec![])),
         });
         node.emit_created();
@@ -210,17 +214,23 @@ pub(crate) fn record(op: Op, inputs: &[&Tensor], output: &Tensor) -> Result<()> 
     if !is_grad_enabled() {
         return Ok(());
     }
-    let next: Vec<Option<Rc<Node>>> = inputs.iter().map(|t| edge_to(t)).collect();
+    let edge_inputs: Vec<usize> = (0..inputs.len())
+        .filter(|&i| op.is_differentiable_input(i))
+        .collect();
+    let next: Vec<Option<Rc<Node>>> = edge_inputs.iter().map(|&i| edge_to(inputs[i])).collect();
     if next.iter().all(Option::is_none) {
         return Ok(());
     }
-    let needs: Vec<bool> = next.iter().map(Option::is_some).collect();
+    let mut needs = vec![false; inputs.len()];
+    for (&i, edge) in edge_inputs.iter().zip(&next) {
+        needs[i] = edge.is_some();
+    }
     let slots = op.saved(&needs).into_iter().filter_map(|slot| match slot {
         SavedSlot::Input(i) => inputs.get(i).map(|t| (slot, (*t).clone())),
         SavedSlot::Output => Some((slot, output.detach())),
     });
     let saved = save_all(slots)?;
-    attach(NodeKind::Op(op), inputs, next, saved, output);
+    attach(NodeKind::Op(op), inputs, (edge_inputs, next), saved, output);
     Ok(())
 }
 
@@ -240,7 +250,7 @@ fn save_all(slots: impl Iterator<Item = (SavedSlot, Tensor)>) -> Result<Vec<Save
 fn attach(
     kind: NodeKind,
     inputs: &[&Tensor],
-    next: Vec<Option<Rc<Node>>>,
+    (edge_inputs, next): (Vec<usize>, Vec<Option<Rc<Node>>>),
     saved: Vec<SavedTensor>,
     output: &Tensor,
 ) {
@@ -249,6 +259,7 @@ fn attach(
         sequence_nr: take_next(&NEXT_SEQUENCE_NR),
         kind,
         next,
+        edge_inputs,
         saved: RefCell::new(Some(saved)),
         input_shapes: inputs.iter().map(|t| t.shape().to_vec()).collect(),
         input_dtypes: inputs.iter().map(|t| t.dtype()).collect(),

@@ -79,6 +79,17 @@ impl OpInfo for IndexOp {
         }
     }
 
+    fn is_differentiable_input(&self, i: usize) -> bool {
+        match self {
+            IndexOp::Index { .. } => i == 0,
+            IndexOp::IndexPut { .. } => i <= 1,
+            IndexOp::Gather { .. } | IndexOp::IndexSelect { .. } | IndexOp::Embedding { .. } => {
+                i == 0
+            }
+            IndexOp::ScatterAdd { .. } | IndexOp::IndexAdd { .. } => i != 1,
+        }
+    }
+
     fn arity(&self) -> usize {
         match self {
             IndexOp::Index { dims } => 1 + dims.len(),

@@ -93,6 +93,11 @@ pub trait OpInfo {
     /// What its backward reads, given which inputs need a gradient: as in
     /// PyTorch's `derivatives.yaml`, only what a formula that will run mentions.
     fn saved(&self, needs_grad: &[bool]) -> Vec<SavedSlot>;
+    /// Whether input `i` can carry a gradient at all. Index tensors and
+    /// conditions cannot: PyTorch gives them no `next_functions` entry.
+    fn is_differentiable_input(&self, _i: usize) -> bool {
+        true
+    }
 }
 
 impl Op {
@@ -129,6 +134,11 @@ impl Op {
     /// What backward reads.
     pub fn saved(&self, needs_grad: &[bool]) -> Vec<SavedSlot> {
         self.info().saved(needs_grad)
+    }
+
+    /// Whether input `i` gets a `next_functions` edge.
+    pub fn is_differentiable_input(&self, i: usize) -> bool {
+        self.info().is_differentiable_input(i)
     }
 
     fn forward(&self, inputs: &[&Tensor]) -> Result<Tensor> {

@@ -60,6 +60,11 @@ impl OpInfo for SelectOp {
         }
     }
 
+    fn is_differentiable_input(&self, i: usize) -> bool {
+        // where's condition (input 2) is a mask.
+        !(matches!(self, SelectOp::Where) && i == 2)
+    }
+
     fn arity(&self) -> usize {
         match self {
             SelectOp::Maximum | SelectOp::Minimum | SelectOp::ClampMin | SelectOp::ClampMax => 2,
