@@ -168,6 +168,14 @@ pub enum Error {
         got: usize,
     },
 
+    /// An optimizer given no parameters.
+    #[error("optimizer got an empty parameter list")]
+    OptimizerEmpty,
+
+    /// SGD with nesterov but no momentum or with dampening.
+    #[error("Nesterov momentum requires a momentum and zero dampening")]
+    NesterovMomentum,
+
     /// An allocation past the device's memory budget.
     #[error(
         "out of memory. Tried to allocate {}. gradscope's memory budget is {}, of which {} is already allocated.",
@@ -750,6 +758,7 @@ impl Error {
         // Most of PyTorch's errors are RuntimeError; list the others here.
         match self {
             Error::OutOfMemory { .. } => "OutOfMemoryError",
+            Error::OptimizerEmpty | Error::NesterovMomentum => "ValueError",
             Error::SliceStepZero | Error::SliceStepNegative | Error::CatEmpty => "ValueError",
             Error::DimOutOfRange { .. }
             | Error::NarrowStart { .. }

@@ -25,6 +25,7 @@ pub mod grad_mode;
 pub mod layout;
 pub mod ledger;
 pub mod ops;
+pub mod optim;
 pub mod storage;
 pub mod tensor;
 pub mod trace;
