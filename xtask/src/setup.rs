@@ -24,7 +24,8 @@ const VULKAN_ICD_DIR: &str = "/usr/share/vulkan/icd.d";
 /// How much to set up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
-    /// The wasm toolchain: target, wasm-bindgen-cli, wasm-opt (`build-web`, `serve`).
+    /// The wasm toolchain: target, wasm-bindgen-cli, wasm-opt, and the
+    /// editor's npm packages (`build-web`, `serve`).
     Wasm,
     /// Everything `test` needs besides: lavapipe, Chromium, chromedriver, node
     /// and the e2e npm dependencies.
@@ -50,11 +51,13 @@ pub fn run(ctx: &mut Ctx, level: Level) -> Result<()> {
     note(did, what);
     let (did, what) = wasm_opt(ctx)?;
     note(did, what);
+    let (did, what) = npm_deps(ctx, crate::web::EDITOR_DIR, "editor node_modules")?;
+    note(did, what);
     if level == Level::Test {
         for (did, what) in system_packages(ctx)? {
             note(did, what);
         }
-        let (did, what) = e2e_deps(ctx)?;
+        let (did, what) = npm_deps(ctx, "tests/e2e", "e2e node_modules")?;
         note(did, what);
     }
 
@@ -406,29 +409,32 @@ fn mtime(path: &Path) -> Option<SystemTime> {
     path.metadata().and_then(|m| m.modified()).ok()
 }
 
-/// `npm ci` in tests/e2e when node_modules is missing or older than the lock file.
-fn e2e_deps(ctx: &Ctx) -> Result<(bool, String)> {
-    let dir = ctx.root.join("tests/e2e");
-    let what = "e2e node_modules".to_string();
-    if !dir.join("package.json").is_file() {
-        return Ok((false, "e2e node_modules (no tests/e2e/package.json)".into()));
+/// `npm ci` in `dir` (relative to the root) when its node_modules is
+/// missing or older than its lock file.
+fn npm_deps(ctx: &Ctx, dir: &str, what: &str) -> Result<(bool, String)> {
+    let path = ctx.root.join(dir);
+    let what = what.to_string();
+    if !path.join("package.json").is_file() {
+        return Ok((false, format!("{what} (no {dir}/package.json)")));
     }
-    let lock = dir.join("package-lock.json");
+    let lock = path.join("package-lock.json");
     let Some(lock_time) = mtime(&lock) else {
-        bail!(
-            "tests/e2e/package-lock.json is missing: run `npm install` in tests/e2e and commit it"
-        );
+        bail!("{dir}/package-lock.json is missing: run `npm install` in {dir} and commit it");
     };
     // npm writes node_modules/.package-lock.json on every install.
-    let fresh = mtime(&dir.join("node_modules/.package-lock.json")).is_some_and(|t| t >= lock_time);
+    let fresh =
+        mtime(&path.join("node_modules/.package-lock.json")).is_some_and(|t| t >= lock_time);
     if fresh {
         return Ok((false, what));
     }
-    println!("setup: npm ci in tests/e2e");
+    if ctx.which("npm").is_none() {
+        bail!("npm is missing, which {dir} needs: apt-get install -y nodejs npm");
+    }
+    println!("setup: npm ci in {dir}");
     let mut cmd = ctx.cmd("npm");
     cmd.args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
-        .current_dir(&dir);
-    util::run(&mut cmd).context("installing the e2e npm dependencies")?;
+        .current_dir(&path);
+    util::run(&mut cmd).with_context(|| format!("installing the npm dependencies of {dir}"))?;
     Ok((true, what))
 }
 

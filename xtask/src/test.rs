@@ -159,16 +159,16 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
 
 /// Serves the site on a free port and runs the browser script against it.
 fn e2e(ctx: &Ctx) -> Result<()> {
-    let script = ctx.root.join("tests/e2e/skeleton.mjs");
+    let script = ctx.root.join("tests/e2e/playground.mjs");
     if !script.is_file() {
-        bail!("tests/e2e/skeleton.mjs is missing: the end-to-end test is not written yet");
+        bail!("tests/e2e/playground.mjs is missing: the end-to-end test is not written yet");
     }
     let out_dir = ctx.target_dir.join("e2e");
     fs::create_dir_all(&out_dir)?;
-    let screenshot = out_dir.join("skeleton.png");
+    let screenshot = out_dir.join("playground-1280x800.png");
     let server = StaticServer::start(&web::site_dir(ctx), 0, Log::Errors)?;
     let mut cmd = ctx.cmd("node");
-    cmd.arg("tests/e2e/skeleton.mjs")
+    cmd.arg("tests/e2e/playground.mjs")
         .env("GRADSCOPE_URL", server.url())
         .env("GRADSCOPE_SCREENSHOT", &screenshot);
     println!("{}", util::display(&cmd));

@@ -1,5 +1,5 @@
-//! `cargo xtask build-web`: release wasm, wasm-bindgen, wasm-opt, and the
-//! static site under `<target>/site`.
+//! `cargo xtask build-web`: release wasm, wasm-bindgen, wasm-opt, the code
+//! editor bundled by esbuild, and the static site under `<target>/site`.
 
 use std::fs;
 use std::io::Write;
@@ -28,6 +28,9 @@ const WASM_OPT_FEATURES: &[&str] = &[
     "--enable-reference-types",
     "--enable-multivalue",
 ];
+
+/// The editor's npm project (CodeMirror 6 and esbuild), under the repository root.
+pub const EDITOR_DIR: &str = "web/editor";
 
 /// The site directory.
 pub fn site_dir(ctx: &Ctx) -> PathBuf {
@@ -84,20 +87,52 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
     if !web.is_dir() {
         bail!("{} is missing", web.display());
     }
-    copy_dir(&web, &site)?;
+    let editor = ctx.root.join(EDITOR_DIR);
+    copy_dir(&web, &site, &editor)?;
+    bundle_editor(ctx, &editor, &site)?;
 
     print_sizes(ctx, &site)?;
     Ok(site)
 }
 
-fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+/// `web/editor/main.js` and the CodeMirror it imports, as one minified ES
+/// module: `<site>/editor.js`.
+fn bundle_editor(ctx: &Ctx, editor: &Path, site: &Path) -> Result<()> {
+    let esbuild = editor.join("node_modules/.bin/esbuild");
+    if !esbuild.is_file() {
+        bail!(
+            "{} is missing: run `cargo xtask setup` (npm ci in {EDITOR_DIR})",
+            ctx.show(&esbuild)
+        );
+    }
+    let mut cmd = ctx.cmd(&esbuild);
+    cmd.current_dir(editor)
+        .args([
+            "main.js",
+            "--bundle",
+            "--format=esm",
+            "--minify",
+            "--target=es2020",
+            "--log-level=warning",
+        ])
+        .arg(format!("--outfile={}", site.join("editor.js").display()));
+    println!("build-web: esbuild {EDITOR_DIR}/main.js -> editor.js");
+    util::run(&mut cmd)
+}
+
+/// Copies `from` into `to`, leaving out the directory `skip` (sources that
+/// are built into the site rather than copied).
+fn copy_dir(from: &Path, to: &Path, skip: &Path) -> Result<()> {
     fs::create_dir_all(to).with_context(|| format!("creating {}", to.display()))?;
     for entry in fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
         let entry = entry?;
         let src = entry.path();
         let dst = to.join(entry.file_name());
+        if src == skip {
+            continue;
+        }
         if entry.file_type()?.is_dir() || src.is_dir() {
-            copy_dir(&src, &dst)?;
+            copy_dir(&src, &dst, skip)?;
         } else {
             fs::copy(&src, &dst)
                 .with_context(|| format!("copying {} to {}", src.display(), dst.display()))?;

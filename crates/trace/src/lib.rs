@@ -6,14 +6,21 @@
 //! live display, stepping and scrubbing back in time are one code path, shared
 //! by the page and the CLI.
 
+pub mod chart;
 pub mod event;
 pub mod format;
 pub mod graph;
 pub mod layout;
+pub mod log;
 pub mod memory;
+pub mod playback;
 pub mod protocol;
+pub mod snapshot;
+pub mod step;
 
 pub use event::{Category, Event, EventKind, NodeId, SavedInfo, StorageId, TensorId};
 pub use graph::{GraphNode, GraphState, NodeStatus};
 pub use layout::{GraphLayout, LaidEdge, LaidNode};
+pub use log::{EventList, EventLog};
 pub use protocol::{Reply, Request};
+pub use snapshot::{GraphAt, NodePhase, NodeView};

@@ -23,6 +23,65 @@ impl MemorySample {
     }
 }
 
+/// Live bytes per category as events are applied one by one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemoryTracker {
+    live: BTreeMap<StorageId, (u64, Category)>,
+    bytes: [u64; 5],
+}
+
+impl MemoryTracker {
+    /// Applies one event; `true` when it changed the bytes of some category.
+    pub fn apply(&mut self, event: &Event) -> bool {
+        let bytes = &mut self.bytes;
+        match &event.kind {
+            EventKind::StorageAllocated {
+                storage,
+                bytes: n,
+                category,
+                ..
+            } => {
+                self.live.insert(*storage, (*n, *category));
+                bytes[*category as usize] += n;
+                true
+            }
+            EventKind::StorageRecategorised { storage, category } => {
+                match self.live.get_mut(storage) {
+                    Some((n, old)) => {
+                        bytes[*old as usize] = bytes[*old as usize].saturating_sub(*n);
+                        bytes[*category as usize] += *n;
+                        *old = *category;
+                        true
+                    }
+                    None => false,
+                }
+            }
+            EventKind::StorageFreed { storage } => match self.live.remove(storage) {
+                Some((n, category)) => {
+                    bytes[category as usize] = bytes[category as usize].saturating_sub(n);
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// Bytes per category now, in [`Category::ALL`] order.
+    pub fn bytes(&self) -> [u64; 5] {
+        self.bytes
+    }
+}
+
+/// Bytes per category after `events`, in [`Category::ALL`] order.
+pub fn bytes_after<'a>(events: impl IntoIterator<Item = &'a Event>) -> [u64; 5] {
+    let mut tracker = MemoryTracker::default();
+    for event in events {
+        tracker.apply(event);
+    }
+    tracker.bytes()
+}
+
 /// One sample per event that changed memory, in trace order.
 ///
 /// ```
@@ -34,45 +93,15 @@ impl MemorySample {
 /// let samples = timeline(&[Event { seq: 0, time_us: 0, line: None, kind: alloc }]);
 /// assert_eq!(samples[0].total(), 16);
 /// ```
-pub fn timeline(events: &[Event]) -> Vec<MemorySample> {
-    let mut live: BTreeMap<StorageId, (u64, Category)> = BTreeMap::new();
-    let mut bytes = [0u64; 5];
+pub fn timeline<'a>(events: impl IntoIterator<Item = &'a Event>) -> Vec<MemorySample> {
+    let mut tracker = MemoryTracker::default();
     let mut samples = Vec::new();
     for event in events {
-        let changed = match &event.kind {
-            EventKind::StorageAllocated {
-                storage,
-                bytes: n,
-                category,
-                ..
-            } => {
-                live.insert(*storage, (*n, *category));
-                bytes[*category as usize] += n;
-                true
-            }
-            EventKind::StorageRecategorised { storage, category } => match live.get_mut(storage) {
-                Some((n, old)) => {
-                    bytes[*old as usize] = bytes[*old as usize].saturating_sub(*n);
-                    bytes[*category as usize] += *n;
-                    *old = *category;
-                    true
-                }
-                None => false,
-            },
-            EventKind::StorageFreed { storage } => match live.remove(storage) {
-                Some((n, category)) => {
-                    bytes[category as usize] = bytes[category as usize].saturating_sub(n);
-                    true
-                }
-                None => false,
-            },
-            _ => false,
-        };
-        if changed {
+        if tracker.apply(event) {
             samples.push(MemorySample {
                 seq: event.seq,
                 time_us: event.time_us,
-                bytes,
+                bytes: tracker.bytes(),
             });
         }
     }

@@ -1,16 +1,89 @@
 //! The messages between the page and the engine's Web Worker.
+//!
+//! Running a program is one [`Request::RunProgram`]; the worker answers with
+//! [`Reply::Events`] batches and [`Reply::Stdout`] text as the program runs,
+//! then one [`Reply::Finished`] or [`Reply::Error`]. Stop needs no message:
+//! the page terminates the worker and starts a fresh one, which announces
+//! itself with [`Reply::Ready`].
 
 use serde::{Deserialize, Serialize};
 
 use crate::event::Event;
 
+/// The program the page starts with: lesson 1's graph, built and freed.
+pub const EXAMPLE: &str = "\
+import torch
+
+x = torch.ones(2, 2, requires_grad=True)
+y = x + 2
+z = y * y * 3
+out = z.mean()
+print(out)
+out.backward()
+print(x.grad)
+";
+
+/// Where a program's tensors live, as the device menu offers it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Device {
+    /// The CPU backend.
+    #[default]
+    Cpu,
+    /// The GPU through WebGPU.
+    Webgpu,
+}
+
+impl Device {
+    /// The name PyTorch-style code and the menu use (`cpu`, `webgpu`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Device::Cpu => "cpu",
+            Device::Webgpu => "webgpu",
+        }
+    }
+
+    /// The device named `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "cpu" => Some(Device::Cpu),
+            "webgpu" => Some(Device::Webgpu),
+            _ => None,
+        }
+    }
+}
+
+/// Whether this browser can run programs on WebGPU.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum WebGpu {
+    /// An adapter was found.
+    Available {
+        /// The adapter's name as the browser reports it.
+        adapter: String,
+        /// The graphics backend (`BrowserWebGpu`).
+        backend: String,
+    },
+    /// None could be had.
+    Unavailable {
+        /// Why, in words for the device menu.
+        reason: String,
+    },
+}
+
 /// What the page asks the worker to do.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Request {
-    /// Run the skeleton computation on the CPU, and its elementwise part on
-    /// the GPU when an adapter can be had.
-    RunDemo,
+    /// Find out which devices this browser offers; answered by [`Reply::Devices`].
+    ProbeDevices,
+    /// Run a Python program from the start, recording its trace.
+    RunProgram {
+        /// The program's text.
+        source: String,
+        /// The default device for its tensors.
+        device: Device,
+    },
 }
 
 /// What the worker reports back.
@@ -19,41 +92,101 @@ pub enum Request {
 pub enum Reply {
     /// The worker's engine is loaded and listening.
     Ready,
-    /// Trace events, in order, continuing the previous batch.
+    /// The answer to [`Request::ProbeDevices`].
+    Devices {
+        /// WebGPU's availability.
+        webgpu: WebGpu,
+    },
+    /// Trace events, in order, continuing the previous batch of this run.
     Events {
         /// The batch.
         events: Vec<Event>,
     },
-    /// The CPU run finished.
-    CpuResult {
-        /// `out.item()`.
-        out: f64,
-        /// `x.grad`, row-major.
-        x_grad: Vec<f64>,
-        /// `x.grad.shape`.
-        x_grad_shape: Vec<usize>,
+    /// Text the program printed, exactly as Python printed it.
+    Stdout {
+        /// The text, newlines included.
+        text: String,
     },
-    /// The elementwise forward ran on the GPU and was compared with the CPU.
-    GpuResult {
-        /// The adapter's name as the browser reports it.
-        adapter: String,
-        /// The graphics backend (`BrowserWebGpu`, `Vulkan`).
-        backend: String,
-        /// `z` computed by the GPU kernel.
-        z: Vec<f32>,
-        /// Largest absolute difference from the CPU's `z`.
-        max_abs_diff: f32,
+    /// Text the program wrote to `sys.stderr` (warnings), not including the
+    /// traceback of an uncaught exception, which [`Reply::Error`] carries.
+    Stderr {
+        /// The text, newlines included.
+        text: String,
     },
-    /// No GPU could be had; the CPU result stands.
-    GpuUnavailable {
-        /// Why, in words for the page.
-        reason: String,
+    /// A note from the engine about the run (not program output).
+    Notice {
+        /// The note, in words for the console.
+        text: String,
     },
-    /// The run failed.
+    /// The program ran to its end.
+    Finished,
+    /// The program raised, or the engine failed; the run is over.
     Error {
-        /// PyTorch's exception type.
+        /// The Python exception type (`RuntimeError`).
         kind: String,
-        /// PyTorch's message.
+        /// Its message, as PyTorch words it.
         message: String,
+        /// The program line that raised, when known.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        line: Option<u32>,
+        /// The report CPython would print (`Traceback (most recent call
+        /// last):` ...), when the Python runtime made one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        traceback: Option<String>,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protocol_run_program_json() -> Result<(), serde_json::Error> {
+        let request = Request::RunProgram {
+            source: "print(1)\n".into(),
+            device: Device::Webgpu,
+        };
+        let json = serde_json::to_string(&request)?;
+        assert_eq!(
+            json,
+            r#"{"type":"run_program","source":"print(1)\n","device":"webgpu"}"#
+        );
+        assert_eq!(serde_json::from_str::<Request>(&json)?, request);
+        Ok(())
+    }
+
+    #[test]
+    fn protocol_error_line_is_optional() -> Result<(), serde_json::Error> {
+        // worker.js reports a failed load without a line.
+        let reply: Reply = serde_json::from_str(
+            r#"{"type":"error","kind":"RuntimeError","message":"the engine could not load"}"#,
+        )?;
+        assert_eq!(
+            reply,
+            Reply::Error {
+                kind: "RuntimeError".into(),
+                message: "the engine could not load".into(),
+                line: None,
+                traceback: None,
+            }
+        );
+        let json = serde_json::to_string(&Reply::Devices {
+            webgpu: WebGpu::Unavailable {
+                reason: "no adapter".into(),
+            },
+        })?;
+        assert_eq!(
+            json,
+            r#"{"type":"devices","webgpu":{"status":"unavailable","reason":"no adapter"}}"#
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn protocol_device_names() {
+        for device in [Device::Cpu, Device::Webgpu] {
+            assert_eq!(Device::from_name(device.name()), Some(device));
+        }
+        assert_eq!(Device::from_name("cuda"), None);
+    }
 }

@@ -2,7 +2,9 @@
 //! engine runs in the Web Worker, and layouts come from `gradscope-trace`.
 
 mod components;
+mod size;
 mod state;
+mod storage;
 mod worker;
 
 use wasm_bindgen::prelude::*;

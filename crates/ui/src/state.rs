@@ -2,55 +2,95 @@
 
 use std::rc::Rc;
 
-use gradscope_trace::{Event, GraphLayout, GraphState, Reply};
+use gradscope_trace::Reply;
+use gradscope_trace::chart::Axis;
+use gradscope_trace::playback::Playback;
+use gradscope_trace::protocol::{Device, WebGpu};
+use gradscope_trace::step::StepBy;
 use yew::Reducible;
 
-/// Where the GPU side of the run stands.
+/// Where the engine's worker stands.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Gpu {
-    /// Not known yet.
-    Pending,
-    /// The elementwise forward ran on this adapter.
-    Ran {
-        adapter: String,
-        backend: String,
-        z: Vec<f32>,
-        max_abs_diff: f32,
-    },
-    /// No adapter; the page runs on the CPU.
-    Unavailable { reason: String },
+pub enum Engine {
+    /// Loading its wasm module.
+    Loading,
+    /// Listening.
+    Ready,
+    /// It could not be started or failed to load.
+    Failed(String),
 }
 
-/// The CPU run's result.
+/// Where the last run stands.
 #[derive(Clone, Debug, PartialEq)]
-pub struct CpuResult {
-    pub out: f64,
-    pub x_grad: Vec<f64>,
-    pub x_grad_shape: Vec<usize>,
+pub enum Run {
+    /// Nothing ran yet.
+    Idle,
+    /// Running; replies are arriving.
+    Running,
+    /// Ran to its end.
+    Finished,
+    /// Raised.
+    Raised {
+        kind: String,
+        message: String,
+        line: Option<u32>,
+        /// CPython's report, when the runtime made one.
+        traceback: Option<String>,
+    },
+    /// Stopped by the learner.
+    Stopped,
+}
+
+/// One piece of console output.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Output {
+    /// What the program printed.
+    Stdout(Rc<str>),
+    /// What the program wrote to `sys.stderr`.
+    Stderr(Rc<str>),
+    /// A note from the engine.
+    Notice(Rc<str>),
 }
 
 /// Everything the page shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
-    pub worker_ready: bool,
-    pub events: Vec<Event>,
-    pub graph: GraphState,
-    pub layout: GraphLayout,
-    pub cpu: Option<CpuResult>,
-    pub gpu: Gpu,
-    pub error: Option<String>,
+    pub engine: Engine,
+    /// WebGPU's availability; `None` while the worker probes.
+    pub webgpu: Option<WebGpu>,
+    pub device: Device,
+    /// The editor's text, saved on every change.
+    pub source: Rc<str>,
+    /// Bumped when the text is replaced from outside the editor (Reset).
+    pub source_version: u32,
+    pub run: Run,
+    /// The trace and the position the views show.
+    pub playback: Playback,
+    pub output: Vec<Output>,
+    pub axis: Axis,
 }
 
-impl Default for State {
-    fn default() -> Self {
+impl State {
+    /// A fresh page with the saved code and device.
+    pub fn new(source: String, device: Device) -> Self {
         Self {
-            worker_ready: false,
-            events: vec![],
-            graph: GraphState::default(),
-            layout: GraphLayout::default(),
-            cpu: None,
-            gpu: Gpu::Pending,
-            error: None,
+            engine: Engine::Loading,
+            webgpu: None,
+            device,
+            source: source.into(),
+            source_version: 0,
+            run: Run::Idle,
+            playback: Playback::default(),
+            output: vec![],
+            axis: Axis::Events,
+        }
+    }
+
+    /// The line that raised, if the last run did.
+    pub fn error_line(&self) -> Option<u32> {
+        match &self.run {
+            Run::Raised { line, .. } => *line,
+            _ => None,
         }
     }
 }
@@ -58,10 +98,25 @@ impl Default for State {
 /// What can happen to the state.
 #[derive(Debug)]
 pub enum Action {
-    /// The worker said something.
-    Reply(Reply),
+    /// The replies that arrived during one animation frame, in order.
+    Replies(Vec<Reply>),
     /// The worker could not be started or failed.
     WorkerFailed(String),
+    /// A run was sent to the worker.
+    Started,
+    /// The learner stopped the run; the worker is being restarted.
+    Stopped,
+    /// The learner typed (or Reset replaced the text, `external`).
+    Edited {
+        source: String,
+        external: bool,
+    },
+    SetDevice(Device),
+    SetAxis(Axis),
+    /// Show the trace after this many events (the scrub slider).
+    Seek(usize),
+    /// Step forward (`true`) or back.
+    Step(StepBy, bool),
 }
 
 impl Reducible for State {
@@ -70,46 +125,64 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = Rc::unwrap_or_clone(self);
         match action {
-            Action::Reply(Reply::Ready) => next.worker_ready = true,
-            Action::Reply(Reply::Events { events }) => {
-                for event in &events {
-                    next.graph.apply(event);
+            Action::Replies(replies) => apply_replies(&mut next, replies),
+            Action::WorkerFailed(message) => next.engine = Engine::Failed(message),
+            Action::Started => {
+                next.run = Run::Running;
+                next.playback = Playback::default();
+                next.output.clear();
+            }
+            Action::Stopped => {
+                next.engine = Engine::Loading;
+                if next.run == Run::Running {
+                    next.run = Run::Stopped;
                 }
-                next.events.extend(events);
-                next.layout = GraphLayout::of(&next.graph);
             }
-            Action::Reply(Reply::CpuResult {
-                out,
-                x_grad,
-                x_grad_shape,
-            }) => {
-                next.cpu = Some(CpuResult {
-                    out,
-                    x_grad,
-                    x_grad_shape,
-                });
+            Action::Edited { source, external } => {
+                next.source = source.into();
+                if external {
+                    next.source_version += 1;
+                }
             }
-            Action::Reply(Reply::GpuResult {
-                adapter,
-                backend,
-                z,
-                max_abs_diff,
-            }) => {
-                next.gpu = Gpu::Ran {
-                    adapter,
-                    backend,
-                    z,
-                    max_abs_diff,
-                };
-            }
-            Action::Reply(Reply::GpuUnavailable { reason }) => {
-                next.gpu = Gpu::Unavailable { reason }
-            }
-            Action::Reply(Reply::Error { kind, message }) => {
-                next.error = Some(format!("{kind}: {message}"));
-            }
-            Action::WorkerFailed(message) => next.error = Some(message),
+            Action::SetDevice(device) => next.device = device,
+            Action::SetAxis(axis) => next.axis = axis,
+            Action::Seek(position) => next.playback.seek(position),
+            Action::Step(by, forward) => next.playback.step(by, forward),
         }
         Rc::new(next)
     }
+}
+
+/// Applies one frame's replies: their events join the trace as one batch.
+fn apply_replies(next: &mut State, replies: Vec<Reply>) {
+    let mut batch = Vec::new();
+    for reply in replies {
+        match reply {
+            Reply::Ready => next.engine = Engine::Ready,
+            Reply::Devices { webgpu } => next.webgpu = Some(webgpu),
+            Reply::Events { events } => batch.extend(events),
+            Reply::Stdout { text } => next.output.push(Output::Stdout(text.into())),
+            Reply::Stderr { text } => next.output.push(Output::Stderr(text.into())),
+            Reply::Notice { text } => next.output.push(Output::Notice(text.into())),
+            Reply::Finished => next.run = Run::Finished,
+            Reply::Error {
+                kind,
+                message,
+                line,
+                traceback,
+            } => {
+                if next.run == Run::Running {
+                    next.run = Run::Raised {
+                        kind,
+                        message,
+                        line,
+                        traceback,
+                    };
+                } else {
+                    next.engine = Engine::Failed(format!("{kind}: {message}"));
+                }
+            }
+        }
+    }
+    next.playback.push(batch);
 }

@@ -1,61 +1,213 @@
-//! The hook that starts the engine's Web Worker and turns its messages into
-//! actions.
+//! The hook that owns the engine's Web Worker: it starts it, sends it runs,
+//! restarts it on Stop, and turns its replies into one action per animation
+//! frame.
 
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use gradscope_trace::protocol::Device;
 use gradscope_trace::{Reply, Request};
 use wasm_bindgen::prelude::*;
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
 use crate::state::{Action, State};
 
-/// Starts `worker.js` once, asks it to run the demo when it is ready, and
-/// terminates it when the component goes away.
-#[hook]
-pub fn use_engine_worker(state: UseReducerHandle<State>) {
-    use_effect_with((), move |_| {
-        let started = start(state.dispatcher());
-        let worker = match started {
-            Ok(worker) => Some(worker),
-            Err(message) => {
-                state.dispatch(Action::WorkerFailed(message));
-                None
-            }
+/// A started worker with the handlers it calls, which live as long as it does.
+struct Spawned {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+/// What the page holds of the worker.
+pub struct Engine {
+    dispatch: UseReducerDispatcher<State>,
+    worker: RefCell<Option<Spawned>>,
+    /// Whether the current worker said Ready.
+    ready: Rc<Cell<bool>>,
+    /// A run asked for before the worker was ready.
+    waiting: Rc<RefCell<Option<Request>>>,
+    receiver: Rc<Receiver>,
+}
+
+/// A cheap handle to the page's worker, for callbacks.
+#[derive(Clone)]
+pub struct EngineHandle(Rc<Engine>);
+
+impl PartialEq for EngineHandle {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl EngineHandle {
+    /// Runs `source` from the start, stopping any run in progress first.
+    pub fn run(&self, source: &str, device: Device) {
+        if self.0.receiver.running.get() || self.0.receiver.broken.get() {
+            self.stop();
+        }
+        self.0.dispatch.dispatch(Action::Started);
+        self.0.receiver.running.set(true);
+        let request = Request::RunProgram {
+            source: source.to_string(),
+            device,
         };
+        match self.0.worker.borrow().as_ref() {
+            Some(spawned) if self.0.ready.get() => send(&spawned.worker, &request),
+            _ => *self.0.waiting.borrow_mut() = Some(request),
+        }
+    }
+
+    /// Ends the run by terminating the worker, and starts a fresh one.
+    pub fn stop(&self) {
+        let engine = &self.0;
+        if let Some(spawned) = engine.worker.borrow_mut().take() {
+            spawned.worker.terminate();
+        }
+        engine.receiver.queue.borrow_mut().clear();
+        engine.waiting.borrow_mut().take();
+        engine.receiver.running.set(false);
+        engine.dispatch.dispatch(Action::Stopped);
+        engine.start();
+    }
+}
+
+impl Engine {
+    fn start(&self) {
+        self.ready.set(false);
+        self.receiver.broken.set(false);
+        match spawn(self) {
+            Ok(started) => *self.worker.borrow_mut() = Some(started),
+            Err(message) => self.dispatch.dispatch(Action::WorkerFailed(message)),
+        }
+    }
+}
+
+/// Starts the worker once and terminates it when the page goes away.
+#[hook]
+pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> EngineHandle {
+    let handle = use_memo((), move |_| {
+        let queue: Rc<RefCell<Vec<Reply>>> = Rc::default();
+        let frame_pending: Rc<Cell<bool>> = Rc::default();
+        let flush = {
+            let (queue, pending, dispatch) =
+                (queue.clone(), frame_pending.clone(), dispatch.clone());
+            Closure::<dyn FnMut()>::new(move || {
+                pending.set(false);
+                let replies = std::mem::take(&mut *queue.borrow_mut());
+                if !replies.is_empty() {
+                    dispatch.dispatch(Action::Replies(replies));
+                }
+            })
+        };
+        let engine = Rc::new(Engine {
+            dispatch,
+            worker: RefCell::new(None),
+            ready: Rc::default(),
+            waiting: Rc::default(),
+            receiver: Rc::new(Receiver {
+                queue,
+                flush,
+                frame_pending,
+                running: Rc::default(),
+                broken: Cell::new(false),
+            }),
+        });
+        engine.start();
+        EngineHandle(engine)
+    });
+    let on_drop = (*handle).clone();
+    use_effect_with((), move |_| {
         move || {
-            if let Some((worker, _handler)) = worker {
-                worker.terminate();
+            if let Some(spawned) = on_drop.0.worker.borrow_mut().take() {
+                spawned.worker.terminate();
             }
         }
     });
+    (*handle).clone()
 }
 
-type Handler = Closure<dyn FnMut(MessageEvent)>;
-
-fn start(dispatch: UseReducerDispatcher<State>) -> Result<(Worker, Handler), String> {
+fn spawn(engine: &Engine) -> Result<Spawned, String> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     let worker = Worker::new_with_options("./worker.js", &options)
         .map_err(|e| format!("could not start the engine's worker: {e:?}"))?;
     let sender = worker.clone();
-    let handler = Handler::new(move |event: MessageEvent| {
+    let (ready, waiting) = (engine.ready.clone(), engine.waiting.clone());
+    let receiver = engine.receiver.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
-        match serde_json::from_str::<Reply>(&text) {
-            Ok(Reply::Ready) => {
-                send(&sender, &Request::RunDemo);
-                dispatch.dispatch(Action::Reply(Reply::Ready));
+        let reply = serde_json::from_str::<Reply>(&text).unwrap_or_else(|err| Reply::Error {
+            kind: "RuntimeError".into(),
+            message: format!("the page could not read the engine's reply: {err}"),
+            line: None,
+            traceback: None,
+        });
+        if reply == Reply::Ready {
+            ready.set(true);
+            send(&sender, &Request::ProbeDevices);
+            if let Some(request) = waiting.borrow_mut().take() {
+                send(&sender, &request);
             }
-            Ok(reply) => dispatch.dispatch(Action::Reply(reply)),
-            Err(err) => dispatch.dispatch(Action::WorkerFailed(format!("bad reply: {err}"))),
         }
+        receiver.receive(reply);
     });
-    worker.set_onmessage(Some(handler.as_ref().unchecked_ref()));
-    Ok((worker, handler))
+    // An uncaught exception (a Rust panic aborts as `unreachable`) leaves the
+    // worker's module unusable: report it, and restart before the next run.
+    let receiver = engine.receiver.clone();
+    let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+        receiver.broken.set(true);
+        receiver.receive(Reply::Error {
+            kind: "RuntimeError".into(),
+            message: format!("the engine failed: {}", event.message()),
+            line: None,
+            traceback: None,
+        });
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    Ok(Spawned {
+        worker,
+        _on_message: on_message,
+        _on_error: on_error,
+    })
+}
+
+/// Where replies wait for the next animation frame; shared by the engine
+/// and each worker's message handler.
+struct Receiver {
+    /// Replies not yet handed to the reducer.
+    queue: Rc<RefCell<Vec<Reply>>>,
+    /// Drains `queue` into one action; runs on the next animation frame.
+    flush: Closure<dyn FnMut()>,
+    frame_pending: Rc<Cell<bool>>,
+    /// Whether a run was sent and has not finished.
+    running: Rc<Cell<bool>>,
+    /// Whether the worker threw and must be restarted.
+    broken: Cell<bool>,
+}
+
+impl Receiver {
+    /// Queues a reply and asks for a frame to hand the queue over in.
+    fn receive(&self, reply: Reply) {
+        if matches!(reply, Reply::Finished | Reply::Error { .. }) {
+            self.running.set(false);
+        }
+        self.queue.borrow_mut().push(reply);
+        if !self.frame_pending.replace(true) {
+            let asked = web_sys::window()
+                .map(|w| w.request_animation_frame(self.flush.as_ref().unchecked_ref()));
+            if !matches!(asked, Some(Ok(_))) {
+                self.frame_pending.set(false);
+            }
+        }
+    }
 }
 
 fn send(worker: &Worker, request: &Request) {
     if let Ok(json) = serde_json::to_string(request) {
-        // A failed post shows up as a page that never gets its result; the
-        // worker's own errors arrive as replies.
+        // A failed post shows up as a run that never finishes; Stop recovers.
         let _ = worker.post_message(&JsValue::from_str(&json));
     }
 }

@@ -4,7 +4,8 @@
 //! `web/worker.js` loads this module; its start function installs the
 //! message handler and announces [`Reply::Ready`].
 
-mod demo;
+mod gpu;
+mod program;
 
 use gradscope_trace::{Reply, Request};
 use wasm_bindgen::prelude::*;
@@ -34,6 +35,8 @@ pub fn start() {
             Err(err) => post(&Reply::Error {
                 kind: "ValueError".into(),
                 message: format!("gradscope worker: bad request {text:?}: {err}"),
+                line: None,
+                traceback: None,
             }),
         }
     });
@@ -45,6 +48,9 @@ pub fn start() {
 
 async fn handle(request: Request) {
     match request {
-        Request::RunDemo => demo::run().await,
+        Request::ProbeDevices => post(&Reply::Devices {
+            webgpu: gpu::probe().await,
+        }),
+        Request::RunProgram { source, device } => program::run(&source, device).await,
     }
 }

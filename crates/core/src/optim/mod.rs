@@ -25,7 +25,7 @@ pub trait Optimizer {
     fn step(&mut self) -> Result<()>;
     /// The parameters it updates.
     fn params(&self) -> &[Tensor];
-    /// Its learning rate (param_groups[0]["lr"]).
+    /// Its learning rate (`param_groups[0]["lr"]` in PyTorch).
     fn lr(&self) -> f64;
     /// Sets the learning rate, as a scheduler does.
     fn set_lr(&mut self, lr: f64);

@@ -1,8 +1,12 @@
 //! The page's components: each only draws what it is given.
 
 mod app;
-mod device_panel;
-mod graph_view;
-mod result_panel;
+mod console_panel;
+mod device_menu;
+mod editor;
+mod graph_node;
+mod graph_panel;
+mod memory_panel;
+mod transport;
 
 pub use app::App;

@@ -1,0 +1,626 @@
+//! The memory chart: bytes per category stacked over the trace, with the
+//! peak and the phases (backward, grad modes, recomputation) marked, placed
+//! in a plot box, so the page only writes the SVG.
+
+use std::fmt::Write;
+
+use crate::event::{Category, Event, EventKind};
+use crate::log::EventList;
+use crate::memory::{MemorySample, timeline};
+
+/// What the horizontal axis counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Axis {
+    /// Events applied: every event gets the same width (stepping's view).
+    #[default]
+    Events,
+    /// Wall-clock time since the trace began.
+    Time,
+}
+
+/// One category's band of the stacked area.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    /// The category.
+    pub category: Category,
+    /// An SVG path (`d`) of the band, empty when the category never held bytes.
+    pub path: String,
+    /// The most bytes the category held at once.
+    pub peak_bytes: u64,
+}
+
+/// Where the total was highest (the first time it got there).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Peak {
+    /// Horizontal position of the step that reached it.
+    pub x: f64,
+    /// Top of the stack there.
+    pub y: f64,
+    /// Total bytes.
+    pub bytes: u64,
+    /// The position (events applied) at which it was reached.
+    pub position: usize,
+}
+
+/// What a marked stretch of the trace was doing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpanKind {
+    /// `backward()` from begin to end.
+    Backward,
+    /// A grad mode scope (`no_grad`, `inference_mode`, `enable_grad`).
+    GradMode(String),
+    /// A checkpoint recomputing its forward.
+    Recompute,
+}
+
+impl SpanKind {
+    /// The label the chart prints.
+    pub fn label(&self) -> &str {
+        match self {
+            SpanKind::Backward => "backward",
+            SpanKind::GradMode(mode) => mode,
+            SpanKind::Recompute => "recompute",
+        }
+    }
+}
+
+/// A marked stretch, from `x0` to `x1` (the right edge when still open).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Span {
+    /// What it was.
+    pub kind: SpanKind,
+    /// Left edge.
+    pub x0: f64,
+    /// Right edge.
+    pub x1: f64,
+    /// How many spans it is nested in (a label row for each depth).
+    pub depth: usize,
+}
+
+/// A label on the bytes axis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tick {
+    /// Vertical position.
+    pub y: f64,
+    /// Bytes, as `1.5 KiB`.
+    pub label: String,
+}
+
+/// The memory chart of a whole trace in a `width` by `height` box.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MemoryChart {
+    /// Bands in [`Category::ALL`] order, bottom of the stack first.
+    pub bands: Vec<Band>,
+    /// The highest total, if any byte was ever live.
+    pub peak: Option<Peak>,
+    /// Backward passes, grad mode scopes and recomputations.
+    pub spans: Vec<Span>,
+    /// Labels on the bytes axis, bottom first.
+    pub ticks: Vec<Tick>,
+    /// The bytes at the top of the box.
+    pub top_bytes: u64,
+    /// What the right edge stands for: `67 events` or `1.2 ms`.
+    pub end_label: String,
+    /// Box width.
+    pub width: f64,
+    /// Box height.
+    pub height: f64,
+    axis: Axis,
+    events: usize,
+    end_time_us: u64,
+}
+
+/// One step of the stacked curve: from `x` on, cumulative bytes `stack`.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    x: f64,
+    total: u64,
+    stack: [u64; 5],
+}
+
+impl MemoryChart {
+    /// The chart of `events` (the whole recorded trace) in a box of
+    /// `width` by `height`, at most about two steps per unit of width.
+    ///
+    /// ```
+    /// use gradscope_trace::{Category, Event, EventKind};
+    /// use gradscope_trace::chart::{Axis, MemoryChart};
+    /// let alloc = EventKind::StorageAllocated {
+    ///     storage: 1, bytes: 1536, device: "cpu".into(), category: Category::Other,
+    /// };
+    /// let trace = [Event { seq: 0, time_us: 5, line: None, kind: alloc }];
+    /// let chart = MemoryChart::of(&trace, Axis::Events, 100.0, 50.0);
+    /// assert_eq!(chart.peak.map(|p| p.bytes), Some(1536));
+    /// assert_eq!(chart.ticks.last().map(|t| t.label.as_str()), Some("2 KiB"));
+    /// ```
+    pub fn of<'a>(
+        events: impl IntoIterator<Item = &'a Event> + Clone,
+        axis: Axis,
+        width: f64,
+        height: f64,
+    ) -> Self {
+        let mut count = 0;
+        let mut end_time_us = 0;
+        for event in events.clone() {
+            count += 1;
+            end_time_us = end_time_us.max(event.time_us);
+        }
+        let mut chart = MemoryChart {
+            width,
+            height,
+            axis,
+            events: count,
+            end_time_us,
+            ..Self::default()
+        };
+        let samples = timeline(events.clone());
+        let steps = chart.steps(&samples);
+        let peak_total = steps.iter().map(|s| s.total).max().unwrap_or(0);
+        chart.top_bytes = nice_ceiling(peak_total);
+        chart.ticks = [0, chart.top_bytes / 2, chart.top_bytes]
+            .into_iter()
+            .map(|b| Tick {
+                y: chart.y(b),
+                label: bytes_label(b),
+            })
+            .collect();
+        chart.peak = samples
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.total() > 0)
+            .max_by(|(i, a), (j, b)| a.total().cmp(&b.total()).then(j.cmp(i)))
+            .map(|(_, s)| Peak {
+                x: chart.sample_x(s),
+                y: chart.y(s.total()),
+                bytes: s.total(),
+                position: s.seq as usize + 1,
+            });
+        chart.bands = Category::ALL
+            .iter()
+            .enumerate()
+            .map(|(k, &category)| {
+                let peak_bytes = samples.iter().map(|s| s.bytes[k]).max().unwrap_or(0);
+                let path = if peak_bytes == 0 {
+                    String::new()
+                } else {
+                    chart.band_path(&steps, k)
+                };
+                Band {
+                    category,
+                    path,
+                    peak_bytes,
+                }
+            })
+            .collect();
+        chart.spans = chart.spans_of(events);
+        chart.end_label = match axis {
+            Axis::Events => format!("{count} events"),
+            Axis::Time => duration_label(end_time_us),
+        };
+        chart
+    }
+
+    /// The horizontal position of the cursor at `position` events applied.
+    pub fn cursor_x<L: EventList + ?Sized>(&self, events: &L, position: usize) -> f64 {
+        match self.axis {
+            Axis::Events => self.position_x(position),
+            Axis::Time => {
+                let time = position
+                    .checked_sub(1)
+                    .and_then(|i| events.event(i))
+                    .map_or(0, |e| e.time_us);
+                self.time_x(time)
+            }
+        }
+    }
+
+    fn position_x(&self, position: usize) -> f64 {
+        if self.events == 0 {
+            return 0.0;
+        }
+        position.min(self.events) as f64 / self.events as f64 * self.width
+    }
+
+    fn time_x(&self, time_us: u64) -> f64 {
+        if self.end_time_us == 0 {
+            return 0.0;
+        }
+        time_us.min(self.end_time_us) as f64 / self.end_time_us as f64 * self.width
+    }
+
+    /// Where an event's effect starts (after it on the event axis).
+    fn event_x(&self, index: usize, time_us: u64, after: bool) -> f64 {
+        match self.axis {
+            Axis::Events => self.position_x(index + usize::from(after)),
+            Axis::Time => self.time_x(time_us),
+        }
+    }
+
+    fn sample_x(&self, sample: &MemorySample) -> f64 {
+        self.event_x(sample.seq as usize, sample.time_us, true)
+    }
+
+    fn y(&self, bytes: u64) -> f64 {
+        if self.top_bytes == 0 {
+            return self.height;
+        }
+        self.height - bytes as f64 / self.top_bytes as f64 * self.height
+    }
+
+    /// The stacked curve from zero at the left edge, thinned to the sample
+    /// with the highest total in each half unit of width so peaks survive.
+    fn steps(&self, samples: &[MemorySample]) -> Vec<Step> {
+        let mut steps = vec![Step {
+            x: 0.0,
+            total: 0,
+            stack: [0; 5],
+        }];
+        for sample in samples {
+            let mut stack = sample.bytes;
+            for k in 1..5 {
+                stack[k] += stack[k - 1];
+            }
+            let step = Step {
+                x: self.sample_x(sample),
+                total: stack[4],
+                stack,
+            };
+            let last = steps.len() - 1;
+            if samples.len() > 2 * self.width.max(1.0) as usize
+                && (step.x * 2.0).floor() == (steps[last].x * 2.0).floor()
+                && last > 0
+            {
+                if step.total >= steps[last].total {
+                    steps[last] = Step {
+                        x: steps[last].x,
+                        ..step
+                    };
+                }
+            } else {
+                steps.push(step);
+            }
+        }
+        steps
+    }
+
+    /// The band of category `k`: its top edge left to right, then the top of
+    /// the band below it right to left, as steps.
+    fn band_path(&self, steps: &[Step], k: usize) -> String {
+        let top = |s: &Step| self.y(s.stack[k]);
+        let bottom = |s: &Step| self.y(if k == 0 { 0 } else { s.stack[k - 1] });
+        let mut d = String::new();
+        let mut point = |command: char, x: f64, y: f64| {
+            let _ = write!(d, "{command}{x:.1},{y:.1}");
+        };
+        point('M', 0.0, self.height);
+        for (i, step) in steps.iter().enumerate() {
+            if i > 0 {
+                point('L', step.x, top(&steps[i - 1]));
+            }
+            point('L', step.x, top(step));
+        }
+        let right = self.width;
+        if let Some(last) = steps.last() {
+            point('L', right, top(last));
+            point('L', right, bottom(last));
+        }
+        for (i, step) in steps.iter().enumerate().rev() {
+            point('L', step.x, bottom(step));
+            if i > 0 {
+                point('L', step.x, bottom(&steps[i - 1]));
+            }
+        }
+        d.push('Z');
+        d
+    }
+
+    /// Backward passes, grad mode scopes (innermost closes first) and
+    /// recomputations; any still open runs to the right edge. Grad modes
+    /// inside a backward are the engine's own, not the program's: left out.
+    fn spans_of<'a>(&self, events: impl IntoIterator<Item = &'a Event>) -> Vec<Span> {
+        let mut spans = Vec::new();
+        let mut open: Vec<(SpanKind, f64)> = Vec::new();
+        // Grad mode scopes entered inside the open backward, not drawn.
+        let mut hidden_modes = 0usize;
+        for (i, event) in events.into_iter().enumerate() {
+            let before = self.event_x(i, event.time_us, false);
+            let after = self.event_x(i, event.time_us, true);
+            let in_backward = open.iter().any(|(k, _)| *k == SpanKind::Backward);
+            let mut close = |kind: fn(&SpanKind) -> bool| {
+                if let Some(at) = open.iter().rposition(|(k, _)| kind(k)) {
+                    let (kind, x0) = open.remove(at);
+                    spans.push(Span {
+                        kind,
+                        x0,
+                        x1: after,
+                        depth: at,
+                    });
+                }
+            };
+            match &event.kind {
+                EventKind::BackwardBegan { .. } => open.push((SpanKind::Backward, before)),
+                EventKind::BackwardEnded => {
+                    hidden_modes = 0;
+                    close(|k| *k == SpanKind::Backward);
+                }
+                EventKind::GradModeEntered { .. } if in_backward => hidden_modes += 1,
+                EventKind::GradModeExited { .. } if hidden_modes > 0 => hidden_modes -= 1,
+                EventKind::GradModeEntered { mode } => {
+                    open.push((SpanKind::GradMode(mode.clone()), before));
+                }
+                EventKind::GradModeExited { .. } => {
+                    close(|k| matches!(k, SpanKind::GradMode(_)));
+                }
+                EventKind::RecomputeBegan { .. } => open.push((SpanKind::Recompute, before)),
+                EventKind::RecomputeEnded { .. } => close(|k| *k == SpanKind::Recompute),
+                _ => {}
+            }
+        }
+        for (depth, (kind, x0)) in open.into_iter().enumerate() {
+            spans.push(Span {
+                kind,
+                x0,
+                x1: self.width,
+                depth,
+            });
+        }
+        spans.sort_by(|a, b| a.x0.total_cmp(&b.x0).then(a.depth.cmp(&b.depth)));
+        spans
+    }
+}
+
+/// Microseconds as the time axis prints them: `850 us`, `1.2 ms`, `3.4 s`.
+pub fn duration_label(us: u64) -> String {
+    match us {
+        0..1_000 => format!("{us} us"),
+        1_000..1_000_000 => format!("{:.1} ms", us as f64 / 1e3),
+        _ => format!("{:.1} s", us as f64 / 1e6),
+    }
+}
+
+/// The smallest 1, 2 or 5 times a power of ten, or a power of two from
+/// 1 KiB on, that is at least `bytes` (1 for an empty chart).
+pub fn nice_ceiling(bytes: u64) -> u64 {
+    if bytes <= 1 {
+        return 1;
+    }
+    if bytes > 1024 {
+        return bytes.next_power_of_two();
+    }
+    let mut scale = 1u64;
+    loop {
+        for m in [1, 2, 5] {
+            if m * scale >= bytes {
+                return m * scale;
+            }
+        }
+        scale *= 10;
+    }
+}
+
+/// Bytes as the page prints them: `512 B`, `1.5 KiB`, `2 MiB`.
+pub fn bytes_label(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    let text = format!("{value:.1}");
+    let text = text.strip_suffix(".0").unwrap_or(&text);
+    format!("{text} {}", UNITS[unit])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(seq: u64, kind: EventKind) -> Event {
+        Event {
+            seq,
+            time_us: seq * 100,
+            line: None,
+            kind,
+        }
+    }
+
+    fn alloc(storage: u64, bytes: u64, category: Category) -> EventKind {
+        EventKind::StorageAllocated {
+            storage,
+            bytes,
+            device: "cpu".into(),
+            category,
+        }
+    }
+
+    /// Forward saves 64 bytes, backward releases them and makes a gradient.
+    fn trace() -> Vec<Event> {
+        let kinds = vec![
+            alloc(1, 16, Category::Other),
+            alloc(2, 64, Category::Other),
+            EventKind::StorageRecategorised {
+                storage: 2,
+                category: Category::SavedForBackward,
+            },
+            EventKind::BackwardBegan {
+                root: 1,
+                retain_graph: false,
+            },
+            alloc(3, 16, Category::Gradient),
+            EventKind::StorageFreed { storage: 2 },
+            EventKind::BackwardEnded,
+            EventKind::GradModeEntered {
+                mode: "no_grad".into(),
+            },
+            EventKind::OpCalled {
+                op: "add".into(),
+                shape: vec![],
+            },
+            EventKind::GradModeExited {
+                mode: "no_grad".into(),
+            },
+        ];
+        kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, k)| ev(i as u64, k))
+            .collect()
+    }
+
+    #[test]
+    fn chart_peak_is_highest_total() {
+        let t = trace();
+        let chart = MemoryChart::of(&t, Axis::Events, 100.0, 50.0);
+        let peak = chart.peak.clone();
+        assert_eq!(peak.as_ref().map(|p| (p.bytes, p.position)), Some((96, 5)));
+        // 96 bytes of a 100-byte axis: near the top; 5 of 10 events along.
+        assert!(peak.is_some_and(|p| (p.x - 50.0).abs() < 1e-9 && (p.y - 2.0).abs() < 1e-9));
+        assert_eq!(chart.top_bytes, 100);
+        let labels: Vec<&str> = chart.ticks.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels, ["0 B", "50 B", "100 B"]);
+    }
+
+    #[test]
+    fn chart_bands_for_held_categories_only() {
+        let t = trace();
+        let chart = MemoryChart::of(&t, Axis::Events, 100.0, 50.0);
+        let peaks: Vec<(Category, u64, bool)> = chart
+            .bands
+            .iter()
+            .map(|b| (b.category, b.peak_bytes, b.path.is_empty()))
+            .collect();
+        assert_eq!(
+            peaks,
+            [
+                (Category::Parameter, 0, true),
+                (Category::Gradient, 16, false),
+                (Category::OptimizerState, 0, true),
+                (Category::SavedForBackward, 64, false),
+                (Category::Other, 80, false),
+            ]
+        );
+        let saved = &chart.bands[3].path;
+        assert!(
+            saved.starts_with("M0.0,50.0") && saved.ends_with('Z'),
+            "{saved}"
+        );
+    }
+
+    #[test]
+    fn chart_spans_for_backward_and_grad_mode() {
+        let t = trace();
+        let chart = MemoryChart::of(&t, Axis::Events, 100.0, 50.0);
+        let spans: Vec<(&str, f64, f64)> = chart
+            .spans
+            .iter()
+            .map(|s| (s.kind.label(), s.x0, s.x1))
+            .collect();
+        assert_eq!(spans, [("backward", 30.0, 70.0), ("no_grad", 70.0, 100.0)]);
+        assert_eq!(chart.end_label, "10 events");
+    }
+
+    #[test]
+    fn chart_leaves_out_grad_modes_inside_backward() {
+        let kinds = [
+            EventKind::GradModeEntered {
+                mode: "no_grad".into(),
+            },
+            EventKind::BackwardBegan {
+                root: 1,
+                retain_graph: false,
+            },
+            EventKind::GradModeEntered {
+                mode: "no_grad".into(),
+            },
+            EventKind::GradModeExited {
+                mode: "no_grad".into(),
+            },
+            EventKind::BackwardEnded,
+            EventKind::GradModeExited {
+                mode: "no_grad".into(),
+            },
+        ];
+        let t: Vec<Event> = kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, k)| ev(i as u64, k))
+            .collect();
+        let chart = MemoryChart::of(&t, Axis::Events, 60.0, 50.0);
+        let spans: Vec<(&str, f64, f64, usize)> = chart
+            .spans
+            .iter()
+            .map(|s| (s.kind.label(), s.x0, s.x1, s.depth))
+            .collect();
+        assert_eq!(
+            spans,
+            [("no_grad", 0.0, 60.0, 0), ("backward", 10.0, 50.0, 1)]
+        );
+        assert_eq!(duration_label(850), "850 us");
+        assert_eq!(duration_label(1_250), "1.2 ms");
+        assert_eq!(duration_label(3_400_000), "3.4 s");
+    }
+
+    #[test]
+    fn chart_open_span_runs_to_the_edge() {
+        let t = trace();
+        let chart = MemoryChart::of(&t[..5], Axis::Events, 100.0, 50.0);
+        assert_eq!(chart.spans.len(), 1);
+        assert_eq!(chart.spans[0].x1, 100.0);
+    }
+
+    #[test]
+    fn chart_time_axis_and_cursor() {
+        let t = trace();
+        let chart = MemoryChart::of(&t, Axis::Time, 90.0, 50.0);
+        // Times run 0..=900 us over 90 units: event i sits at x = 10 i.
+        assert_eq!(chart.cursor_x(&t[..], 0), 0.0);
+        assert_eq!(chart.cursor_x(&t[..], 4), 30.0);
+        assert!(chart.peak.is_some_and(|p| p.x == 40.0));
+        let chart = MemoryChart::of(&t, Axis::Events, 100.0, 50.0);
+        assert_eq!(chart.cursor_x(&t[..], 4), 40.0);
+    }
+
+    #[test]
+    fn chart_thins_long_traces_keeping_the_peak() {
+        let mut events = Vec::new();
+        for i in 0..10_000u64 {
+            let bytes = if i == 7_777 { 1 << 20 } else { 8 };
+            events.push(ev(2 * i, alloc(i, bytes, Category::Other)));
+            events.push(ev(2 * i + 1, EventKind::StorageFreed { storage: i }));
+        }
+        let chart = MemoryChart::of(&events, Axis::Events, 200.0, 50.0);
+        assert_eq!(chart.peak.as_ref().map(|p| p.bytes), Some(1 << 20));
+        let path = &chart.bands[4].path;
+        let vertices = path.matches('L').count();
+        assert!(vertices < 2_000, "{vertices} vertices");
+        // The peak's step reaches the top of the box.
+        assert!(path.contains(",0.0"), "peak missing");
+    }
+
+    #[test]
+    fn chart_of_empty_trace() {
+        let empty: Vec<Event> = vec![];
+        let chart = MemoryChart::of(&empty, Axis::Events, 100.0, 50.0);
+        assert!(chart.peak.is_none());
+        assert!(chart.bands.iter().all(|b| b.path.is_empty()));
+        assert!(chart.spans.is_empty());
+    }
+
+    #[test]
+    fn chart_byte_labels_and_ceilings() {
+        assert_eq!(bytes_label(0), "0 B");
+        assert_eq!(bytes_label(1023), "1023 B");
+        assert_eq!(bytes_label(1536), "1.5 KiB");
+        assert_eq!(bytes_label(2 << 20), "2 MiB");
+        assert_eq!(nice_ceiling(0), 1);
+        assert_eq!(nice_ceiling(96), 100);
+        assert_eq!(nice_ceiling(150), 200);
+        assert_eq!(nice_ceiling(1000), 1000);
+        assert_eq!(nice_ceiling(1536), 2048);
+        assert_eq!(nice_ceiling(607_236), 1 << 20);
+    }
+}

@@ -1,0 +1,128 @@
+//! The memory timeline: bytes per category stacked over the trace, placed by
+//! `gradscope_trace::chart::MemoryChart`, with the cursor at the position shown.
+
+use gradscope_trace::chart::{Axis, MemoryChart, bytes_label};
+use gradscope_trace::memory::bytes_after;
+use gradscope_trace::{Category, EventLog};
+use yew::prelude::*;
+
+use crate::size::use_width;
+
+const LEFT: f64 = 58.0;
+const RIGHT: f64 = 10.0;
+const TOP: f64 = 16.0;
+const PLOT_HEIGHT: f64 = 120.0;
+const BOTTOM: f64 = 16.0;
+
+/// Props of [`MemoryPanel`].
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub log: EventLog,
+    pub position: usize,
+    pub axis: Axis,
+    pub on_axis: Callback<Axis>,
+}
+
+/// The CSS class of a category.
+fn category_class(category: Category) -> &'static str {
+    match category {
+        Category::Parameter => "parameter",
+        Category::Gradient => "gradient",
+        Category::OptimizerState => "optimizer",
+        Category::SavedForBackward => "saved",
+        Category::Other => "other",
+    }
+}
+
+/// Stacked areas, the peak, backward and grad-mode spans, and a legend that
+/// reads the bytes at the cursor.
+#[function_component]
+pub fn MemoryPanel(props: &Props) -> Html {
+    let container = use_node_ref();
+    let width = use_width(container.clone()).max(LEFT + RIGHT + 40.0);
+    let plot_width = width - LEFT - RIGHT;
+    let chart = use_memo(
+        (props.log.clone(), props.axis, plot_width as i64),
+        |(log, axis, w)| MemoryChart::of(log.iter(), *axis, *w as f64, PLOT_HEIGHT),
+    );
+    let now = use_memo((props.log.clone(), props.position), |(log, p)| {
+        bytes_after(log.iter().take(*p))
+    });
+    let cursor = chart.cursor_x(&props.log, props.position);
+    let spans = chart.spans.iter().map(|s| {
+        html! {
+            <g class={classes!("span", s.kind.label().replace('_', "-"))}>
+                <rect x={s.x0.to_string()} y="0" width={(s.x1 - s.x0).max(1.0).to_string()}
+                      height={PLOT_HEIGHT.to_string()} />
+                <text x={(s.x0 + 3.0).to_string()} y={(10.0 + 11.0 * s.depth as f64).to_string()}>
+                    { s.kind.label() }
+                </text>
+            </g>
+        }
+    });
+    let bands = chart.bands.iter().filter(|b| !b.path.is_empty()).map(|b| {
+        html! {
+            <path class={classes!("band", category_class(b.category))} d={b.path.clone()} />
+        }
+    });
+    let ticks = chart.ticks.iter().map(|t| html! {
+        <g class="tick">
+            <line x1="0" x2={plot_width.to_string()} y1={t.y.to_string()} y2={t.y.to_string()} />
+            <text x="-6" y={(t.y + 4.0).to_string()}>{ t.label.clone() }</text>
+        </g>
+    });
+    let peak = chart.peak.as_ref().map(|p| {
+        let anchor = if p.x > plot_width * 0.7 {
+            "end"
+        } else {
+            "start"
+        };
+        html! {
+            <g class="peak" data-testid="memory-peak">
+                <circle cx={p.x.to_string()} cy={p.y.to_string()} r="3.5" />
+                <text x={p.x.to_string()} y={(p.y - 6.0).to_string()} text-anchor={anchor}>
+                    { format!("peak {}", bytes_label(p.bytes)) }
+                </text>
+            </g>
+        }
+    });
+    let legend = Category::ALL.iter().map(|&c| html! {
+        <li class={category_class(c)}>
+            <span class="swatch" aria-hidden="true" />{ format!("{} {}", c.label(), bytes_label(now[c as usize])) }
+        </li>
+    });
+    let axis_button = |axis: Axis, label: &'static str| {
+        let on_axis = props.on_axis.clone();
+        html! {
+            <button type="button" aria-pressed={(props.axis == axis).to_string()}
+                    onclick={move |_| on_axis.emit(axis)}>{ label }</button>
+        }
+    };
+    let total: u64 = now.iter().sum();
+    html! {
+        <section class="panel memory" aria-label="Memory timeline">
+            <div class="panel-head">
+                <h2 data-testid="memory-title">{ format!("Memory · {} live", bytes_label(total)) }</h2>
+                <div class="toggle" role="group" aria-label="horizontal axis">
+                    { axis_button(Axis::Events, "events") }{ axis_button(Axis::Time, "time") }
+                </div>
+            </div>
+            <div class="chart" ref={container}>
+                <svg data-testid="memory-chart" role="img" width={width.to_string()}
+                     height={(TOP + PLOT_HEIGHT + BOTTOM).to_string()}
+                     aria-label={format!("memory by category; peak {}", chart.peak.as_ref().map_or("none".into(), |p| bytes_label(p.bytes)))}>
+                    <g transform={format!("translate({LEFT},{TOP})")}>
+                        { for ticks }{ for spans }{ for bands }{ for peak }
+                        <line class="cursor" x1={cursor.to_string()} x2={cursor.to_string()} y1="-4"
+                              y2={PLOT_HEIGHT.to_string()} />
+                        <text class="axis start" x="0" y={(PLOT_HEIGHT + 12.0).to_string()}>{ "0" }</text>
+                        <text class="axis end" x={plot_width.to_string()} y={(PLOT_HEIGHT + 12.0).to_string()}>
+                            { chart.end_label.clone() }
+                        </text>
+                    </g>
+                </svg>
+            </div>
+            <ul class="legend" data-testid="memory-legend">{ for legend }</ul>
+        </section>
+    }
+}

@@ -1,0 +1,35 @@
+//! The width of an element, kept current as the window resizes, for charts
+//! whose text must stay readable at any width.
+
+use wasm_bindgen::prelude::*;
+use web_sys::{ResizeObserver, ResizeObserverEntry};
+use yew::prelude::*;
+
+/// The content width of `node` in CSS pixels (0 until it is mounted).
+#[hook]
+pub fn use_width(node: NodeRef) -> f64 {
+    let width = use_state_eq(|| 0.0);
+    {
+        let width = width.clone();
+        use_effect_with(node, move |node| {
+            let element = node.cast::<web_sys::Element>();
+            let on_resize =
+                Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                    if let Ok(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>() {
+                        width.set(entry.content_rect().width().floor());
+                    }
+                });
+            let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
+            if let (Some(observer), Some(element)) = (&observer, &element) {
+                observer.observe(element);
+            }
+            move || {
+                if let Some(observer) = observer {
+                    observer.disconnect();
+                }
+                drop(on_resize);
+            }
+        });
+    }
+    *width
+}

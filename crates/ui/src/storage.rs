@@ -1,0 +1,37 @@
+//! The learner's code and settings in `localStorage`, so a reload loses nothing.
+
+use gradscope_trace::protocol::{Device, EXAMPLE};
+use yew::prelude::*;
+
+use crate::state::State;
+
+const SOURCE_KEY: &str = "gradscope.source";
+const DEVICE_KEY: &str = "gradscope.device";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The saved code (or the example) and device (or the CPU).
+pub fn load() -> (String, Device) {
+    let store = storage();
+    let get = |key| store.as_ref().and_then(|s| s.get_item(key).ok().flatten());
+    let source = get(SOURCE_KEY).unwrap_or_else(|| EXAMPLE.to_string());
+    let device = get(DEVICE_KEY)
+        .as_deref()
+        .and_then(Device::from_name)
+        .unwrap_or_default();
+    (source, device)
+}
+
+/// Saves the code and device whenever either changes.
+#[hook]
+pub fn use_saved_settings(state: &UseReducerHandle<State>) {
+    use_effect_with((state.source.clone(), state.device), |(source, device)| {
+        if let Some(store) = storage() {
+            // A full or disabled storage only costs the next reload its code.
+            let _ = store.set_item(SOURCE_KEY, source);
+            let _ = store.set_item(DEVICE_KEY, device.name());
+        }
+    });
+}
