@@ -747,6 +747,268 @@ pub enum Error {
     )]
     WhereCondition { dtype: crate::dtype::DType },
 
+    /// A class index outside `[0, classes)` that is not `ignore_index`.
+    #[error("Target {target} is out of bounds.")]
+    NllTargetBounds { target: i64 },
+
+    /// Losses over classes: batch sizes of input and target differ.
+    #[error("Expected input batch_size ({input}) to match target batch_size ({target}).")]
+    NllBatchSize { input: usize, target: usize },
+
+    /// Class indices that are not integers.
+    #[error("expected target dtype to be Long or Byte, but got {}", scalar_type_name(*dtype))]
+    NllTargetDtype { dtype: crate::dtype::DType },
+
+    /// A 0-dim input to `nll_loss`/`cross_entropy`.
+    #[error("Expected 1 or more dimensions (got {rank})")]
+    LossInputRank { rank: usize },
+
+    /// A class-index target of more than one dimension.
+    #[error("0D or 1D target tensor expected, multi-target not supported")]
+    NllTargetRank,
+
+    /// `nll_loss2d` with a target that is not `[N, H, W]`.
+    #[error(
+        "only batches of spatial targets supported (3D tensors) but got targets of dimension: {rank}"
+    )]
+    NllSpatialTarget { rank: usize },
+
+    /// `nll_loss2d` with a class weight of the wrong size.
+    #[error("weight tensor should be defined either for all or no classes")]
+    NllSpatialWeight,
+
+    /// `nll_loss2d` with a target whose sizes are not the input's `[N, H, W]`
+    /// (PyTorch's message has no closing parenthesis).
+    #[error("size mismatch (got input: {input:?} , target: {target:?}")]
+    NllSpatialSize {
+        input: Vec<usize>,
+        target: Vec<usize>,
+    },
+
+    /// `nll_loss` over other spatial ranks with a target of other sizes.
+    #[error("Expected target size {expected:?}, got {got:?}")]
+    NllTargetSize {
+        expected: Vec<usize>,
+        got: Vec<usize>,
+    },
+
+    /// A class weight of the wrong size.
+    #[error(
+        "weight tensor should be defined either for all {classes} classes or no classes but got weight tensor of shape: {shape:?}"
+    )]
+    NllWeightSize { classes: usize, shape: Vec<usize> },
+
+    /// A tensor argument PyTorch has no derivative for, requiring grad.
+    #[error(
+        "The function '{function}' is not differentiable with respect to argument '{argument}'. This input cannot have requires_grad True."
+    )]
+    NotDifferentiable {
+        function: &'static str,
+        argument: &'static str,
+    },
+
+    /// A loss reduction other than `none`, `mean` or `sum`.
+    #[error("{0} is not a valid value for reduction")]
+    Reduction(String),
+
+    /// `label_smoothing` outside `[0, 1]`.
+    #[error("label_smoothing must be between 0.0 and 1.0. Got: {value}")]
+    LabelSmoothing { value: f64 },
+
+    /// `binary_cross_entropy` with a target of another size.
+    #[error(
+        "Using a target size (torch.Size({target:?})) that is different to the input size (torch.Size({input:?})) is deprecated. Please ensure they have the same size."
+    )]
+    BceTargetSize {
+        target: Vec<usize>,
+        input: Vec<usize>,
+    },
+
+    /// `binary_cross_entropy` of a value that is not a probability.
+    #[error("all elements of input should be between 0 and 1")]
+    BceInputRange,
+
+    /// `binary_cross_entropy_with_logits` with a target of another size.
+    #[error(
+        "Target size (torch.Size({target:?})) must be the same as input size (torch.Size({input:?}))"
+    )]
+    BceLogitsTargetSize {
+        target: Vec<usize>,
+        input: Vec<usize>,
+    },
+
+    /// A dropout probability outside `[0, 1]`.
+    #[error("dropout probability has to be between 0 and 1, but got {p}")]
+    DropoutProbability { p: f64 },
+
+    /// `layer_norm` over trailing dimensions the input does not have.
+    #[error(
+        "Given normalized_shape={normalized:?}, expected input with shape [*{}], but got input of size{input:?}",
+        normalized.iter().map(|d| format!(", {d}")).collect::<String>()
+    )]
+    LayerNormShape {
+        normalized: Vec<usize>,
+        input: Vec<usize>,
+    },
+
+    /// A `layer_norm` weight or bias not of `normalized_shape`.
+    #[error(
+        "Expected {name} to be of same shape as normalized_shape, but got {name} of shape {shape:?} and normalized_shape = {normalized:?}"
+    )]
+    LayerNormParam {
+        name: &'static str,
+        shape: Vec<usize>,
+        normalized: Vec<usize>,
+    },
+
+    /// `layer_norm` over no dimensions.
+    #[error(
+        "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []"
+    )]
+    LayerNormEmpty,
+
+    /// Training `batch_norm` with one value per channel.
+    #[error(
+        "Expected more than 1 value per channel when training, got input size torch.Size({shape:?})"
+    )]
+    BatchNormOneValue { shape: Vec<usize> },
+
+    /// A `batch_norm` statistic or parameter with the wrong number of channels.
+    #[error("{name} should contain {expected} elements not {got}")]
+    BatchNormParamSize {
+        name: &'static str,
+        expected: usize,
+        got: usize,
+    },
+
+    /// Evaluation-mode `batch_norm` without running statistics.
+    #[error("running_mean must be defined in evaluation mode")]
+    BatchNormEvalStats,
+
+    /// `conv2d` input channels that do not match the weight.
+    #[error(
+        "Given groups={groups}, weight of size {weight:?}, expected input{input:?} to have {expected} channels, but got {got} channels instead"
+    )]
+    ConvChannels {
+        groups: usize,
+        weight: Vec<usize>,
+        input: Vec<usize>,
+        expected: usize,
+        got: usize,
+    },
+
+    /// `conv2d` output channels not divisible by `groups`.
+    #[error(
+        "Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got weight of size [{weight:?}] instead"
+    )]
+    ConvGroupsWeight { groups: usize, weight: Vec<usize> },
+
+    /// A `conv2d` kernel larger than the padded input.
+    #[error(
+        "Calculated padded input size per channel: ({} x {}). Kernel size: ({} x {}). Kernel size can't be greater than actual input size",
+        input[0], input[1], kernel[0], kernel[1]
+    )]
+    ConvKernelSize {
+        input: [usize; 2],
+        kernel: [usize; 2],
+    },
+
+    /// A `conv2d` input of neither 3 nor 4 dimensions.
+    #[error(
+        "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: {shape:?}"
+    )]
+    ConvInputRank { shape: Vec<usize> },
+
+    /// A `conv2d` bias that is not one value per output channel.
+    #[error(
+        "Given weight of size {weight:?}, expected bias to be 1-dimensional with {expected} elements, but got bias of size {bias:?} instead"
+    )]
+    ConvBias {
+        weight: Vec<usize>,
+        expected: usize,
+        bias: Vec<usize>,
+    },
+
+    /// A zero or negative convolution stride.
+    #[error("non-positive stride is not supported")]
+    ConvStride,
+
+    /// A negative convolution padding.
+    #[error("negative padding is not supported")]
+    ConvPadding,
+
+    /// A zero or negative convolution dilation.
+    #[error("dilation should be greater than zero, but got {dilation:?}")]
+    ConvDilation { dilation: Vec<i64> },
+
+    /// Zero or negative convolution groups.
+    #[error("non-positive groups is not supported")]
+    ConvGroups,
+
+    /// A pooling window that leaves no output.
+    #[error(
+        "Given input size: ({channels}x{}x{}). Calculated output size: ({channels}x{}x{}). Output size is too small",
+        input[0], input[1], output[0], output[1]
+    )]
+    PoolTooSmall {
+        channels: usize,
+        input: [usize; 2],
+        output: [i64; 2],
+    },
+
+    /// Pooling padding past half the window.
+    #[error(
+        "pad should be at most half of effective kernel size, but got pad={pad}, kernel_size={kernel} and dilation={dilation}"
+    )]
+    PoolPadding {
+        pad: i64,
+        kernel: i64,
+        dilation: i64,
+    },
+
+    /// A zero pooling stride.
+    #[error("stride should not be zero")]
+    PoolStride,
+
+    /// A zero or negative pooling dilation.
+    #[error("dilation should be greater than zero, but got dilationH: {h} dilationW: {w}")]
+    PoolDilation { h: i64, w: i64 },
+
+    /// Pooling input that is not a non-empty 3-D or 4-D tensor.
+    #[error("non-empty 3D or 4D (batch mode) tensor expected for input")]
+    PoolRank,
+
+    /// `linear` with a 0-dim operand.
+    #[error("both arguments to linear need to be at least 1D, but they are {input}D and {weight}D")]
+    LinearZeroDim { input: usize, weight: usize },
+
+    /// `addmm` with an operand that is not a matrix.
+    #[error("addmm: {arg} must be a matrix, got {rank}-D tensor")]
+    AddmmNotMatrix { arg: &'static str, rank: usize },
+
+    /// `addmm` of matrices whose inner sizes differ.
+    #[error(
+        "addmm: mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})",
+        lhs[0], lhs[1], rhs[0], rhs[1]
+    )]
+    AddmmShapes { lhs: [usize; 2], rhs: [usize; 2] },
+
+    /// `addmm` operands of different dtypes; `lhs` names the first (`self`, `mat1`).
+    #[error(
+        "{lhs} and mat2 must have the same dtype, but got {} and {}",
+        scalar_type_name(*lhs_dtype), scalar_type_name(*rhs_dtype)
+    )]
+    AddmmDtype {
+        lhs: &'static str,
+        lhs_dtype: crate::dtype::DType,
+        rhs_dtype: crate::dtype::DType,
+    },
+
+    /// Convolution, `unfold` and `fold` shapes PyTorch rejects with a
+    /// message built from many sizes (formatted where they are checked).
+    #[error("{0}")]
+    ConvShape(String),
+
     /// A backend failed (a GPU device lost, a buffer it could not map).
     #[error("{0}")]
     Backend(String),
@@ -777,7 +1039,15 @@ impl Error {
             | Error::IndexPutCount { .. }
             | Error::DimZeroDim { .. }
             | Error::ArgReduceEmpty { .. }
-            | Error::ReduceDimEmpty { .. } => "IndexError",
+            | Error::ReduceDimEmpty { .. }
+            | Error::NllTargetBounds { .. } => "IndexError",
+            Error::NllBatchSize { .. }
+            | Error::LossInputRank { .. }
+            | Error::Reduction(_)
+            | Error::BceTargetSize { .. }
+            | Error::BceLogitsTargetSize { .. }
+            | Error::DropoutProbability { .. }
+            | Error::BatchNormOneValue { .. } => "ValueError",
             Error::KernelDtype { .. }
             | Error::MeanDtype { .. }
             | Error::VarDtype

@@ -5,6 +5,7 @@
 //! pick the instance, so each kernel is written once.
 
 mod binary;
+pub mod conv;
 pub mod matmul;
 pub mod reduce;
 pub(crate) mod unary;

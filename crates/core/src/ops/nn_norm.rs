@@ -1,0 +1,395 @@
+//! `layer_norm`, `batch_norm` (training and evaluation, with running
+//! statistics) and `dropout`.
+//!
+//! The statistics a norm's backward reads (mean and rstd per row, or per
+//! channel) are computed before the op and passed to it as inputs, so its
+//! node saves them as PyTorch's saves `result1` and `result2`.
+
+use num_traits::{NumCast, One, Zero};
+
+use super::nn::{NnOp, absent, dense, float_dispatch, float_tensor, or_absent, write_values};
+use super::random::with_generator;
+use super::{Op, OpInfo, apply, inputs};
+use crate::cpu::{Element, Float};
+use crate::error::{Error, Result};
+use crate::tensor::Tensor;
+
+fn cast<T: Float>(v: f64) -> T {
+    <T as NumCast>::from(v).unwrap_or_else(T::nan)
+}
+
+/// `y = x * scale[g] + shift[g]`, where group `g` of element `i` is
+/// `(i / inner) % groups`: the affine map both norms end in.
+fn scale_shift<T: Float>(x: &[T], inner: usize, scale: &[f64], shift: &[f64]) -> Vec<T> {
+    let groups = scale.len().max(1);
+    let inner = inner.max(1);
+    x.iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            let g = (i / inner) % groups;
+            cast(Element::to_f64(v) * scale[g] + shift[g])
+        })
+        .collect()
+}
+
+pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
+    match *op {
+        NnOp::LayerNorm { dims, affine, .. } => {
+            let [x, weight, bias, mean, rstd] = inputs::<5>(op, ins)?;
+            let shape = x.shape();
+            let cols: usize = shape[shape.len().saturating_sub(dims)..].iter().product();
+            float_dispatch!(x.dtype(), "LayerNormKernelImpl", T => {
+                let (values, mean, rstd) = (dense::<T>(x), dense::<f64>(mean), dense::<f64>(rstd));
+                let w = affine[0].then(|| dense::<f64>(weight));
+                let b = affine[1].then(|| dense::<f64>(bias));
+                let out = values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| {
+                        let (row, col) = (i / cols.max(1), i % cols.max(1));
+                        let normed = (Element::to_f64(v) - mean[row]) * rstd[row];
+                        let scaled = w.as_ref().map_or(normed, |w| normed * w[col]);
+                        cast::<T>(b.as_ref().map_or(scaled, |b| scaled + b[col]))
+                    })
+                    .collect();
+                Ok(float_tensor(out, shape))
+            })
+        }
+        NnOp::BatchNorm {
+            training,
+            eps,
+            affine,
+            ..
+        } => {
+            let [
+                x,
+                weight,
+                bias,
+                running_mean,
+                running_var,
+                save_mean,
+                save_invstd,
+            ] = inputs::<7>(op, ins)?;
+            let shape = x.shape();
+            let channels = shape.get(1).copied().unwrap_or(1);
+            let inner: usize = shape.iter().skip(2).product();
+            let (mean, invstd): (Vec<f64>, Vec<f64>) = if training {
+                (
+                    dense::<f64>(save_mean).to_vec(),
+                    dense::<f64>(save_invstd).to_vec(),
+                )
+            } else {
+                let var = dense::<f64>(running_var);
+                let invstd = var.iter().map(|v| 1.0 / (v + eps).sqrt()).collect();
+                (dense::<f64>(running_mean).to_vec(), invstd)
+            };
+            let w = affine[0].then(|| dense::<f64>(weight));
+            let b = affine[1].then(|| dense::<f64>(bias));
+            let scale: Vec<f64> = (0..channels)
+                .map(|c| invstd[c] * w.as_ref().map_or(1.0, |w| w[c]))
+                .collect();
+            let shift: Vec<f64> = (0..channels)
+                .map(|c| b.as_ref().map_or(0.0, |b| b[c]) - mean[c] * scale[c])
+                .collect();
+            float_dispatch!(x.dtype(), "batch_norm", T => {
+                Ok(float_tensor(scale_shift(&dense::<T>(x), inner, &scale, &shift), shape))
+            })
+        }
+        _ => Err(Error::Backend(format!(
+            "internal error: {} is not a norm",
+            op.name()
+        ))),
+    }
+}
+
+/// Mean and biased variance of each of `groups` groups, where element `i`
+/// of `x` belongs to group `(i / inner) % groups`.
+/// Reads `x` in place (no float64 copy of the input), sums in float64.
+fn moments<T: Element>(x: &[T], inner: usize, groups: usize) -> (Vec<f64>, Vec<f64>, usize) {
+    if groups == 0 {
+        return (vec![], vec![], 0);
+    }
+    let inner = inner.max(1);
+    let mut sum = vec![0.0; groups];
+    for (i, v) in x.iter().enumerate() {
+        sum[(i / inner) % groups] += v.to_f64();
+    }
+    let count = x.len() / groups;
+    let mean: Vec<f64> = sum.iter().map(|s| s / count as f64).collect();
+    let mut sq = vec![0.0; groups];
+    for (i, v) in x.iter().enumerate() {
+        let g = (i / inner) % groups;
+        let d = v.to_f64() - mean[g];
+        sq[g] += d * d;
+    }
+    let var = sq.iter().map(|s| s / count as f64).collect();
+    (mean, var, count)
+}
+
+fn check_features(name: &'static str, t: Option<&Tensor>, expected: usize) -> Result<()> {
+    match t {
+        Some(t) if t.numel() != expected => Err(Error::BatchNormParamSize {
+            name,
+            expected,
+            got: t.numel(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// `F.batch_norm`'s optional tensors and settings, PyTorch's defaults.
+#[derive(Clone, Debug)]
+pub struct BatchNormOptions {
+    /// Running mean, updated in place when training (`running_mean=`).
+    pub running_mean: Option<Tensor>,
+    /// Running variance, updated in place with the unbiased batch variance.
+    pub running_var: Option<Tensor>,
+    /// Per-channel scale.
+    pub weight: Option<Tensor>,
+    /// Per-channel shift.
+    pub bias: Option<Tensor>,
+    /// Batch statistics (`True`) or the running ones.
+    pub training: bool,
+    /// The running statistics' update factor (`0.1`).
+    pub momentum: f64,
+    /// Added to the variance (`1e-5`).
+    pub eps: f64,
+}
+
+impl Default for BatchNormOptions {
+    fn default() -> Self {
+        Self {
+            running_mean: None,
+            running_var: None,
+            weight: None,
+            bias: None,
+            training: false,
+            momentum: 0.1,
+            eps: 1e-5,
+        }
+    }
+}
+
+impl Tensor {
+    /// Normalizes over the last `normalized_shape.len()` dimensions, then
+    /// scales and shifts, PyTorch's `F.layer_norm(input, normalized_shape,
+    /// weight, bias, eps)`.
+    ///
+    /// ```
+    /// use gradscope_core::Tensor;
+    /// let x = Tensor::from_vec(vec![1.0f32, 3.0], &[1, 2])?.requires_grad_(true);
+    /// let y = x.layer_norm(&[2], None, None, 0.0)?;
+    /// assert_eq!(y.to_vec::<f32>(), vec![-1.0, 1.0]);
+    /// assert_eq!(y.grad_fn().map(|n| n.name().to_string()).as_deref(), Some("NativeLayerNormBackward0"));
+    /// # Ok::<(), gradscope_core::Error>(())
+    /// ```
+    pub fn layer_norm(
+        &self,
+        normalized_shape: &[usize],
+        weight: Option<&Tensor>,
+        bias: Option<&Tensor>,
+        eps: f64,
+    ) -> Result<Tensor> {
+        if normalized_shape.is_empty() {
+            return Err(Error::LayerNormEmpty);
+        }
+        for (name, t) in [("weight", weight), ("bias", bias)] {
+            if let Some(t) = t
+                && t.shape() != normalized_shape
+            {
+                return Err(Error::LayerNormParam {
+                    name,
+                    shape: t.shape().to_vec(),
+                    normalized: normalized_shape.to_vec(),
+                });
+            }
+        }
+        let shape = self.shape();
+        let dims = normalized_shape.len();
+        if shape.len() < dims || &shape[shape.len() - dims..] != normalized_shape {
+            return Err(Error::LayerNormShape {
+                normalized: normalized_shape.to_vec(),
+                input: shape.to_vec(),
+            });
+        }
+        for t in [weight, bias].into_iter().flatten() {
+            super::nn::same_dtype(self, t)?;
+        }
+        let cols: usize = normalized_shape.iter().product();
+        let rows = self.numel() / cols.max(1);
+        let (mean, var, _) = float_dispatch!(self.dtype(), "LayerNormKernelImpl", T => {
+            Ok(moments(&dense::<T>(self), cols, rows))
+        })?;
+        let mut stats_shape = shape[..shape.len() - dims].to_vec();
+        stats_shape.extend(std::iter::repeat_n(1, dims));
+        let rstd: Vec<f64> = var
+            .iter()
+            .map(|v| 1.0 / (v.max(0.0) + eps).sqrt())
+            .collect();
+        let (mean, rstd) = float_dispatch!(self.dtype(), "LayerNormKernelImpl", T => Ok((
+            float_tensor(mean.iter().map(|&m| cast::<T>(m)).collect(), &stats_shape),
+            float_tensor(rstd.iter().map(|&r| cast::<T>(r)).collect(), &stats_shape),
+        )))?;
+        let op = NnOp::LayerNorm {
+            dims,
+            eps,
+            affine: [weight.is_some(), bias.is_some()],
+        };
+        let (w, b) = (or_absent(weight), or_absent(bias));
+        apply(Op::Nn(op), &[self, &w, &b, &mean, &rstd])
+    }
+
+    /// Normalizes each channel (dimension 1) over the batch and spatial
+    /// dimensions, PyTorch's `F.batch_norm(input, running_mean, running_var,
+    /// weight, bias, training, momentum, eps)`. Training uses the batch's
+    /// statistics and updates the running ones in place (variance
+    /// unbiased); evaluation uses the running ones.
+    ///
+    /// The update bumps the running statistics' version counter, which
+    /// PyTorch's does not; so in training the node does not save them
+    /// (PyTorch saves them though no formula reads them there).
+    pub fn batch_norm(&self, options: &BatchNormOptions) -> Result<Tensor> {
+        let shape = self.shape().to_vec();
+        let o = options;
+        if o.training {
+            let per_channel =
+                shape.first().copied().unwrap_or(1) * shape.iter().skip(2).product::<usize>();
+            if per_channel == 1 {
+                return Err(Error::BatchNormOneValue { shape });
+            }
+        }
+        let channels = if shape.len() > 1 { shape[1] } else { 0 };
+        let (rm, rv) = (o.running_mean.as_ref(), o.running_var.as_ref());
+        check_features("running_mean", rm, channels)?;
+        if rm.is_none() && !o.training {
+            return Err(Error::BatchNormEvalStats);
+        }
+        check_features("running_var", rv, channels)?;
+        check_features("weight", o.weight.as_ref(), channels)?;
+        check_features("bias", o.bias.as_ref(), channels)?;
+        if shape.len() < 2 {
+            return Err(Error::DimOutOfRange {
+                dim: 1,
+                rank: shape.len(),
+            });
+        }
+        if self.numel() == 0 {
+            // As PyTorch: no statistics to take or update; a copy keeps the graph.
+            let mut out = self.clone_tensor()?;
+            if let Some(w) = &o.weight {
+                out = out.mul(&w.select(0, 0)?)?;
+            }
+            if let Some(b) = &o.bias {
+                out = out.add(&b.select(0, 0)?)?;
+            }
+            return Ok(out);
+        }
+        for t in [rm, rv, o.weight.as_ref(), o.bias.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            super::nn::same_dtype(self, t)?;
+        }
+        let (save_mean, save_invstd) = if o.training {
+            self.batch_statistics(channels, rm, rv, o)?
+        } else {
+            (absent_like(self)?, absent_like(self)?)
+        };
+        let op = NnOp::BatchNorm {
+            training: o.training,
+            eps: o.eps,
+            affine: [o.weight.is_some(), o.bias.is_some()],
+            stats: rm.is_some() && rv.is_some(),
+        };
+        let (w, b) = (or_absent(o.weight.as_ref()), or_absent(o.bias.as_ref()));
+        let (rm, rv) = (or_absent(rm), or_absent(rv));
+        apply(
+            Op::Nn(op),
+            &[self, &w, &b, &rm, &rv, &save_mean, &save_invstd],
+        )
+    }
+
+    /// The batch's mean and inverse standard deviation per channel, after
+    /// updating the running statistics.
+    fn batch_statistics(
+        &self,
+        channels: usize,
+        rm: Option<&Tensor>,
+        rv: Option<&Tensor>,
+        o: &BatchNormOptions,
+    ) -> Result<(Tensor, Tensor)> {
+        let inner: usize = self.shape().iter().skip(2).product();
+        let (mean, var, count) = float_dispatch!(self.dtype(), "batch_norm", T => {
+            Ok(moments(&dense::<T>(self), inner, channels))
+        })?;
+        if let Some(rm) = rm {
+            let old = dense::<f64>(rm).to_vec();
+            let new = old
+                .iter()
+                .zip(&mean)
+                .map(|(r, m)| o.momentum * m + (1.0 - o.momentum) * r);
+            write_values(rm, new.collect::<Vec<f64>>())?;
+        }
+        if let Some(rv) = rv {
+            let unbiased = count as f64 / (count as f64 - 1.0);
+            let old = dense::<f64>(rv).to_vec();
+            let new = old
+                .iter()
+                .zip(&var)
+                .map(|(r, v)| o.momentum * v * unbiased + (1.0 - o.momentum) * r);
+            write_values(rv, new.collect::<Vec<f64>>())?;
+        }
+        let invstd: Vec<f64> = var.iter().map(|v| 1.0 / (v + o.eps).sqrt()).collect();
+        float_dispatch!(self.dtype(), "batch_norm", T => Ok((
+            float_tensor(mean.iter().map(|&m| cast::<T>(m)).collect(), &[channels]),
+            float_tensor(invstd.iter().map(|&s| cast::<T>(s)).collect(), &[channels]),
+        )))
+    }
+
+    /// Zeroes each element with probability `p` and scales the rest by
+    /// `1 / (1 - p)` when `training`, PyTorch's `F.dropout(input, p,
+    /// training)`. As PyTorch on the CPU, it is `input * noise` (a
+    /// `MulBackward0` saving the noise), the noise drawn by `bernoulli_(1 -
+    /// p)` from the default generator: one float64 uniform per element, as
+    /// PyTorch's CPU kernel without MKL draws (PyTorch built with MKL on an
+    /// Intel CPU draws differently). Without training, or with `p = 0`, it
+    /// returns `self` itself.
+    ///
+    /// ```
+    /// use gradscope_core::{Tensor, ops::random::manual_seed};
+    /// manual_seed(0);
+    /// let y = Tensor::ones(&[4]).dropout(0.5, true)?;
+    /// assert!(y.to_vec::<f32>().iter().all(|&v| v == 0.0 || v == 2.0));
+    /// # Ok::<(), gradscope_core::Error>(())
+    /// ```
+    pub fn dropout(&self, p: f64, training: bool) -> Result<Tensor> {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(Error::DropoutProbability { p });
+        }
+        if p == 0.0 || !training || self.numel() == 0 {
+            return Ok(self.clone());
+        }
+        if p == 1.0 {
+            return self.mul(&Tensor::full_dtype(&[], 0.0, self.dtype()));
+        }
+        let keep = 1.0 - p;
+        let noise = float_dispatch!(self.dtype(), "bernoulli_scalar_cpu_", T => {
+            let scale = T::one() / cast::<T>(keep);
+            let noise = with_generator(|g| {
+                (0..self.numel())
+                    .map(|_| if g.uniform_f64() < keep { scale } else { T::zero() })
+                    .collect()
+            });
+            Ok(float_tensor::<T>(noise, self.shape()))
+        })?;
+        self.mul(&noise)
+    }
+}
+
+/// The empty statistics evaluation-mode `batch_norm` saves, as PyTorch's.
+fn absent_like(x: &Tensor) -> Result<Tensor> {
+    if x.dtype() == absent().dtype() {
+        return Ok(absent());
+    }
+    Ok(Tensor::full_dtype(&[0], 0.0, x.dtype()))
+}
