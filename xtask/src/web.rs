@@ -39,7 +39,13 @@ pub fn site_dir(ctx: &Ctx) -> PathBuf {
 
 /// Builds the site; returns its directory.
 pub fn build(ctx: &Ctx) -> Result<PathBuf> {
-    let mut cmd = ctx.cargo(["build", "--release", "--target", "wasm32-unknown-unknown"]);
+    let mut cmd = ctx.cargo([
+        "build",
+        "--profile",
+        "wasm-release",
+        "--target",
+        "wasm32-unknown-unknown",
+    ]);
     for (package, _) in WASM_CRATES {
         cmd.args(["-p", package]);
     }
@@ -53,7 +59,7 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
     let pkg = site.join("pkg");
     fs::create_dir_all(&pkg).with_context(|| format!("creating {}", pkg.display()))?;
 
-    let release = ctx.target_dir.join("wasm32-unknown-unknown/release");
+    let release = ctx.target_dir.join("wasm32-unknown-unknown/wasm-release");
     for (_, stem) in WASM_CRATES {
         let wasm = release.join(format!("{stem}.wasm"));
         if !wasm.is_file() {

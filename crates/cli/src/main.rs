@@ -1,5 +1,7 @@
 //! `gradscope`: runs gradscope's engine headlessly.
 
+mod bench;
+
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
@@ -12,6 +14,8 @@ gradscope: see what autograd really does
 
 Usage:
   gradscope demo [--trace]   run the skeleton computation and print its result and graph
+  gradscope bench [--suite cpu] [--json] [--runs N] [--baseline PYTHON]
+                             time the benchmark workloads (beside PyTorch with --baseline)
   gradscope --version        print the version
   gradscope --help           print this text";
 
@@ -36,6 +40,7 @@ fn run(args: Vec<String>) -> Result<()> {
             Ok(())
         }
         Some("demo") => demo(args[1..].iter().any(|a| a == "--trace")),
+        Some("bench") => bench::main(&args[1..]),
         Some(other) => bail!("unknown command '{other}'\n\n{USAGE}"),
     }
 }

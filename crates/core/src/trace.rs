@@ -22,7 +22,7 @@ struct Recorder {
 /// Reports one event if someone is recording on this thread.
 #[inline]
 pub fn emit(kind: impl FnOnce() -> EventKind) {
-    if ACTIVE.with(Cell::get) {
+    if is_recording() {
         SINK.with(|sink| {
             if let Some(rec) = sink.borrow_mut().as_mut() {
                 let seq = rec.events.len() as u64;
@@ -37,6 +37,13 @@ pub fn emit(kind: impl FnOnce() -> EventKind) {
             }
         });
     }
+}
+
+/// Whether someone is recording on this thread: the one branch every
+/// emission point pays when no one is.
+#[inline]
+pub fn is_recording() -> bool {
+    ACTIVE.with(Cell::get)
 }
 
 /// Sets the program line the Python runtime is running, which every event

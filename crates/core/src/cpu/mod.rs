@@ -130,6 +130,11 @@ impl CpuBuffer {
     /// The elements `layout` selects, contiguous, cast to `dtype`.
     pub fn gather_as(&self, layout: &Layout, dtype: DType) -> CpuBuffer {
         fn go<S: Element, T: Element>(src: &[S], layout: &Layout) -> CpuBuffer {
+            if let Some(dense) = dense_range(layout) {
+                return T::into_buffer(
+                    src[dense].iter().map(|v| T::from_f64(v.to_f64())).collect(),
+                );
+            }
             T::into_buffer(
                 layout
                     .indices()
@@ -138,6 +143,10 @@ impl CpuBuffer {
             )
         }
         fn same<T: Element>(src: &[T], layout: &Layout) -> CpuBuffer {
+            // The common case (a contiguous view) is one memcpy, not a walk.
+            if let Some(dense) = dense_range(layout) {
+                return T::into_buffer(src[dense].to_vec());
+            }
             T::into_buffer(layout.indices().map(|i| src[i]).collect())
         }
         match dtype {
@@ -160,6 +169,12 @@ impl CpuBuffer {
     /// `layout`) through `layout` into this buffer: the store of an in-place op.
     pub fn write_through(&mut self, layout: &Layout, src: &CpuBuffer) -> crate::Result<()> {
         fn go<T: Element>(dst: &mut [T], layout: &Layout, src: &[T]) {
+            if let Some(dense) = dense_range(layout)
+                && dense.len() == src.len()
+            {
+                dst[dense].copy_from_slice(src);
+                return;
+            }
             for (i, &v) in layout.indices().zip(src) {
                 dst[i] = v;
             }
@@ -179,4 +194,11 @@ impl CpuBuffer {
         }
         Ok(())
     }
+}
+
+/// The storage range a contiguous layout covers, element for element.
+fn dense_range(layout: &Layout) -> Option<std::ops::Range<usize>> {
+    layout
+        .is_contiguous()
+        .then(|| layout.offset()..layout.offset() + layout.numel())
 }
