@@ -1,0 +1,151 @@
+"""`torch.Tensor`: the Python class over the native `torch._C.TensorBase`,
+as in PyTorch, for the parts PyTorch writes in Python."""
+
+import _gradscope as _C
+
+from ._device import cpu as _cpu, device as _device_type
+from ._size import Size
+
+
+def _dtype_of(name):
+    return getattr(_C, name)
+
+
+class Tensor(_C.TensorBase):
+    __module__ = "torch"
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        if inputs is not None:
+            raise NotImplementedError("gradscope does not support backward(inputs=...) yet")
+        self._backward(gradient, retain_graph, create_graph)
+
+    @property
+    def device(self):
+        return _cpu
+
+    is_cuda = False
+    is_cpu = True
+    is_sparse = False
+    is_quantized = False
+    is_meta = False
+
+    def cpu(self):
+        return self
+
+    def to(self, *args, **kwargs):
+        dtype = kwargs.pop("dtype", None)
+        kwargs.pop("device", None)
+        kwargs.pop("non_blocking", None)
+        kwargs.pop("copy", None)
+        kwargs.pop("memory_format", None)
+        if kwargs:
+            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        for arg in args:
+            if isinstance(arg, _C.dtype):
+                dtype = arg
+            elif isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif isinstance(arg, (str, _device_type)):
+                _device_type(arg)
+            elif not isinstance(arg, bool):
+                raise TypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
+        if dtype is None:
+            return self
+        return self._to_dtype(dtype)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return "torch." + {"bool": "BoolTensor", "int64": "LongTensor", "float32": "FloatTensor", "float64": "DoubleTensor"}[str(self.dtype)[6:]]
+        return self.to(dtype)
+
+    def float(self):
+        return self._to_dtype(_C.float32)
+
+    def double(self):
+        return self._to_dtype(_C.float64)
+
+    def long(self):
+        return self._to_dtype(_C.int64)
+
+    def bool(self):
+        return self._to_dtype(_C.bool)
+
+    def max(self, dim=None, keepdim=False):
+        if dim is None:
+            return self._max_all()
+        if isinstance(dim, Tensor):
+            return self.maximum(dim)
+        from . import return_types
+
+        return return_types.max(self._max_dim(dim, keepdim))
+
+    def min(self, dim=None, keepdim=False):
+        if dim is None:
+            return self._min_all()
+        if isinstance(dim, Tensor):
+            return self.minimum(dim)
+        from . import return_types
+
+        return return_types.min(self._min_dim(dim, keepdim))
+
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return self._var(dim, **_correction(unbiased, correction), keepdim=keepdim)
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return self._std(dim, **_correction(unbiased, correction), keepdim=keepdim)
+
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        if p == "fro" or p is None:
+            p = 2
+        return self._norm(float(p), dim, keepdim)
+
+    def __iter__(self):
+        if self.dim() == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __reversed__(self):
+        return iter(tuple(self)[::-1])
+
+    def __contains__(self, element):
+        return bool((self == element).any()) if hasattr(self, "any") else element in self.tolist()
+
+    @property
+    def T(self):
+        if self.dim() <= 2:
+            return self.t()
+        return self.permute(*range(self.dim() - 1, -1, -1))
+
+    @property
+    def mT(self):
+        return self.transpose(-2, -1)
+
+    def __format__(self, format_spec):
+        if self.dim() == 0:
+            return self.item().__format__(format_spec)
+        return object.__format__(self, format_spec)
+
+    def __str__(self):
+        return self.__repr__()
+
+    def __deepcopy__(self, memo):
+        raise NotImplementedError("gradscope cannot deepcopy tensors yet")
+
+    def __array__(self, dtype=None):
+        raise TypeError("gradscope tensors cannot become NumPy arrays")
+
+    def numpy(self):
+        raise TypeError("gradscope has no NumPy: use tolist()")
+
+    __hash__ = object.__hash__
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return {"correction": correction}
+    if unbiased is not None:
+        return {"unbiased": unbiased}
+    return {}
+
+
+_C._register(Tensor, Size)

@@ -1,0 +1,5 @@
+"""`torch.autograd.graph`."""
+
+import _gradscope as _C
+
+Node = _C.Node

@@ -1,0 +1,24 @@
+"""`torch.return_types`: the named tuples `max(dim)` and friends return."""
+
+
+def _make(name, fields):
+    class ReturnType(tuple):
+        __slots__ = ()
+        n_fields = len(fields)
+
+        def __new__(cls, values):
+            return tuple.__new__(cls, values)
+
+        def __repr__(self):
+            body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
+            return f"torch.return_types.{name}(\n{body})"
+
+    for i, field in enumerate(fields):
+        setattr(ReturnType, field, property(lambda self, i=i: self[i]))
+    ReturnType.__name__ = ReturnType.__qualname__ = name
+    ReturnType.__module__ = "torch.return_types"
+    return ReturnType
+
+
+max = _make("max", ("values", "indices"))
+min = _make("min", ("values", "indices"))

@@ -1,0 +1,37 @@
+//! gradscope's Python runtime: RustPython embedded, with the `torch` package
+//! over gradscope-core, so learners' PyTorch programs run unchanged.
+//!
+//! ```
+//! use gradscope_python::Runtime;
+//! let mut rt = Runtime::new();
+//! let out = rt.run("import torch\nx = torch.ones(2, requires_grad=True)\nprint((x * 3).sum())\n");
+//! assert_eq!(out.stdout, "tensor(6., grad_fn=<SumBackward0>)\n");
+//! assert!(out.error.is_none());
+//! ```
+//!
+//! The `torch` package is a native module, `_gradscope` (reachable as
+//! `torch._C`, PyTorch's name for its own), plus Python source under `py/`
+//! compiled to bytecode into the binary at build time, where PyTorch writes
+//! those parts in Python (`torch.Tensor` over `torch._C.TensorBase`, grad
+//! modes, `torch.autograd`). A few standard-library modules are frozen the
+//! same way (see `build.rs`); there is no file system access and no import
+//! from disk.
+
+mod convert;
+mod dtype;
+mod errors;
+mod frozen;
+mod indexing;
+mod limits;
+mod methods;
+mod module;
+mod node;
+mod output;
+mod runtime;
+mod state;
+mod tensor;
+mod traceback;
+
+pub use limits::Limits;
+pub use output::{OutputSink, Stream};
+pub use runtime::{PythonError, RunOutput, Runtime};

@@ -1,0 +1,466 @@
+//! The methods of `torch.Tensor` that only forward to the engine, one row
+//! per method, grouped by signature; binding a new core op is one line in
+//! the table of its signature. `torch/__init__.py` also exposes every
+//! method as a function (`torch.exp(x)`), from [`FUNCTION_NAMES`].
+//!
+//! Methods with signatures of their own (`backward`, `size`, `to`) are in
+//! `tensor.rs`; operators are the number slots there.
+
+use gradscope_core::{Result, Tensor};
+use rustpython_vm::builtins::{PyInt, PyList, PyTuple};
+use rustpython_vm::function::FuncArgs;
+use rustpython_vm::{
+    PyObjectRef, PyPayload, PyRef, PyResult, TryFromBorrowedObject, VirtualMachine,
+};
+
+use crate::convert::{self, operand};
+use crate::errors::IntoPy;
+use crate::limits::note_line;
+use crate::tensor::{PyTensor, wrap_result};
+
+type Unary = fn(&Tensor) -> Result<Tensor>;
+type Binary = fn(&Tensor, &Tensor) -> Result<Tensor>;
+type WithDim = fn(&Tensor, i64) -> Result<Tensor>;
+type OverDims = fn(&Tensor, &[i64], bool) -> Result<Tensor>;
+type WithSizes = fn(&Tensor, &[i64]) -> Result<Tensor>;
+type Statistic = fn(&Tensor, Option<&[i64]>, f64, bool) -> Result<Tensor>;
+
+/// `x.exp()`, `torch.exp(x)`.
+pub(crate) const UNARY: &[(&str, Unary)] = &[
+    ("exp", Tensor::exp),
+    ("log", Tensor::log),
+    ("sqrt", Tensor::sqrt),
+    ("rsqrt", Tensor::rsqrt),
+    ("abs", Tensor::abs),
+    ("sign", Tensor::sign),
+    ("sin", Tensor::sin),
+    ("cos", Tensor::cos),
+    ("tanh", Tensor::tanh),
+    ("sigmoid", Tensor::sigmoid),
+    ("relu", Tensor::relu),
+    ("round", Tensor::round),
+    ("floor", Tensor::floor),
+    ("reciprocal", Tensor::reciprocal),
+    ("erf", Tensor::erf),
+    ("neg", Tensor::neg),
+    ("negative", Tensor::neg),
+    ("logical_not", Tensor::logical_not),
+    ("isnan", Tensor::isnan),
+    ("isinf", Tensor::isinf),
+    ("isfinite", Tensor::isfinite),
+    ("t", Tensor::t),
+    ("contiguous", Tensor::contiguous),
+    ("clone", Tensor::clone_tensor),
+    ("zeros_like", |t| Ok(t.zeros_like())),
+    ("ones_like", |t| Ok(t.ones_like())),
+    ("rand_like", Tensor::rand_like),
+    ("randn_like", Tensor::randn_like),
+    ("prod", Tensor::prod),
+];
+
+/// `x.mul(y)`, `torch.mul(x, 2)`: the other operand a tensor or a number.
+pub(crate) const BINARY: &[(&str, Binary)] = &[
+    ("add", Tensor::add),
+    ("sub", Tensor::sub),
+    ("subtract", Tensor::sub),
+    ("rsub", Tensor::rsub),
+    ("mul", Tensor::mul),
+    ("multiply", Tensor::mul),
+    ("div", Tensor::div),
+    ("divide", Tensor::div),
+    ("true_divide", Tensor::div),
+    ("pow", Tensor::pow),
+    ("matmul", Tensor::matmul),
+    ("mm", Tensor::mm),
+    ("bmm", Tensor::bmm),
+    ("dot", Tensor::dot),
+    ("mv", Tensor::mv),
+    ("maximum", Tensor::maximum),
+    ("minimum", Tensor::minimum),
+    ("eq", Tensor::eq),
+    ("ne", Tensor::ne),
+    ("lt", Tensor::lt),
+    ("le", Tensor::le),
+    ("gt", Tensor::gt),
+    ("ge", Tensor::ge),
+    ("logical_and", Tensor::logical_and),
+    ("logical_or", Tensor::logical_or),
+    ("logical_xor", Tensor::logical_xor),
+    ("expand_as", Tensor::expand_as),
+    ("view_as", Tensor::view_as),
+    ("reshape_as", Tensor::reshape_as),
+];
+
+/// In-place methods returning the tensor itself: `x.add_(1) is x`.
+pub(crate) const INPLACE: &[(&str, Binary)] = &[
+    ("add_", Tensor::add_),
+    ("sub_", Tensor::sub_),
+    ("subtract_", Tensor::sub_),
+    ("mul_", Tensor::mul_),
+    ("multiply_", Tensor::mul_),
+    ("div_", Tensor::div_),
+    ("divide_", Tensor::div_),
+    ("copy_", Tensor::copy_),
+];
+
+/// `x.softmax(dim)`, `x.unsqueeze(0)`: one dimension, by position or `dim=`.
+pub(crate) const DIM: &[(&str, WithDim)] = &[
+    ("softmax", Tensor::softmax),
+    ("log_softmax", Tensor::log_softmax),
+    ("unsqueeze", Tensor::unsqueeze),
+];
+
+/// Reductions: `x.sum()` over everything, `x.sum(dim, keepdim=False)` over
+/// one dimension or a tuple of them.
+pub(crate) const REDUCE: &[(&str, Unary, OverDims)] = &[
+    ("sum", Tensor::sum, Tensor::sum_dim),
+    ("mean", Tensor::mean, Tensor::mean_dim),
+    ("amax", |t| t.amax(&[], false), Tensor::amax),
+    ("amin", |t| t.amin(&[], false), Tensor::amin),
+    ("logsumexp", |t| t.logsumexp(&[], false), Tensor::logsumexp),
+];
+
+/// Sizes as `x.view(2, 3)` or `x.view((2, 3))`.
+pub(crate) const SIZES: &[(&str, WithSizes)] = &[
+    ("view", Tensor::view),
+    ("reshape", Tensor::reshape),
+    ("permute", Tensor::permute),
+    ("expand", Tensor::expand_sizes),
+];
+
+/// Every name that is also a `torch.` function.
+pub(crate) fn function_names() -> Vec<&'static str> {
+    UNARY
+        .iter()
+        .map(|e| e.0)
+        .chain(BINARY.iter().map(|e| e.0))
+        .chain(DIM.iter().map(|e| e.0))
+        .chain(REDUCE.iter().map(|e| e.0))
+        .chain([
+            "reshape",
+            "permute",
+            "transpose",
+            "flatten",
+            "squeeze",
+            "narrow",
+            "select",
+            "clamp",
+        ])
+        .chain(["argmax", "argmin", "unbind", "chunk", "split"])
+        .collect()
+}
+
+/// The `i`th positional argument, or the keyword `name`.
+pub(crate) fn take_arg(args: &mut FuncArgs, i: usize, name: &str) -> Option<PyObjectRef> {
+    args.kwargs
+        .swap_remove(name)
+        .or_else(|| args.args.get(i).cloned())
+}
+
+fn int_arg(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<i64> {
+    if obj.downcast_ref::<PyInt>().is_none() {
+        return Err(convert::expected("int", obj, vm));
+    }
+    i64::try_from_borrowed_object(vm, obj)
+}
+
+/// An int, or a tuple or list of ints.
+pub(crate) fn dims_arg(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Vec<i64>> {
+    if let Some(t) = obj.downcast_ref::<PyTuple>() {
+        return t.as_slice().iter().map(|d| int_arg(d, vm)).collect();
+    }
+    if let Some(l) = obj.downcast_ref::<PyList>() {
+        return l.borrow_vec().iter().map(|d| int_arg(d, vm)).collect();
+    }
+    Ok(vec![int_arg(obj, vm)?])
+}
+
+/// Sizes given as separate ints or as one sequence.
+fn sizes_arg(args: &FuncArgs, vm: &VirtualMachine) -> PyResult<Vec<i64>> {
+    match &args.args[..] {
+        [one] if one.downcast_ref::<PyInt>().is_none() => dims_arg(one, vm),
+        many => many.iter().map(|d| int_arg(d, vm)).collect(),
+    }
+}
+
+fn bool_kw(args: &mut FuncArgs, i: usize, name: &str, vm: &VirtualMachine) -> PyResult<bool> {
+    take_arg(args, i, name).map_or(Ok(false), |v| v.try_to_bool(vm))
+}
+
+/// Adds every table's methods to `TensorBase`, once per class.
+pub(crate) fn register(vm: &VirtualMachine) {
+    let class = PyTensor::class(&vm.ctx);
+    if class.get_direct_attr(vm.ctx.intern_str("exp")).is_some() {
+        return;
+    }
+    let add = |name: &'static str, method| class.set_str_attr(name, method, &vm.ctx);
+    for &(name, op) in UNARY {
+        add(
+            name,
+            vm.new_method(
+                name,
+                class,
+                move |zelf: PyRef<PyTensor>, vm: &VirtualMachine| {
+                    note_line(vm);
+                    wrap_result(op(&zelf.tensor), vm)
+                },
+            ),
+        );
+    }
+    for &(name, op) in BINARY {
+        add(
+            name,
+            vm.new_method(
+                name,
+                class,
+                move |zelf: PyRef<PyTensor>, other: PyObjectRef, vm: &VirtualMachine| {
+                    let other = operand(&other, vm)?
+                        .ok_or_else(|| convert::expected("Tensor or Number", &other, vm))?;
+                    note_line(vm);
+                    wrap_result(op(&zelf.tensor, &other), vm)
+                },
+            ),
+        );
+    }
+    for &(name, op) in INPLACE {
+        add(
+            name,
+            vm.new_method(
+                name,
+                class,
+                move |zelf: PyRef<PyTensor>, other: PyObjectRef, vm: &VirtualMachine| {
+                    let other = operand(&other, vm)?
+                        .ok_or_else(|| convert::expected("Tensor or Number", &other, vm))?;
+                    note_line(vm);
+                    op(&zelf.tensor, &other).py(vm)?;
+                    Ok::<_, rustpython_vm::builtins::PyBaseExceptionRef>(zelf)
+                },
+            ),
+        );
+    }
+    for &(name, op) in DIM {
+        add(
+            name,
+            vm.new_method(
+                name,
+                class,
+                move |zelf: PyRef<PyTensor>, mut args: FuncArgs, vm: &VirtualMachine| {
+                    let dim = take_arg(&mut args, 0, "dim").ok_or_else(|| {
+                        vm.new_type_error(format!(
+                            "{name}() missing 1 required positional argument: \"dim\""
+                        ))
+                    })?;
+                    let dim = int_arg(&dim, vm)?;
+                    note_line(vm);
+                    wrap_result(op(&zelf.tensor, dim), vm)
+                },
+            ),
+        );
+    }
+    for &(name, all, dims) in REDUCE {
+        add(
+            name,
+            vm.new_method(
+                name,
+                class,
+                move |zelf: PyRef<PyTensor>, mut args: FuncArgs, vm: &VirtualMachine| {
+                    let dim = take_arg(&mut args, 0, "dim").filter(|d| !vm.is_none(d));
+                    let keepdim = bool_kw(&mut args, 1, "keepdim", vm)?;
+                    note_line(vm);
+                    match dim {
+                        None => wrap_result(all(&zelf.tensor), vm),
+                        Some(d) => wrap_result(dims(&zelf.tensor, &dims_arg(&d, vm)?, keepdim), vm),
+                    }
+                },
+            ),
+        );
+    }
+    for &(name, op) in CUSTOM {
+        add(
+            name,
+            vm.new_method(
+                name,
+                class,
+                move |zelf: PyRef<PyTensor>, args: FuncArgs, vm: &VirtualMachine| {
+                    note_line(vm);
+                    op(&zelf.tensor, args, vm)
+                },
+            ),
+        );
+    }
+    for &(name, op) in SIZES {
+        add(
+            name,
+            vm.new_method(
+                name,
+                class,
+                move |zelf: PyRef<PyTensor>, args: FuncArgs, vm: &VirtualMachine| {
+                    let sizes = sizes_arg(&args, vm)?;
+                    note_line(vm);
+                    wrap_result(op(&zelf.tensor, &sizes), vm)
+                },
+            ),
+        );
+    }
+}
+
+type Custom = fn(&Tensor, FuncArgs, &VirtualMachine) -> PyResult;
+
+/// Methods whose arguments need their own reading.
+pub(crate) const CUSTOM: &[(&str, Custom)] = &[
+    ("transpose", |t, mut a, vm| {
+        let (d0, d1) = (req(&mut a, 0, "dim0", vm)?, req(&mut a, 1, "dim1", vm)?);
+        wrap_result(t.transpose(int_arg(&d0, vm)?, int_arg(&d1, vm)?), vm)
+    }),
+    ("flatten", |t, mut a, vm| {
+        let start = opt_int(&mut a, 0, "start_dim", vm)?.unwrap_or(0);
+        let end = opt_int(&mut a, 1, "end_dim", vm)?.unwrap_or(-1);
+        wrap_result(t.flatten(start, end), vm)
+    }),
+    ("squeeze", |t, mut a, vm| {
+        match take_arg(&mut a, 0, "dim").filter(|d| !vm.is_none(d)) {
+            None => wrap_result(t.squeeze(), vm),
+            Some(d) if d.downcast_ref::<PyInt>().is_some() => {
+                wrap_result(t.squeeze_dim(int_arg(&d, vm)?), vm)
+            }
+            Some(d) => wrap_result(t.squeeze_dims(&dims_arg(&d, vm)?), vm),
+        }
+    }),
+    ("narrow", |t, mut a, vm| {
+        let dim = int_arg(&req(&mut a, 0, "dim", vm)?, vm)?;
+        let start = int_arg(&req(&mut a, 1, "start", vm)?, vm)?;
+        let length = int_arg(&req(&mut a, 2, "length", vm)?, vm)?;
+        wrap_result(t.narrow(dim, start, length), vm)
+    }),
+    ("select", |t, mut a, vm| {
+        let dim = int_arg(&req(&mut a, 0, "dim", vm)?, vm)?;
+        let index = int_arg(&req(&mut a, 1, "index", vm)?, vm)?;
+        wrap_result(t.select(dim, index), vm)
+    }),
+    ("clamp", |t, mut a, vm| {
+        let min = opt_scalar(&mut a, 0, "min", vm)?;
+        let max = opt_scalar(&mut a, 1, "max", vm)?;
+        wrap_result(t.clamp(min, max), vm)
+    }),
+    ("argmax", |t, mut a, vm| {
+        let dim = opt_int(&mut a, 0, "dim", vm)?;
+        wrap_result(t.argmax(dim, bool_kw(&mut a, 1, "keepdim", vm)?), vm)
+    }),
+    ("argmin", |t, mut a, vm| {
+        let dim = opt_int(&mut a, 0, "dim", vm)?;
+        wrap_result(t.argmin(dim, bool_kw(&mut a, 1, "keepdim", vm)?), vm)
+    }),
+    ("_max_all", |t, _a, vm| wrap_result(t.max(), vm)),
+    ("_min_all", |t, _a, vm| wrap_result(t.min(), vm)),
+    ("_max_dim", |t, mut a, vm| {
+        let dim = int_arg(&req(&mut a, 0, "dim", vm)?, vm)?;
+        pair(t.max_dim(dim, bool_kw(&mut a, 1, "keepdim", vm)?), vm)
+    }),
+    ("_min_dim", |t, mut a, vm| {
+        let dim = int_arg(&req(&mut a, 0, "dim", vm)?, vm)?;
+        pair(t.min_dim(dim, bool_kw(&mut a, 1, "keepdim", vm)?), vm)
+    }),
+    ("_var", |t, mut a, vm| statistic(t, &mut a, vm, Tensor::var)),
+    ("_std", |t, mut a, vm| statistic(t, &mut a, vm, Tensor::std)),
+    ("_norm", |t, mut a, vm| {
+        let ord =
+            take_arg(&mut a, 0, "p").map_or(Ok(2.0), |p| p.try_float(vm).map(|f| f.to_f64()))?;
+        let dims = take_arg(&mut a, 1, "dim")
+            .filter(|d| !vm.is_none(d))
+            .map(|d| dims_arg(&d, vm))
+            .transpose()?;
+        let keepdim = bool_kw(&mut a, 2, "keepdim", vm)?;
+        wrap_result(t.norm(ord, dims.as_deref(), keepdim), vm)
+    }),
+    ("unbind", |t, mut a, vm| {
+        let dim = opt_int(&mut a, 0, "dim", vm)?.unwrap_or(0);
+        tensors(t.unbind(dim), vm)
+    }),
+    ("chunk", |t, mut a, vm| {
+        let chunks = int_arg(&req(&mut a, 0, "chunks", vm)?, vm)?;
+        let dim = opt_int(&mut a, 1, "dim", vm)?.unwrap_or(0);
+        tensors(t.chunk(chunks, dim), vm)
+    }),
+    ("split", |t, mut a, vm| {
+        let size = req(&mut a, 0, "split_size", vm)?;
+        let dim = opt_int(&mut a, 1, "dim", vm)?.unwrap_or(0);
+        match size.downcast_ref::<PyInt>() {
+            Some(_) => tensors(t.split(int_arg(&size, vm)?, dim), vm),
+            None => tensors(t.split_with_sizes(&dims_arg(&size, vm)?, dim), vm),
+        }
+    }),
+];
+
+fn req(args: &mut FuncArgs, i: usize, name: &str, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+    take_arg(args, i, name).ok_or_else(|| {
+        vm.new_type_error(format!(
+            "missing required argument \"{name}\" (pos {})",
+            i + 1
+        ))
+    })
+}
+
+fn opt_int(
+    args: &mut FuncArgs,
+    i: usize,
+    name: &str,
+    vm: &VirtualMachine,
+) -> PyResult<Option<i64>> {
+    take_arg(args, i, name)
+        .filter(|v| !vm.is_none(v))
+        .map(|v| int_arg(&v, vm))
+        .transpose()
+}
+
+fn opt_scalar(
+    args: &mut FuncArgs,
+    i: usize,
+    name: &str,
+    vm: &VirtualMachine,
+) -> PyResult<Option<gradscope_core::Scalar>> {
+    let Some(v) = take_arg(args, i, name).filter(|v| !vm.is_none(v)) else {
+        return Ok(None);
+    };
+    match convert::scalar(&v, vm)? {
+        Some(convert::Scalar::Float(f)) => Ok(Some(gradscope_core::Scalar::Float(f))),
+        Some(convert::Scalar::Int(i)) => Ok(Some(gradscope_core::Scalar::Int(i))),
+        Some(convert::Scalar::Bool(b)) => Ok(Some(gradscope_core::Scalar::Int(i64::from(b)))),
+        None => Err(convert::expected("Number", &v, vm)),
+    }
+}
+
+/// `var`/`std(dim=None, *, correction=1, keepdim=False)`, with the older
+/// `unbiased=` spelling.
+fn statistic(t: &Tensor, args: &mut FuncArgs, vm: &VirtualMachine, op: Statistic) -> PyResult {
+    let dims = take_arg(args, 0, "dim")
+        .filter(|d| !vm.is_none(d))
+        .map(|d| dims_arg(&d, vm))
+        .transpose()?;
+    let mut correction = 1.0;
+    if let Some(u) = args.kwargs.swap_remove("unbiased") {
+        correction = if u.try_to_bool(vm)? { 1.0 } else { 0.0 };
+    }
+    if let Some(c) = args.kwargs.swap_remove("correction") {
+        correction = c.try_float(vm)?.to_f64();
+    }
+    let keepdim = args
+        .kwargs
+        .swap_remove("keepdim")
+        .map_or(Ok(false), |k| k.try_to_bool(vm))?;
+    wrap_result(op(t, dims.as_deref(), correction, keepdim), vm)
+}
+
+fn pair(result: Result<(Tensor, Tensor)>, vm: &VirtualMachine) -> PyResult {
+    let (a, b) = result.py(vm)?;
+    let items = vec![crate::tensor::wrap(a, vm), crate::tensor::wrap(b, vm)];
+    Ok(vm.ctx.new_tuple(items).into())
+}
+
+fn tensors(result: Result<Vec<Tensor>>, vm: &VirtualMachine) -> PyResult {
+    let items = result
+        .py(vm)?
+        .into_iter()
+        .map(|t| crate::tensor::wrap(t, vm))
+        .collect();
+    Ok(vm.ctx.new_tuple(items).into())
+}

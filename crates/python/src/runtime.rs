@@ -1,0 +1,295 @@
+//! The runtime: one embedded interpreter with the `torch` package, running
+//! learners' programs with their output captured, within limits, and
+//! usable again after any error.
+
+use std::fmt;
+use std::rc::Rc;
+
+use rustpython_vm::builtins::PyBaseExceptionRef;
+use rustpython_vm::compiler::Mode;
+use rustpython_vm::{AsObject, Interpreter, PyResult, VirtualMachine};
+
+use crate::limits::{self, Limits, Watchdog};
+use crate::output::{CAPTURED, Captured, OutputSink, Stream};
+use crate::state::{self, State};
+use crate::traceback;
+
+/// What the runtime runs before the first program: streams into the
+/// capture, and `torch` imported so a program's `import torch` is instant.
+const PRELUDE: &str = "\
+import sys, _gradscope
+sys.stdout, sys.stderr = _gradscope._output_streams()
+sys.__stdout__, sys.__stderr__ = sys.stdout, sys.stderr
+import torch
+";
+
+/// On wasm32, RustPython's `time` reads `std::time`, which panics there;
+/// these read the browser's clocks instead.
+const WASM_TIME: &str = "\
+import time, _gradscope
+time.perf_counter = time.monotonic = time.process_time = _gradscope._perf_counter
+time.perf_counter_ns = time.monotonic_ns = time.process_time_ns = _gradscope._perf_counter_ns
+time.time = _gradscope._time
+time.time_ns = _gradscope._time_ns
+time.sleep = _gradscope._sleep
+";
+
+/// An uncaught exception, as the learner sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PythonError {
+    /// The exception type's name (`RuntimeError`, `OutOfMemoryError`).
+    pub type_name: String,
+    /// `str(exception)`.
+    pub message: String,
+    /// The report CPython would print, showing the program's frames only.
+    pub traceback: String,
+    /// The program line it was raised from, if it was.
+    pub line: Option<usize>,
+}
+
+impl fmt::Display for PythonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.traceback)
+    }
+}
+
+/// What one run printed, and how it ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunOutput {
+    /// Everything written to `sys.stdout`.
+    pub stdout: String,
+    /// Everything written to `sys.stderr`, including the traceback of an
+    /// uncaught exception.
+    pub stderr: String,
+    /// The uncaught exception, if the program raised one.
+    pub error: Option<PythonError>,
+    /// The code the program asked to exit with (`sys.exit(n)`): 1 after an
+    /// uncaught exception, else 0.
+    pub exit_code: i32,
+}
+
+/// An embedded Python interpreter with gradscope's `torch`.
+///
+/// One thread runs one runtime at a time (the engine's grad mode and memory
+/// ledger are per thread). A runtime is reused across programs: each `run`
+/// gets fresh globals, while imported modules stay loaded.
+pub struct Runtime {
+    interpreter: Interpreter,
+    watchdog: Option<Watchdog>,
+    state: Rc<State>,
+    limits: Limits,
+    file_name: String,
+    startup_error: Option<PythonError>,
+}
+
+impl fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Runtime")
+            .field("limits", &self.limits)
+            .field("file_name", &self.file_name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Runtime {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Runtime {
+    /// A runtime with the default [`Limits`].
+    pub fn new() -> Self {
+        Self::with_limits(Limits::default())
+    }
+
+    /// A runtime enforcing `limits` on every run.
+    pub fn with_limits(limits: Limits) -> Self {
+        let mut settings = rustpython_vm::vm::Settings::default();
+        settings.install_signal_handlers = false;
+        settings.import_site = false;
+        settings.isolated = true;
+        settings.ignore_environment = true;
+        settings.safe_path = true;
+        settings.user_site_directory = false;
+        settings.hash_seed = Some(0);
+        settings.argv = vec!["main.py".to_string()];
+        let builder = Interpreter::builder(settings);
+        let mut defs = rustpython_stdlib::stdlib_module_defs(&builder.ctx);
+        defs.push(crate::module::module_def(&builder.ctx));
+        let builder = builder
+            .add_native_modules(&defs)
+            .add_frozen_modules(crate::frozen::modules());
+        #[cfg(not(target_arch = "wasm32"))]
+        let (builder, watchdog) = {
+            let (watchdog, receiver) = Watchdog::new();
+            let builder = builder.init_hook(move |vm| vm.set_user_signal_channel(receiver));
+            (builder, Some(watchdog))
+        };
+        #[cfg(target_arch = "wasm32")]
+        let watchdog = None;
+        let interpreter = builder.build();
+        let state = interpreter.enter(|vm| Rc::new(State::new(vm)));
+        let mut runtime = Self {
+            interpreter,
+            watchdog,
+            state,
+            limits,
+            file_name: "main.py".to_string(),
+            startup_error: None,
+        };
+        let prelude = if cfg!(target_arch = "wasm32") {
+            format!("{WASM_TIME}{PRELUDE}")
+        } else {
+            PRELUDE.to_string()
+        };
+        let prelude = runtime.run_source(&prelude, "<gradscope prelude>", false);
+        runtime.startup_error = prelude.error;
+        runtime
+    }
+
+    /// The limits each run is held to.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Changes the limits for later runs.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// The file name tracebacks give the program (`main.py` by default).
+    pub fn set_file_name(&mut self, name: impl Into<String>) {
+        self.file_name = name.into();
+    }
+
+    /// Streams output to `sink` as it is written, besides capturing it.
+    pub fn set_output_sink(&mut self, sink: Option<OutputSink>) {
+        CAPTURED.with(|c| c.borrow_mut().sink = sink);
+    }
+
+    /// Runs `source` as a program (`__name__ == "__main__"`), with fresh
+    /// globals, and returns what it printed and how it ended.
+    pub fn run(&mut self, source: &str) -> RunOutput {
+        if let Some(error) = &self.startup_error {
+            return RunOutput {
+                stderr: error.traceback.clone(),
+                error: Some(error.clone()),
+                exit_code: 1,
+                ..RunOutput::default()
+            };
+        }
+        let file_name = self.file_name.clone();
+        self.run_source(source, &file_name, true)
+    }
+
+    fn run_source(&mut self, source: &str, file_name: &str, limited: bool) -> RunOutput {
+        let sink = CAPTURED.with(|c| c.borrow_mut().sink.take());
+        CAPTURED.with(|c| {
+            *c.borrow_mut() = Captured {
+                sink,
+                ..Captured::default()
+            }
+        });
+        let limits = self.limits.clone();
+        let (error, exit_code) = state::enter(&self.state, || {
+            self.interpreter.enter(|vm| {
+                self.state.pending.borrow_mut().take();
+                reset_engine_modes();
+                gradscope_core::ledger::set_memory_budget(limits.memory);
+                let active =
+                    limited.then(|| limits::start(vm, &limits, file_name, self.watchdog.as_ref()));
+                let result = execute(vm, source, file_name);
+                if let Some(active) = active {
+                    limits::stop(vm, active);
+                }
+                match result {
+                    Ok(()) => (None, 0),
+                    Err(exc) => ending(vm, &exc, source, file_name),
+                }
+            })
+        });
+        if let Some(error) = &error {
+            crate::output::write(Stream::Stderr, &error.traceback);
+        }
+        let captured = CAPTURED.with(|c| {
+            let mut c = c.borrow_mut();
+            let sink = c.sink.take();
+            let done = std::mem::take(&mut *c);
+            c.sink = sink;
+            done
+        });
+        RunOutput {
+            stdout: captured.stdout,
+            stderr: captured.stderr,
+            error,
+            exit_code,
+        }
+    }
+}
+
+/// Each program starts with grad mode on and inference mode off, whatever
+/// the last one left behind (`torch.set_grad_enabled(False)` has no scope).
+/// The engine offers only scoped guards, so the reset guards are kept.
+fn reset_engine_modes() {
+    use gradscope_core::grad_mode::{self, GradModeGuard};
+    grad_mode::set_detect_anomaly(false);
+    if grad_mode::is_inference_mode_enabled() {
+        std::mem::forget(GradModeGuard::inference_mode(false));
+    }
+    if !grad_mode::is_grad_enabled() {
+        std::mem::forget(GradModeGuard::set(true));
+    }
+}
+
+/// Compiles and runs `source` in a fresh `__main__` namespace.
+fn execute(vm: &VirtualMachine, source: &str, file_name: &str) -> PyResult<()> {
+    let code = vm
+        .compile(source, Mode::Exec, file_name)
+        .map_err(|err| err.into_pyexception(vm, Some(source)))?;
+    let scope = vm.new_scope_with_builtins();
+    scope
+        .globals
+        .set_item("__name__", vm.ctx.new_str("__main__").into(), vm)?;
+    scope
+        .globals
+        .set_item("__file__", vm.ctx.new_str(file_name).into(), vm)?;
+    vm.run_code_obj(code, scope)?;
+    Ok(())
+}
+
+/// How an uncaught exception ends a run: the error to report (none for
+/// `sys.exit(0)`) and the exit code.
+fn ending(
+    vm: &VirtualMachine,
+    exc: &PyBaseExceptionRef,
+    source: &str,
+    file_name: &str,
+) -> (Option<PythonError>, i32) {
+    if exc.fast_isinstance(vm.ctx.exceptions.system_exit) {
+        let code = exc.as_object().get_attr("code", vm).ok();
+        match code {
+            None => return (None, 0),
+            Some(c) if vm.is_none(&c) => return (None, 0),
+            Some(c) => {
+                if let Ok(n) = c.try_to_value::<i32>(vm) {
+                    return (None, n);
+                }
+                crate::output::write(
+                    Stream::Stderr,
+                    &format!("{}\n", traceback::message(exc, vm)),
+                );
+                return (None, 1);
+            }
+        }
+    }
+    let main_file = vm.ctx.intern_str(file_name);
+    let frames = traceback::user_frames(exc, main_file);
+    let error = PythonError {
+        type_name: exc.class().name().to_string(),
+        message: traceback::message(exc, vm),
+        traceback: traceback::format(exc, vm, source, file_name, main_file),
+        line: frames.last().map(|f| f.line),
+    };
+    (Some(error), 1)
+}

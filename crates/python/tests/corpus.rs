@@ -1,0 +1,217 @@
+//! Runs every program of `tests/corpus/` through the runtime and compares
+//! what it prints with what PyTorch printed (`NAME.out`, recorded by
+//! `tests/corpus/record.py`): token by token, numbers within a small
+//! tolerance, object addresses ignored. Programs that raise compare the
+//! exception's type and message.
+//!
+//! `cargo test -p gradscope-python --test corpus [NAME...]` runs all
+//! programs, or those whose file names contain a NAME. New programs are
+//! picked up from the directory.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use gradscope_python::{RunOutput, Runtime};
+
+/// Numbers match when within this relative tolerance (float32 printing at
+/// four decimals already rounds; this absorbs last-digit differences)...
+const RELATIVE: f64 = 1e-4;
+/// ...or this absolute one.
+const ABSOLUTE: f64 = 1e-6;
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus")
+}
+
+/// What the recorder writes for a run: stdout, then the exception if any.
+fn render(out: &RunOutput) -> String {
+    let mut text = out.stdout.clone();
+    if let Some(err) = &out.error {
+        text.push_str(&format!(
+            "=== raised {} ===\n{}\n",
+            err.type_name, err.message
+        ));
+    }
+    text
+}
+
+#[derive(Debug, PartialEq)]
+enum Token<'a> {
+    Number(f64, &'a str),
+    Address,
+    Newline,
+    Text(&'a str),
+}
+
+fn tokens(text: &str) -> Vec<Token<'_>> {
+    let bytes = text.as_bytes();
+    let mut out = vec![];
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let start = i;
+        if c == b'\n' {
+            out.push(Token::Newline);
+            i += 1;
+        } else if c.is_ascii_whitespace() {
+            i += 1;
+        } else if c == b'0' && bytes.get(i + 1) == Some(&b'x') {
+            i += 2;
+            while i < bytes.len() && bytes[i].is_ascii_hexdigit() {
+                i += 1;
+            }
+            out.push(Token::Address);
+        } else if c.is_ascii_digit()
+            || (c == b'-' || c == b'.') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)
+        {
+            i += 1;
+            while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.') {
+                i += 1;
+            }
+            if i < bytes.len() && (bytes[i] == b'e' || bytes[i] == b'E') {
+                let mut j = i + 1;
+                if j < bytes.len() && (bytes[j] == b'-' || bytes[j] == b'+') {
+                    j += 1;
+                }
+                if j < bytes.len() && bytes[j].is_ascii_digit() {
+                    i = j;
+                    while i < bytes.len() && bytes[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                }
+            }
+            let s = &text[start..i];
+            match s.parse::<f64>() {
+                Ok(v) => out.push(Token::Number(v, s)),
+                Err(_) => out.push(Token::Text(s)),
+            }
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            out.push(Token::Text(&text[start..i]));
+        } else {
+            let len = text[i..].chars().next().map_or(1, char::len_utf8);
+            i += len;
+            out.push(Token::Text(&text[start..i]));
+        }
+    }
+    out
+}
+
+fn same(a: &Token<'_>, b: &Token<'_>) -> bool {
+    match (a, b) {
+        (Token::Number(x, _), Token::Number(y, _)) => {
+            x == y || (x - y).abs() <= ABSOLUTE + RELATIVE * x.abs().max(y.abs())
+        }
+        _ => a == b,
+    }
+}
+
+/// `None` when they match; else where they first differ.
+fn compare(expected: &str, actual: &str) -> Option<String> {
+    let (e, a) = (tokens(expected), tokens(actual));
+    let line_of = |toks: &[Token<'_>], i: usize| {
+        1 + toks[..i.min(toks.len())]
+            .iter()
+            .filter(|t| **t == Token::Newline)
+            .count()
+    };
+    for i in 0..e.len().max(a.len()) {
+        match (e.get(i), a.get(i)) {
+            (Some(x), Some(y)) if same(x, y) => continue,
+            (x, y) => {
+                return Some(format!(
+                    "first difference at expected line {}: expected {x:?}, got {y:?}",
+                    line_of(&e, i)
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// The comparison itself, checked before it judges anything.
+fn self_check() {
+    assert_eq!(
+        compare("<A object at 0x7f00ab>\n", "<A object at 0x55aa>\n"),
+        None
+    );
+    assert_eq!(
+        compare("tensor([0.5000, 1.0000])", "tensor([0.50001, 1.0])"),
+        None
+    );
+    assert!(compare("tensor([1., 2.])", "tensor([1., 3.])").is_some());
+    assert!(compare("a\nb", "a b").is_some());
+    assert!(compare("a", "a b").is_some());
+}
+
+fn main() -> ExitCode {
+    self_check();
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let dir = corpus_dir();
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "py"))
+                .filter(|p| p.file_name().is_some_and(|n| n != "record.py"))
+                .collect()
+        })
+        .unwrap_or_default();
+    programs.sort();
+    if programs.is_empty() {
+        eprintln!("no programs in {}", dir.display());
+        return ExitCode::FAILURE;
+    }
+    // One runtime for all of them: it must stay usable after every error.
+    let mut runtime = Runtime::new();
+    let mut failed = vec![];
+    let mut ran = 0;
+    for program in &programs {
+        let name = program
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        ran += 1;
+        let source = std::fs::read_to_string(program).unwrap_or_default();
+        let expected = match std::fs::read_to_string(program.with_extension("out")) {
+            Ok(e) => e,
+            Err(_) => {
+                println!("corpus {name} ... FAILED (no {name}.out: run tests/corpus/record.py)");
+                failed.push(name);
+                continue;
+            }
+        };
+        let out = runtime.run(&source);
+        let actual = render(&out);
+        match compare(&expected, &actual) {
+            None => println!("corpus {name} ... ok"),
+            Some(diff) => {
+                println!(
+                    "corpus {name} ... FAILED\n  {diff}\n--- expected\n{expected}--- got\n{actual}--- stderr\n{}",
+                    out.stderr
+                );
+                failed.push(name);
+            }
+        }
+    }
+    println!(
+        "\ncorpus: {} passed, {} failed",
+        ran - failed.len(),
+        failed.len()
+    );
+    if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        println!("failed: {}", failed.join(", "));
+        ExitCode::FAILURE
+    }
+}

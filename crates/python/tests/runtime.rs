@@ -1,0 +1,213 @@
+//! The runtime's contract: captured output, limits, errors as PyTorch's
+//! exceptions with the learner's lines, and reuse after any error.
+
+#![allow(clippy::panic)]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use gradscope_python::{Limits, Runtime, Stream};
+
+fn error_of(rt: &mut Runtime, source: &str) -> (String, String, String) {
+    let out = rt.run(source);
+    let err = out
+        .error
+        .unwrap_or_else(|| panic!("expected an error from:\n{source}\nstdout: {}", out.stdout));
+    (err.type_name, err.message, err.traceback)
+}
+
+#[test]
+fn run_captures_stdout_and_stderr() {
+    let mut rt = Runtime::new();
+    let out = rt.run("import sys\nprint('out', 1)\nprint('err', file=sys.stderr)\n");
+    assert_eq!(out.stdout, "out 1\n");
+    assert_eq!(out.stderr, "err\n");
+    assert_eq!((out.error, out.exit_code), (None, 0));
+}
+
+#[test]
+fn run_streams_output_to_the_sink() {
+    let mut rt = Runtime::new();
+    let seen = Rc::new(RefCell::new(vec![]));
+    let sink = seen.clone();
+    rt.set_output_sink(Some(Box::new(move |stream, text| {
+        sink.borrow_mut().push((stream, text.to_string()));
+    })));
+    let out = rt.run("print('a')\nprint('b', end='')\n");
+    assert_eq!(out.stdout, "a\nb");
+    let chunks: String = seen.borrow().iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(chunks, "a\nb");
+    assert!(seen.borrow().iter().all(|(s, _)| *s == Stream::Stdout));
+}
+
+#[test]
+fn run_gives_fresh_globals_and_survives_errors() {
+    let mut rt = Runtime::new();
+    assert!(rt.run("x = 1\nraise ValueError('boom')\n").error.is_some());
+    let out = rt.run("print('x' in globals(), __name__)\n");
+    assert_eq!(out.stdout, "False __main__\n");
+    let (ty, msg, _) = error_of(&mut rt, "import torch\ntorch.ones(2) + torch.ones(3)\n");
+    assert_eq!(ty, "RuntimeError");
+    assert!(msg.starts_with("The size of tensor a (2)"), "{msg}");
+    assert_eq!(
+        rt.run("import torch\nprint(torch.ones(1))\n").stdout,
+        "tensor([1.])\n"
+    );
+}
+
+#[test]
+fn traceback_shows_the_programs_lines_only() {
+    let mut rt = Runtime::new();
+    let source = "import torch\n\ndef f(x):\n    return x.item()\n\nf(torch.ones(3))\n";
+    let (ty, msg, tb) = error_of(&mut rt, source);
+    assert_eq!(ty, "RuntimeError");
+    assert_eq!(
+        msg,
+        "a Tensor with 3 elements cannot be converted to Scalar"
+    );
+    assert_eq!(
+        tb,
+        "Traceback (most recent call last):\n  File \"main.py\", line 6, in <module>\n    f(torch.ones(3))\n  File \"main.py\", line 4, in f\n    return x.item()\nRuntimeError: a Tensor with 3 elements cannot be converted to Scalar\n"
+    );
+    let out = rt.run(source);
+    assert!(out.stderr.ends_with(&tb), "the traceback goes to stderr");
+    assert_eq!(out.exit_code, 1);
+}
+
+#[test]
+fn syntax_error_points_at_the_line() {
+    let mut rt = Runtime::new();
+    rt.set_file_name("<stdin>");
+    let (ty, _, tb) = error_of(&mut rt, "x = 1\ny = = 2\n");
+    assert_eq!(ty, "SyntaxError");
+    assert!(
+        tb.starts_with("  File \"<stdin>\", line 2\n    y = = 2\n"),
+        "{tb}"
+    );
+}
+
+#[test]
+fn time_limit_stops_an_endless_loop() {
+    let limits = Limits {
+        time: Some(Duration::from_millis(300)),
+        ..Limits::default()
+    };
+    let mut rt = Runtime::with_limits(limits);
+    let start = Instant::now();
+    let (ty, msg, tb) = error_of(&mut rt, "n = 0\nwhile True:\n    n += 1\n");
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert_eq!(ty, "ExecutionLimitExceeded");
+    assert!(msg.contains("time budget of 300 ms"), "{msg}");
+    // Interrupted at the loop's test or its body.
+    assert!(tb.contains("line 2") || tb.contains("line 3"), "{tb}");
+    // `except Exception` does not swallow it, and the runtime stays usable.
+    let (ty, _, _) = error_of(
+        &mut rt,
+        "try:\n    while True: pass\nexcept Exception:\n    print('caught')\n",
+    );
+    assert_eq!(ty, "ExecutionLimitExceeded");
+    assert_eq!(rt.run("print(1 + 1)\n").stdout, "2\n");
+}
+
+#[test]
+fn line_limit_is_deterministic() {
+    let limits = Limits {
+        time: None,
+        lines: Some(1000),
+        ..Limits::default()
+    };
+    let mut rt = Runtime::with_limits(limits);
+    let (ty, msg, _) = error_of(&mut rt, "while True: pass\n");
+    assert_eq!(ty, "ExecutionLimitExceeded");
+    assert!(msg.contains("more than 1000 lines"), "{msg}");
+    assert_eq!(
+        rt.run("for i in range(10):\n    pass\nprint(i)\n").stdout,
+        "9\n"
+    );
+}
+
+#[test]
+fn recursion_limit_raises_recursion_error() {
+    let limits = Limits {
+        recursion: 200,
+        ..Limits::default()
+    };
+    let mut rt = Runtime::with_limits(limits);
+    let (ty, _, tb) = error_of(&mut rt, "def f(n):\n    return f(n + 1)\nf(0)\n");
+    assert_eq!(ty, "RecursionError");
+    assert!(tb.contains("[Previous line repeated"), "{tb}");
+    assert_eq!(
+        rt.run("import sys\nprint(sys.getrecursionlimit())\n")
+            .stdout,
+        "200\n"
+    );
+}
+
+#[test]
+fn memory_limit_raises_torch_out_of_memory_error() {
+    let limits = Limits {
+        memory: Some(1 << 20),
+        ..Limits::default()
+    };
+    let mut rt = Runtime::with_limits(limits);
+    let source = "import torch\nx = torch.ones(1000)\ny = torch.ones(1000, 1000) * 2\n";
+    let (ty, msg, tb) = error_of(&mut rt, source);
+    assert_eq!(ty, "OutOfMemoryError");
+    assert!(msg.starts_with("out of memory"), "{msg}");
+    assert!(tb.contains("torch.OutOfMemoryError: out of memory"), "{tb}");
+    let out = rt.run(
+        "import torch\ntry:\n    torch.ones(1000, 1000) * 2\nexcept RuntimeError as e:\n    print(type(e).__name__)\n",
+    );
+    assert_eq!(out.stdout, "OutOfMemoryError\n");
+}
+
+#[test]
+fn exception_in_a_hook_keeps_its_type() {
+    let mut rt = Runtime::new();
+    let source = "import torch\nx = torch.ones(1, requires_grad=True)\ndef bad(g):\n    raise KeyError('k')\nx.register_hook(bad)\n(x * 2).sum().backward()\n";
+    let (ty, msg, tb) = error_of(&mut rt, source);
+    assert_eq!((ty.as_str(), msg.as_str()), ("KeyError", "'k'"));
+    assert!(tb.contains("line 4, in bad"), "{tb}");
+}
+
+#[test]
+fn engine_events_carry_the_programs_line() {
+    let mut rt = Runtime::new();
+    let source = "import torch\nx = torch.ones(2, requires_grad=True)\n\ny = x * 3\nz = y.sum()\nw = torch.exp(z)\n";
+    let (out, events) = gradscope_core::trace::record(|| rt.run(source));
+    assert_eq!(out.error, None);
+    let lines_of = |op: &str| -> Vec<Option<u32>> {
+        events
+            .iter()
+            .filter(|e| matches!(&e.kind, gradscope_trace::EventKind::OpCalled { op: o, .. } if o == op))
+            .map(|e| e.line)
+            .collect()
+    };
+    assert_eq!(lines_of("mul"), vec![Some(4)]);
+    assert_eq!(lines_of("sum"), vec![Some(5)]);
+    // Called from our torch package's Python code: still the program's line.
+    assert_eq!(lines_of("exp"), vec![Some(6)]);
+}
+
+#[test]
+fn sys_exit_sets_the_exit_code() {
+    let mut rt = Runtime::new();
+    let out = rt.run("import sys\nprint('bye')\nsys.exit(3)\n");
+    assert_eq!(
+        (out.stdout.as_str(), out.exit_code, out.error),
+        ("bye\n", 3, None)
+    );
+    assert_eq!(rt.run("raise SystemExit\n").exit_code, 0);
+}
+
+#[test]
+fn grad_mode_is_reset_between_programs() {
+    let mut rt = Runtime::new();
+    rt.run("import torch\ntorch.set_grad_enabled(False)\n");
+    assert_eq!(
+        rt.run("import torch\nprint(torch.is_grad_enabled())\n")
+            .stdout,
+        "True\n"
+    );
+}

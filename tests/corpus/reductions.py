@@ -1,0 +1,15 @@
+import torch
+
+x = torch.tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], requires_grad=True)
+print(x.sum(), x.sum(0), x.sum(dim=1, keepdim=True), x.sum((0, 1)))
+print(x.mean(), x.mean(1), x.amax(1), x.amin(0))
+print(x.max(), x.min())
+values, indices = x.max(dim=1)
+print(values, indices)
+print(torch.max(x, 0))
+print(x.argmax(), x.argmax(dim=0), x.argmin(1, keepdim=True))
+print(x.var(), x.std(dim=1), x.var(1, unbiased=False))
+print(x.norm(), x.prod())
+loss = x.max(dim=1).values.sum() + x.mean()
+loss.backward()
+print(x.grad)

@@ -1,0 +1,16 @@
+import torch
+
+x = torch.arange(12.0).requires_grad_()
+v = x.view(3, 4)
+r = x.reshape(2, -1)
+t = v.t()
+p = v.reshape(3, 2, 2).permute(2, 0, 1)
+print(v.shape, r.shape, t.shape, p.shape)
+print(v.unsqueeze(0).shape, v.unsqueeze(-1).shape, v.unsqueeze(0).squeeze().shape, v.flatten().shape)
+print(t.is_contiguous(), v.is_contiguous(), v.transpose(0, 1).shape)
+print(t.grad_fn, p.grad_fn, v.grad_fn, r.grad_fn)
+(t * torch.arange(12.0).view(4, 3)).sum().backward()
+print(x.grad)
+print(v.narrow(1, 1, 2), v.select(0, 2))
+a, b = v.chunk(2, dim=1)
+print(a.shape, b.shape, [s.shape for s in v.split(1, dim=0)])
