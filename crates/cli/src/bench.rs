@@ -169,7 +169,7 @@ pub fn main(args: &[String]) -> Result<()> {
         return Ok(());
     }
     println!(
-        "{:<20}{:>14}{:>14}{:>10}",
+        "{:<20}{:>16}{:>16}{:>10}",
         "workload", "gradscope", "pytorch", "ratio"
     );
     for w in &ours {
@@ -180,14 +180,16 @@ pub fn main(args: &[String]) -> Result<()> {
             .iter()
             .find(|t| t["name"] == name.trim_end_matches("_traced"))
             .and_then(|t| t["value"].as_f64());
+        // Byte counts are integers; times keep three decimals.
+        let show = |v: f64| match unit {
+            "bytes" => format!("{v:.0} B"),
+            _ => format!("{v:.3} {unit}"),
+        };
         let (base_s, ratio) = match base {
-            Some(b) => (format!("{b:.3} {unit}"), format!("{:.3}", value / b)),
+            Some(b) => (show(b), format!("{:.3}", value / b)),
             None => ("-".into(), "-".into()),
         };
-        println!(
-            "{name:<20}{:>14}{base_s:>14}{ratio:>10}",
-            format!("{value:.3} {unit}")
-        );
+        println!("{name:<20}{:>16}{base_s:>16}{ratio:>10}", show(value));
     }
     Ok(())
 }
