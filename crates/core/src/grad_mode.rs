@@ -42,7 +42,9 @@ pub fn is_grad_enabled() -> bool {
 pub struct GradModeGuard {
     previous: bool,
     previous_inference: bool,
-    name: &'static str,
+    /// The mode's name for the trace; `None` for the engine's own scopes,
+    /// which the learner did not write and the trace does not show.
+    name: Option<&'static str>,
 }
 
 impl GradModeGuard {
@@ -50,12 +52,27 @@ impl GradModeGuard {
     pub fn set(enabled: bool) -> Self {
         let name = if enabled { "enable_grad" } else { "no_grad" };
         trace::emit(|| EventKind::GradModeEntered { mode: name.into() });
+        // Not `..Self::internal(..)`: that temporary guard would drop, and
+        // restore the old mode, at the end of this statement.
         let previous = GRAD_ENABLED.with(|g| g.replace(enabled));
         let previous_inference = is_inference_mode_enabled();
         Self {
             previous,
             previous_inference,
-            name,
+            name: Some(name),
+        }
+    }
+
+    /// Sets grad mode for the engine's own work (backward formulas,
+    /// optimizer steps, recomputation) without a trace event: these scopes
+    /// are not in the learner's program.
+    pub fn internal(enabled: bool) -> Self {
+        let previous = GRAD_ENABLED.with(|g| g.replace(enabled));
+        let previous_inference = is_inference_mode_enabled();
+        Self {
+            previous,
+            previous_inference,
+            name: None,
         }
     }
 
@@ -74,7 +91,7 @@ impl GradModeGuard {
         Self {
             previous,
             previous_inference,
-            name,
+            name: Some(name),
         }
     }
 
@@ -88,7 +105,8 @@ impl Drop for GradModeGuard {
     fn drop(&mut self) {
         GRAD_ENABLED.with(|g| g.set(self.previous));
         INFERENCE.with(|i| i.set(self.previous_inference));
-        let mode = self.name;
-        trace::emit(|| EventKind::GradModeExited { mode: mode.into() });
+        if let Some(mode) = self.name {
+            trace::emit(|| EventKind::GradModeExited { mode: mode.into() });
+        }
     }
 }

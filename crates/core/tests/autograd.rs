@@ -326,3 +326,23 @@ every_target! {
         assert_eq!(x.grad().unwrap().to_vec::<f32>(), vec![1.0, 0.0]);
     }
 }
+
+every_target! {
+    fn only_the_learners_grad_modes_reach_the_trace() {
+        let ((), events) = trace::record(|| {
+            let (x, out) = skeleton();
+            out.backward().unwrap();
+            let _guard = gradscope_core::grad_mode::GradModeGuard::no_grad();
+            let _ = x.mul(&x).unwrap();
+        });
+        let modes: Vec<&str> = events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::GradModeEntered { mode } => Some(mode.as_str()),
+                _ => None,
+            })
+            .collect();
+        // Backward's own scopes are the engine's, not the program's.
+        assert_eq!(modes, ["no_grad"]);
+    }
+}

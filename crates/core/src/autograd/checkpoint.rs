@@ -89,7 +89,7 @@ impl Frame {
         RECOMPUTING.with(|r| *r.borrow_mut() = Some(self.clone()));
         self.recomputed.borrow_mut().replace(Vec::new());
         let result = {
-            let _grad = GradModeGuard::set(true);
+            let _grad = GradModeGuard::internal(true);
             let inputs: Vec<Tensor> = self
                 .inputs
                 .iter()

@@ -149,7 +149,7 @@ fn add_into(
 ) -> Result<()> {
     let sum = match buffers.remove(&id) {
         Some(acc) => {
-            let _mode = GradModeGuard::set(create_graph);
+            let _mode = GradModeGuard::internal(create_graph);
             acc.add(&grad)?
         }
         None => grad,
@@ -233,7 +233,7 @@ fn run_node(
             for (&i, edge) in node.edge_inputs.iter().zip(&node.next) {
                 needs_grad[i] = edge.is_some();
             }
-            let _mode = GradModeGuard::set(create_graph);
+            let _mode = GradModeGuard::internal(create_graph);
             let inputs = BackwardInputs {
                 grad,
                 saved: &saved,
@@ -244,7 +244,7 @@ fn run_node(
         }
         NodeKind::Custom(function) => {
             let saved: Vec<Tensor> = node.unpack_saved()?.into_iter().map(|(_, t)| t).collect();
-            let _mode = GradModeGuard::set(create_graph);
+            let _mode = GradModeGuard::internal(create_graph);
             to_input_meta(node, function.run(&saved, grad, node.next.len())?)?
         }
     };
@@ -294,7 +294,7 @@ fn accumulate(leaf: &Tensor, grad: &Tensor, create_graph: bool) -> Result<()> {
         // view must not become `.grad`).
         None => grad.dense_detached(),
         Some(old) => {
-            let _mode = GradModeGuard::set(create_graph);
+            let _mode = GradModeGuard::internal(create_graph);
             old.add(grad)?
         }
     };

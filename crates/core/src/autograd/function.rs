@@ -85,7 +85,7 @@ pub fn apply_function(
         ..Default::default()
     };
     let output = {
-        let _no_grad = GradModeGuard::no_grad();
+        let _no_grad = GradModeGuard::internal(false);
         forward(&mut ctx, inputs)?
     };
     if !is_grad_enabled() || ctx.non_differentiable || next.iter().all(Option::is_none) {

@@ -146,7 +146,7 @@ impl Tensor {
                     Some(old) => old.add(grad)?,
                     None => grad.dense_detached(),
                 };
-                let _mode = GradModeGuard::no_grad();
+                let _mode = GradModeGuard::internal(false);
                 t.set_grad(Some(new));
             }
             Ok(None)

@@ -74,7 +74,7 @@ impl Adam {
 
 impl Optimizer for Adam {
     fn step(&mut self) -> Result<()> {
-        let _no_grad = GradModeGuard::no_grad();
+        let _no_grad = GradModeGuard::internal(false);
         let o = self.options;
         let (beta1, beta2) = o.betas;
         for (p, state) in self.params.iter().zip(&mut self.state) {

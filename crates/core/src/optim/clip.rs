@@ -9,7 +9,7 @@ use crate::tensor::Tensor;
 /// `max_norm`, and returns the norm before clipping, as PyTorch's
 /// `clip_grad_norm_(parameters, max_norm, norm_type=2.0)`.
 pub fn clip_grad_norm_(params: &[Tensor], max_norm: f64, norm_type: f64) -> Result<f64> {
-    let _no_grad = GradModeGuard::no_grad();
+    let _no_grad = GradModeGuard::internal(false);
     let grads: Vec<Tensor> = params.iter().filter_map(Tensor::grad).collect();
     if grads.is_empty() {
         return Ok(0.0);
@@ -39,7 +39,7 @@ pub fn clip_grad_norm_(params: &[Tensor], max_norm: f64, norm_type: f64) -> Resu
 /// Clamps every gradient element to `[-clip_value, clip_value]`, PyTorch's
 /// `clip_grad_value_`.
 pub fn clip_grad_value_(params: &[Tensor], clip_value: f64) -> Result<()> {
-    let _no_grad = GradModeGuard::no_grad();
+    let _no_grad = GradModeGuard::internal(false);
     for g in params.iter().filter_map(Tensor::grad) {
         let bound = (
             Some(Scalar::Float(-clip_value)),

@@ -33,7 +33,7 @@ pub trait Optimizer {
     /// Clears gradients, PyTorch's `zero_grad(set_to_none=True)`; with
     /// `false` it zeroes them in place instead.
     fn zero_grad(&self, set_to_none: bool) -> Result<()> {
-        let _no_grad = crate::grad_mode::GradModeGuard::no_grad();
+        let _no_grad = crate::grad_mode::GradModeGuard::internal(false);
         for p in self.params() {
             match p.grad() {
                 Some(g) if !set_to_none => {

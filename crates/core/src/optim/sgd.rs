@@ -59,7 +59,7 @@ impl Sgd {
 
 impl Optimizer for Sgd {
     fn step(&mut self) -> Result<()> {
-        let _no_grad = GradModeGuard::no_grad();
+        let _no_grad = GradModeGuard::internal(false);
         let o = self.options;
         for (p, buf) in self.params.iter().zip(&mut self.momentum_buffers) {
             let Some(grad) = p.grad() else { continue };
