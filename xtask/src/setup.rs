@@ -54,8 +54,6 @@ pub fn run(ctx: &mut Ctx, level: Level) -> Result<()> {
     let (did, what) = npm_deps(ctx, crate::web::EDITOR_DIR, "editor node_modules")?;
     note(did, what);
     if level == Level::Test {
-        let (did, what) = python_toolchain(ctx)?;
-        note(did, what);
         for (did, what) in system_packages(ctx)? {
             note(did, what);
         }
@@ -437,52 +435,6 @@ fn npm_deps(ctx: &Ctx, dir: &str, what: &str) -> Result<(bool, String)> {
     cmd.args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
         .current_dir(&path);
     util::run(&mut cmd).with_context(|| format!("installing the npm dependencies of {dir}"))?;
-    Ok((true, what))
-}
-
-/// The Rust toolchain the Python runtime needs: RustPython 0.6's parser
-/// (rustpython-ruff 0.16.5) requires Rust 1.96, newer than the project's 1.95.
-pub const PYTHON_TOOLCHAIN: &str = "1.96.0";
-
-/// Installs [`PYTHON_TOOLCHAIN`] with clippy through rustup when missing.
-fn python_toolchain(ctx: &Ctx) -> Result<(bool, String)> {
-    let what = format!("Rust {PYTHON_TOOLCHAIN} (for gradscope-python)");
-    let listed = ctx.cmd("rustup").args(["toolchain", "list"]).output();
-    let have = listed
-        .map(|o| {
-            String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .any(|l| l.starts_with(PYTHON_TOOLCHAIN))
-        })
-        .unwrap_or(false);
-    let has_clippy = have
-        && ctx
-            .cmd("rustup")
-            .args([
-                "component",
-                "list",
-                "--installed",
-                "--toolchain",
-                PYTHON_TOOLCHAIN,
-            ])
-            .output()
-            .map(|o| String::from_utf8_lossy(&o.stdout).contains("clippy"))
-            .unwrap_or(false);
-    if has_clippy {
-        return Ok((false, what));
-    }
-    let mut install = ctx.cmd("rustup");
-    install.args([
-        "toolchain",
-        "install",
-        PYTHON_TOOLCHAIN,
-        "--profile",
-        "minimal",
-    ]);
-    install.args(["--component", "clippy", "--component", "rustfmt"]);
-    util::run(&mut install).with_context(|| {
-        format!("could not install Rust {PYTHON_TOOLCHAIN}: run `rustup toolchain install {PYTHON_TOOLCHAIN} --component clippy`")
-    })?;
     Ok((true, what))
 }
 

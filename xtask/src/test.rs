@@ -12,11 +12,7 @@ use crate::util::{self, Ctx};
 use crate::web;
 
 /// The crates that only build for wasm32.
-const WASM_ONLY: &[&str] = &["gradscope-ui", "gradscope-webworker", PYTHON];
-
-/// The Python runtime builds only with a newer Rust than the rest (see
-/// `setup::PYTHON_TOOLCHAIN`), so it has a stage of its own.
-const PYTHON: &str = "gradscope-python";
+const WASM_ONLY: &[&str] = &["gradscope-ui", "gradscope-webworker"];
 /// How long the browser end-to-end script may run.
 const E2E_LIMIT: Duration = Duration::from_secs(600);
 
@@ -46,7 +42,7 @@ fn exclude_wasm_only(cmd: &mut Command) {
 pub fn run(ctx: &Ctx) -> Result<bool> {
     let total = Instant::now();
     let mut stages: Vec<Stage> = Vec::new();
-    let count = 10;
+    let count = 9;
     let mut stage = |name: &'static str, body: &mut dyn FnMut() -> Result<()>| -> Outcome {
         let n = stages.len() + 1;
         println!("\n==> [{n}/{count}] {name}");
@@ -107,27 +103,6 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
         exclude_wasm_only(&mut cmd);
         cmd.args(["--exclude", "gradscope-wgpu"]);
         cargo(&mut cmd)
-    });
-
-    stage("python runtime (Rust 1.96)", &mut || {
-        // The rustup proxy with an explicit toolchain: the `cargo` that runs
-        // xtask is the project's default one.
-        let toolchain = setup::PYTHON_TOOLCHAIN;
-        let mut clippy = ctx.cmd("cargo");
-        clippy.env("RUSTUP_TOOLCHAIN", toolchain).args([
-            "clippy",
-            "-p",
-            PYTHON,
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ]);
-        cargo(&mut clippy)?;
-        let mut test = ctx.cmd("cargo");
-        test.env("RUSTUP_TOOLCHAIN", toolchain)
-            .args(["test", "-p", PYTHON]);
-        cargo(&mut test)
     });
 
     stage("gpu tests (lavapipe)", &mut || {
