@@ -17,25 +17,81 @@ thread_local! {
 struct Recorder {
     start: Instant,
     events: Vec<Event>,
+    next_seq: u64,
+    stream: Option<Stream>,
+}
+
+/// Receives a recording's events in batches while it runs.
+pub type BatchSink = Box<dyn FnMut(Vec<Event>)>;
+
+/// Where a streaming recording sends its batches, and when.
+struct Stream {
+    sink: BatchSink,
+    max_len: usize,
+    every_us: u64,
+    last_us: u64,
+}
+
+impl Recorder {
+    fn new(stream: Option<Stream>) -> Self {
+        Self {
+            start: Instant::now(),
+            events: vec![],
+            next_seq: 0,
+            stream,
+        }
+    }
+
+    /// The events gathered since the last batch, with the stream to send
+    /// them to, when a batch is due.
+    fn due(&mut self, now_us: u64, force: bool) -> Option<(Vec<Event>, Stream)> {
+        let stream = self.stream.as_ref()?;
+        let due = !self.events.is_empty()
+            && (force
+                || self.events.len() >= stream.max_len
+                || now_us.saturating_sub(stream.last_us) >= stream.every_us);
+        if !due {
+            return None;
+        }
+        let mut stream = self.stream.take()?;
+        stream.last_us = now_us;
+        Some((std::mem::take(&mut self.events), stream))
+    }
+}
+
+/// Hands a due batch to its sink outside the recorder's borrow, so the sink
+/// may itself cause events, then puts the stream back.
+fn send(due: Option<(Vec<Event>, Stream)>) {
+    if let Some((batch, mut stream)) = due {
+        (stream.sink)(batch);
+        SINK.with(|sink| {
+            if let Some(rec) = sink.borrow_mut().as_mut() {
+                rec.stream.get_or_insert(stream);
+            }
+        });
+    }
 }
 
 /// Reports one event if someone is recording on this thread.
 #[inline]
 pub fn emit(kind: impl FnOnce() -> EventKind) {
     if is_recording() {
-        SINK.with(|sink| {
-            if let Some(rec) = sink.borrow_mut().as_mut() {
-                let seq = rec.events.len() as u64;
-                let time_us = rec.start.elapsed().as_micros() as u64;
-                let line = LINE.with(Cell::get);
-                rec.events.push(Event {
-                    seq,
-                    time_us,
-                    line,
-                    kind: kind(),
-                });
-            }
+        let due = SINK.with(|sink| {
+            let mut sink = sink.borrow_mut();
+            let rec = sink.as_mut()?;
+            let seq = rec.next_seq;
+            rec.next_seq += 1;
+            let time_us = rec.start.elapsed().as_micros() as u64;
+            let line = LINE.with(Cell::get);
+            rec.events.push(Event {
+                seq,
+                time_us,
+                line,
+                kind: kind(),
+            });
+            rec.due(time_us, false)
         });
+        send(due);
     }
 }
 
@@ -59,13 +115,36 @@ pub fn current_line() -> Option<u32> {
 
 /// Starts recording events on this thread, dropping any earlier recording.
 pub fn start_recording() {
-    SINK.with(|sink| {
-        *sink.borrow_mut() = Some(Recorder {
-            start: Instant::now(),
-            events: vec![],
-        })
-    });
+    SINK.with(|sink| *sink.borrow_mut() = Some(Recorder::new(None)));
     ACTIVE.with(|a| a.set(true));
+}
+
+/// Starts recording events on this thread and sends them to `sink` as they
+/// come: in batches of at most `max_len` events, or of whatever gathered
+/// once `every` has passed since the last batch (checked as events arrive),
+/// so a page can draw a long program live. [`flush`] sends what waits;
+/// [`stop_recording`] returns what was not sent.
+pub fn start_streaming(sink: BatchSink, max_len: usize, every: std::time::Duration) {
+    let stream = Stream {
+        sink,
+        max_len: max_len.max(1),
+        every_us: u64::try_from(every.as_micros()).unwrap_or(u64::MAX),
+        last_us: 0,
+    };
+    SINK.with(|s| *s.borrow_mut() = Some(Recorder::new(Some(stream))));
+    ACTIVE.with(|a| a.set(true));
+}
+
+/// Sends the events gathered so far to the streaming sink (a no-op when
+/// not streaming), so what follows (printed text) arrives after them.
+pub fn flush() {
+    let due = SINK.with(|sink| {
+        let mut sink = sink.borrow_mut();
+        let rec = sink.as_mut()?;
+        let now = rec.start.elapsed().as_micros() as u64;
+        rec.due(now, true)
+    });
+    send(due);
 }
 
 /// Stops recording and returns what was recorded (empty if nothing was).
