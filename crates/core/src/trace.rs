@@ -164,3 +164,14 @@ pub fn record<T>(f: impl FnOnce() -> T) -> (T, Vec<Event>) {
     let value = f();
     (value, stop_recording())
 }
+
+/// Reports that a named range began, as `torch.profiler.record_function`
+/// does: the lessons' phases.
+pub fn range_began(name: &str) {
+    emit(|| EventKind::RangeBegan { name: name.into() });
+}
+
+/// Reports that the innermost named range ended.
+pub fn range_ended(name: &str) {
+    emit(|| EventKind::RangeEnded { name: name.into() });
+}

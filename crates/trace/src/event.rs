@@ -41,6 +41,11 @@ impl Category {
     }
 }
 
+/// How many elements of a `.grad` a [`EventKind::GradValue`] event keeps:
+/// enough to compare the gradients of the lessons' models, small enough
+/// that a training loop's trace stays light.
+pub const GRAD_VALUES_KEPT: usize = 4096;
+
 /// Identifies one autograd graph node for the life of a program.
 pub type NodeId = u64;
 /// Identifies one tensor handle for the life of a program.
@@ -178,5 +183,57 @@ pub enum EventKind {
     GradModeExited {
         /// The mode's PyTorch name.
         mode: String,
+    },
+    /// A named range began (`torch.profiler.record_function(name)`): the
+    /// lessons' phases.
+    RangeBegan {
+        /// The range's name.
+        name: String,
+    },
+    /// The innermost named range ended.
+    RangeEnded {
+        /// The range's name.
+        name: String,
+    },
+    /// `backward()` or `autograd.grad` is about to start from this output
+    /// (emitted just before [`EventKind::BackwardBegan`]).
+    BackwardRoot {
+        /// How many elements the output has.
+        numel: u64,
+        /// Its value when it has one element (the loss, usually).
+        value: Option<f64>,
+    },
+    /// A leaf's `.grad` after a gradient was added into it (follows
+    /// [`EventKind::GradAccumulated`]); lets claims compare gradients.
+    GradValue {
+        /// The leaf.
+        tensor: TensorId,
+        /// The leaf's shape.
+        shape: Vec<usize>,
+        /// The 2-norm of the whole `.grad`.
+        norm: f64,
+        /// Its first [`GRAD_VALUES_KEPT`] elements, row-major.
+        values: Vec<f64>,
+    },
+    /// An optimizer updated its parameters (`optimizer.step()`).
+    OptimizerStep {
+        /// PyTorch's class name (`SGD`, `Adam`).
+        optimizer: String,
+        /// How many parameters had a gradient and were updated.
+        updated: u64,
+    },
+    /// An optimizer cleared its parameters' gradients (`zero_grad()`).
+    ZeroGrad {
+        /// Set to None (PyTorch's default) rather than zeroed in place.
+        set_to_none: bool,
+    },
+    /// `clip_grad_norm_` scaled the gradients.
+    GradClipped {
+        /// The joint norm before clipping (what the call returns).
+        total_norm: f64,
+        /// The joint norm after clipping.
+        clipped_norm: f64,
+        /// The `max_norm` asked for.
+        max_norm: f64,
     },
 }

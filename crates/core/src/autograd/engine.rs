@@ -57,6 +57,10 @@ pub(crate) fn root_of(t: &Tensor, gradient: Option<&Tensor>) -> Result<(Rc<Node>
         None if t.numel() == 1 => Tensor::full_dtype(t.shape(), 1.0, t.dtype()),
         None => return Err(Error::NonScalarBackward),
     };
+    trace::emit(|| EventKind::BackwardRoot {
+        numel: t.numel() as u64,
+        value: (t.numel() == 1).then(|| t.item().ok()).flatten(),
+    });
     Ok((node, grad))
 }
 
@@ -283,6 +287,23 @@ fn has_nan(t: &Tensor) -> bool {
     t.dtype().is_float() && t.to_vec::<f64>().iter().any(|v| v.is_nan())
 }
 
+/// The leaf's `.grad` as the trace reports it, read only while recording.
+fn grad_value(tensor: gradscope_trace::TensorId, leaf: &Tensor) -> EventKind {
+    let (shape, values) = match leaf.grad() {
+        Some(g) => (g.shape().to_vec(), g.to_vec::<f64>()),
+        None => (leaf.shape().to_vec(), vec![]),
+    };
+    let norm = values.iter().map(|v| v * v).sum::<f64>().sqrt();
+    let mut values = values;
+    values.truncate(gradscope_trace::event::GRAD_VALUES_KEPT);
+    EventKind::GradValue {
+        tensor,
+        shape,
+        norm,
+        values,
+    }
+}
+
 /// Adds `grad` into `leaf.grad`: assigned the first time, summed after, as
 /// PyTorch does when `zero_grad` is forgotten.
 fn accumulate(leaf: &Tensor, grad: &Tensor, create_graph: bool) -> Result<()> {
@@ -304,5 +325,6 @@ fn accumulate(leaf: &Tensor, grad: &Tensor, create_graph: bool) -> Result<()> {
         tensor,
         accumulated,
     });
+    trace::emit(|| grad_value(tensor, leaf));
     Ok(())
 }

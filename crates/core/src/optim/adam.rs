@@ -116,6 +116,8 @@ impl Optimizer for Adam {
             let update = s.exp_avg.div(&denom)?.mul(&Tensor::scalar(-step_size))?;
             assign(p, &p.add(&update)?)?;
         }
+        let name = if o.decoupled { "AdamW" } else { "Adam" };
+        super::emit_step(name, &self.params);
         Ok(())
     }
 

@@ -34,6 +34,7 @@ pub trait Optimizer {
     /// `false` it zeroes them in place instead.
     fn zero_grad(&self, set_to_none: bool) -> Result<()> {
         let _no_grad = crate::grad_mode::GradModeGuard::internal(false);
+        crate::trace::emit(|| gradscope_trace::EventKind::ZeroGrad { set_to_none });
         for p in self.params() {
             match p.grad() {
                 Some(g) if !set_to_none => {
@@ -45,6 +46,15 @@ pub trait Optimizer {
         }
         Ok(())
     }
+}
+
+/// Reports an optimizer step over `params` to the trace: the lessons count
+/// steps and the parameters they reached.
+fn emit_step(optimizer: &str, params: &[Tensor]) {
+    crate::trace::emit(|| gradscope_trace::EventKind::OptimizerStep {
+        optimizer: optimizer.to_string(),
+        updated: params.iter().filter(|p| p.grad().is_some()).count() as u64,
+    });
 }
 
 /// Checks a parameter list as PyTorch's `Optimizer.__init__` does.

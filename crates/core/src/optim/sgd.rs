@@ -91,6 +91,7 @@ impl Optimizer for Sgd {
             }
             assign(p, &p.add_alpha(&d_p, Scalar::Float(-o.lr))?)?;
         }
+        super::emit_step("SGD", &self.params);
         Ok(())
     }
 
