@@ -202,7 +202,9 @@ impl Tensor {
                 numel: self.numel(),
             });
         }
-        Ok(self.to_vec::<f64>().first().copied().unwrap_or_default())
+        let value = self.to_vec::<f64>().first().copied().unwrap_or_default();
+        crate::trace::emit(|| gradscope_trace::EventKind::ValueRead { value });
+        Ok(value)
     }
 
     /// PyTorch's `is_inference()`: made in inference mode.

@@ -236,4 +236,10 @@ pub enum EventKind {
         /// The `max_norm` asked for.
         max_norm: f64,
     },
+    /// A program read one element's value (`item()`): what it logs, such
+    /// as an accuracy, as the engine computed it.
+    ValueRead {
+        /// The value.
+        value: f64,
+    },
 }
