@@ -1,6 +1,7 @@
 //! `gradscope`: runs gradscope's engine headlessly.
 
 mod bench;
+mod lessons;
 mod run;
 
 use std::process::ExitCode;
@@ -16,6 +17,8 @@ gradscope: see what autograd really does
 Usage:
   gradscope demo [--trace]   run the skeleton computation and print its result and graph
   gradscope run FILE.py      run a PyTorch program on gradscope's engine (see `gradscope run --help`)
+  gradscope lessons [--check] [--only SLUG]
+                             run the lessons and check their claims (see `gradscope lessons --help`)
   gradscope bench [--suite cpu] [--json] [--runs N] [--baseline PYTHON]
                              time the benchmark workloads (beside PyTorch with --baseline)
   gradscope --version        print the version
@@ -25,6 +28,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "run") {
         return run::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "lessons") {
+        return lessons::main(&args[1..]);
     }
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,141 @@
+//! `gradscope lessons`: runs the lessons headlessly and checks their claims.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use gradscope_lessons::{Lesson, LessonReport, NativeRunner, check, lessons};
+
+/// How to call it.
+pub const USAGE: &str = "\
+gradscope lessons: run the lessons and check every claim against what the engine measured
+
+Usage:
+  gradscope lessons [--check] [--only SLUG] [--verbose]
+
+  --check        exit with status 1 when any claim fails (for CI)
+  --only SLUG    run one lesson (e.g. forgot-zero-grad)
+  --verbose      print every claim with what it measured
+
+Exit status: 0 when every claim passed (or without --check), 1 when a
+claim failed under --check, 2 on a usage error.";
+
+#[derive(Debug, Default, PartialEq)]
+struct Options {
+    check: bool,
+    only: Option<String>,
+    verbose: bool,
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut options = Options::default();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--check" => options.check = true,
+            "--verbose" | "-v" => options.verbose = true,
+            "--only" => {
+                let slug = it.next().ok_or("--only needs a lesson's slug")?;
+                options.only = Some(slug.clone());
+            }
+            "-h" | "--help" => return Err(USAGE.to_string()),
+            other => return Err(format!("unexpected argument '{other}'\n\n{USAGE}")),
+        }
+    }
+    Ok(options)
+}
+
+/// Runs `gradscope lessons ARGS...` and returns the exit code.
+pub fn main(args: &[String]) -> ExitCode {
+    let options = match parse(args) {
+        Ok(o) => o,
+        Err(message) => {
+            eprintln!("gradscope: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let chosen: Vec<&Lesson> = lessons()
+        .iter()
+        .filter(|l| options.only.as_deref().is_none_or(|s| s == l.slug))
+        .collect();
+    if chosen.is_empty() {
+        let slugs: Vec<&str> = lessons().iter().map(|l| l.slug).collect();
+        eprintln!(
+            "gradscope: no lesson named '{}'; the lessons are: {}",
+            options.only.unwrap_or_default(),
+            slugs.join(", ")
+        );
+        return ExitCode::from(2);
+    }
+    let mut runner = NativeRunner::new();
+    let mut failed = 0;
+    println!("{:<3} {:<24} {:>7}  key figures", "#", "lesson", "claims");
+    for lesson in chosen {
+        // Progress: some lessons run their program several times.
+        eprint!("running {} ...\r", lesson.slug);
+        let _ = std::io::stderr().flush();
+        let report = check(lesson, &mut runner);
+        eprint!("{:width$}\r", "", width = lesson.slug.len() + 12);
+        if !report.all_passed() {
+            failed += 1;
+        }
+        print_row(lesson, &report, options.verbose);
+    }
+    if failed > 0 {
+        println!("{failed} lesson(s) with failing claims");
+    }
+    if options.check && failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn print_row(lesson: &Lesson, report: &LessonReport, verbose: bool) {
+    let figures = match &report.figures {
+        Ok(figures) => figures
+            .iter()
+            .map(|f| format!("{}: {}", f.label, f.value))
+            .collect::<Vec<_>>()
+            .join("; "),
+        Err(err) => format!("(not measured: {err})"),
+    };
+    println!(
+        "{:<3} {:<24} {:>3}/{:<3}  {figures}",
+        lesson.number,
+        lesson.slug,
+        report.passed(),
+        report.claims.len()
+    );
+    for claim in &report.claims {
+        let (mark, detail) = match &claim.outcome {
+            Ok(v) if v.passed => ("pass", v.measured.clone()),
+            Ok(v) => ("FAIL", v.measured.clone()),
+            Err(err) => ("FAIL", err.to_string()),
+        };
+        if verbose || mark == "FAIL" {
+            println!("      {mark}  {}\n            {detail}", claim.text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lessons_parses_options() {
+        let args: Vec<String> = ["--check", "--only", "digits"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            parse(&args),
+            Ok(Options {
+                check: true,
+                only: Some("digits".into()),
+                verbose: false,
+            })
+        );
+        assert!(parse(&["--only".to_string()]).is_err());
+    }
+}

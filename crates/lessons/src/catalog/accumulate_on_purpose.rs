@@ -1,0 +1,99 @@
+//! Lesson 4: gradient accumulation on purpose, micro-batch by micro-batch.
+
+use super::{all_close, bytes, max_diff};
+use crate::runner::int;
+use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+
+pub(crate) const LESSON: Lesson = Lesson {
+    number: 4,
+    slug: "accumulate-on-purpose",
+    title: "Accumulating gradients on purpose",
+    program: include_str!("../../programs/accumulate-on-purpose.py"),
+    text: "\
+The same summing that hurts when zero_grad is forgotten is a tool when you \
+mean it. Split a batch into MICRO_BATCHES pieces, divide each piece's loss \
+by their number, call backward on each, and step once: the summed gradient \
+is the full batch's gradient.
+
+Compare the two phases in the memory view. The full batch saves the \
+activations of all 32 rows at once; each micro-batch saves only its share \
+and releases it in its own backward, so the peak of 'saved for backward' \
+falls about as one over MICRO_BATCHES. The price is more, smaller \
+operations: count the nodes in the graph view.
+
+One caveat: layers that look across the batch, like BatchNorm, see smaller \
+batches and compute different statistics, so the equality holds only for \
+models whose rows are independent, as here.",
+    controls: &[Control {
+        name: "MICRO_BATCHES",
+        label: "micro-batches",
+        kind: ControlKind::Int { min: 1, max: 8 },
+    }],
+    claims: &[
+        Claim {
+            text: "the accumulated gradient equals the full-batch gradient within 1e-5",
+            check: equal,
+        },
+        Claim {
+            text: "peak saved bytes of the micro-batches fall roughly as 1/MICRO_BATCHES",
+            check: peak,
+        },
+    ],
+    figures,
+    files: &[],
+};
+
+fn equal(runs: &mut Runs<'_>) -> Result<Verdict, LessonError> {
+    let m = runs.finished(&[])?;
+    let full = m.phase("full batch")?.final_grads();
+    let micro = m.phase("micro-batches")?.final_grads();
+    let ok = !full.is_empty()
+        && full.len() == micro.len()
+        && full
+            .iter()
+            .zip(&micro)
+            .all(|(a, b)| all_close(&a.values, &b.values, 1e-5));
+    let diff = full
+        .iter()
+        .zip(&micro)
+        .map(|(a, b)| max_diff(&a.values, &b.values))
+        .fold(0.0, f64::max);
+    Ok(Verdict::new(
+        ok,
+        format!("{} parameters, largest difference {diff:.2e}", full.len()),
+    ))
+}
+
+fn micro_peak(runs: &mut Runs<'_>, n: i64) -> Result<(u64, u64), LessonError> {
+    let m = runs.finished(&[int("MICRO_BATCHES", n)])?;
+    Ok((
+        m.phase("full batch")?.saved_peak(),
+        m.phase("micro-batches")?.saved_peak(),
+    ))
+}
+
+fn peak(runs: &mut Runs<'_>) -> Result<Verdict, LessonError> {
+    let (full, one) = micro_peak(runs, 1)?;
+    let (_, four) = micro_peak(runs, 4)?;
+    // Parameters saved by every micro-batch (the weights a matmul keeps)
+    // do not shrink, hence "roughly": within half of full / 4 again.
+    let ok = one == full && four > 0 && (four as f64) <= 1.5 * full as f64 / 4.0;
+    Ok(Verdict::new(
+        ok,
+        format!(
+            "full batch {}, 1 micro-batch {}, 4 micro-batches {}",
+            bytes(full),
+            bytes(one),
+            bytes(four)
+        ),
+    ))
+}
+
+fn figures(runs: &mut Runs<'_>) -> Result<Vec<Figure>, LessonError> {
+    let mut figures = vec![];
+    for n in [1, 2, 4, 8] {
+        let (_, p) = micro_peak(runs, n)?;
+        figures.push(super::bytes_figure(format!("saved peak, {n} micro"), p));
+    }
+    Ok(figures)
+}
