@@ -2,6 +2,7 @@
 
 mod bench;
 mod lessons;
+mod outputs;
 mod run;
 
 use std::process::ExitCode;

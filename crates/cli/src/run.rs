@@ -10,11 +10,20 @@ pub const USAGE: &str = "\
 gradscope run: run a PyTorch program on gradscope's engine
 
 Usage:
-  gradscope run FILE.py [--time-limit SECONDS] [--memory-limit BYTES]
+  gradscope run FILE.py [--time-limit SECONDS] [--memory-limit BYTES] [outputs]
   gradscope run - ...       read the program from stdin
 
   --time-limit SECONDS   stop the program after this long (default 30; 0: no limit)
-  --memory-limit BYTES   budget for tensor memory; past it, torch.OutOfMemoryError";
+  --memory-limit BYTES   budget for tensor memory; past it, torch.OutOfMemoryError
+
+Outputs, written after the program ends (also when it raised):
+  --trace OUT.jsonl          the engine's events, one JSON object per line
+  --chrome-trace OUT.json    Chrome trace event format (open it in Perfetto)
+  --graph OUT.dot|OUT.svg    the autograd graph, saved tensors marked (DOT or SVG)
+  --memory OUT.csv           live bytes per memory category after each change
+
+Exit status: the program's (0, 1 after an uncaught exception, or sys.exit's),
+2 for a usage error or an output that could not be written.";
 
 /// Parsed command line.
 #[derive(Debug, PartialEq)]
@@ -22,12 +31,33 @@ struct Options {
     file: String,
     time_limit: Option<f64>,
     memory_limit: Option<u64>,
+    outputs: Outputs,
+}
+
+/// Where to write the views of the trace; recording happens only when one
+/// is asked for.
+#[derive(Debug, Default, PartialEq)]
+struct Outputs {
+    trace: Option<String>,
+    chrome_trace: Option<String>,
+    graph: Option<String>,
+    memory: Option<String>,
+}
+
+impl Outputs {
+    fn any(&self) -> bool {
+        self.trace.is_some()
+            || self.chrome_trace.is_some()
+            || self.graph.is_some()
+            || self.memory.is_some()
+    }
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut file = None;
     let mut time_limit = Some(30.0);
     let mut memory_limit = None;
+    let mut outputs = Outputs::default();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -40,16 +70,35 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 let v = it.next().ok_or("--memory-limit needs a number of bytes")?;
                 memory_limit = Some(v.parse().map_err(|_| format!("bad --memory-limit '{v}'"))?);
             }
+            flag @ ("--trace" | "--chrome-trace" | "--graph" | "--memory") => {
+                let path = it
+                    .next()
+                    .ok_or_else(|| format!("{flag} needs a file name"))?
+                    .clone();
+                let slot = match flag {
+                    "--trace" => &mut outputs.trace,
+                    "--chrome-trace" => &mut outputs.chrome_trace,
+                    "--graph" => &mut outputs.graph,
+                    _ => &mut outputs.memory,
+                };
+                *slot = Some(path);
+            }
             "-h" | "--help" => return Err(USAGE.to_string()),
             other if file.is_none() => file = Some(other.to_string()),
             other => return Err(format!("unexpected argument '{other}'\n\n{USAGE}")),
         }
     }
     let file = file.ok_or_else(|| format!("no program given\n\n{USAGE}"))?;
+    if let Some(graph) = &outputs.graph
+        && !(graph.ends_with(".dot") || graph.ends_with(".svg"))
+    {
+        return Err(format!("--graph writes .dot or .svg, not '{graph}'"));
+    }
     Ok(Options {
         file,
         time_limit,
         memory_limit,
+        outputs,
     })
 }
 
@@ -109,8 +158,42 @@ fn execute(options: &Options, source: &str) -> ExitCode {
             Stream::Stderr => std::io::stderr().lock().write_all(text.as_bytes()),
         };
     })));
-    let out = runtime.run(source);
+    if !options.outputs.any() {
+        let out = runtime.run(source);
+        return ExitCode::from(u8::try_from(out.exit_code).unwrap_or(1));
+    }
+    let (out, events) = gradscope_core::trace::record(|| runtime.run(source));
+    if let Err(err) = write_outputs(&options.outputs, &events) {
+        eprintln!("gradscope: {err}");
+        return ExitCode::from(2);
+    }
     ExitCode::from(u8::try_from(out.exit_code).unwrap_or(1))
+}
+
+/// Writes each asked-for view of the trace.
+fn write_outputs(outputs: &Outputs, events: &[gradscope_trace::Event]) -> Result<(), String> {
+    use crate::outputs;
+    let write = |path: &str, text: String| {
+        std::fs::write(path, text).map_err(|err| format!("writing '{path}': {err}"))
+    };
+    if let Some(path) = &outputs.trace {
+        write(path, outputs::jsonl(events).map_err(|err| err.to_string())?)?;
+    }
+    if let Some(path) = &outputs.chrome_trace {
+        write(path, outputs::chrome_trace(events).to_string())?;
+    }
+    if let Some(path) = &outputs.graph {
+        let text = if path.ends_with(".svg") {
+            outputs::svg(events)
+        } else {
+            outputs::dot(events)
+        };
+        write(path, text)?;
+    }
+    if let Some(path) = &outputs.memory {
+        write(path, outputs::memory_csv(events))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -135,8 +218,23 @@ mod tests {
                 file: "prog.py".into(),
                 time_limit: None,
                 memory_limit: Some(1024),
+                outputs: Outputs::default(),
             })
         );
+        let parsed = parse(&args(&[
+            "a.py", "--trace", "t.jsonl", "--graph", "g.svg", "--memory", "m.csv",
+        ]));
+        assert_eq!(
+            parsed.map(|o| o.outputs),
+            Ok(Outputs {
+                trace: Some("t.jsonl".into()),
+                chrome_trace: None,
+                graph: Some("g.svg".into()),
+                memory: Some("m.csv".into()),
+            })
+        );
+        assert!(parse(&args(&["a.py", "--graph", "g.png"])).is_err());
+        assert!(parse(&args(&["a.py", "--trace"])).is_err());
         assert!(parse(&args(&[])).is_err());
         assert!(parse(&args(&["a.py", "b.py"])).is_err());
     }
