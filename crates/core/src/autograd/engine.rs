@@ -59,7 +59,11 @@ pub(crate) fn root_of(t: &Tensor, gradient: Option<&Tensor>) -> Result<(Rc<Node>
     };
     trace::emit(|| EventKind::BackwardRoot {
         numel: t.numel() as u64,
-        value: (t.numel() == 1).then(|| t.item().ok()).flatten(),
+        // Not `item()`: that reports a ValueRead, and emitting from inside
+        // an emission would re-enter the recorder.
+        value: (t.numel() == 1)
+            .then(|| t.to_vec::<f64>().first().copied())
+            .flatten(),
     });
     Ok((node, grad))
 }
