@@ -44,7 +44,7 @@ print("stable:", f"{stable.item():.4f}")
 with torch.profiler.record_function("reference"):
     c = (values * SCALE).requires_grad_()
     (c.max() + torch.log(torch.exp(c - c.max()).sum())).backward()
-print("softmax gradient:", torch.allclose(b.grad, c.grad))
+print("softmax gradient:", (b.grad - c.grad).abs().max().item() < 1e-6)
 
 with torch.profiler.record_function("gradcheck"):
     d = torch.tensor([0.1, -0.4, 0.3], dtype=torch.float64, requires_grad=True)
