@@ -48,6 +48,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
 pub fn main(args: &[String]) -> ExitCode {
     let options = match parse(args) {
         Ok(o) => o,
+        Err(message) if message == USAGE => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Err(message) => {
             eprintln!("gradscope: {message}");
             return ExitCode::from(2);

@@ -76,6 +76,8 @@ pub struct Phase {
     pub ops: usize,
     /// Of those, ops run again by checkpointing during backward.
     pub recomputed_ops: usize,
+    /// Of those, ops run outside any backward pass: the forward work.
+    pub forward_ops: usize,
     /// Of those, in-place ops (`mul_`), each a version bump.
     pub inplace_ops: usize,
     /// Graph nodes created inside it, by PyTorch name.
@@ -98,6 +100,7 @@ impl Phase {
             peak_total: bytes.iter().sum(),
             ops: 0,
             recomputed_ops: 0,
+            forward_ops: 0,
             inplace_ops: 0,
             nodes: vec![],
             backwards: vec![],
@@ -150,6 +153,8 @@ pub struct Measurements {
     pub ops: usize,
     /// Ops run again by checkpointing.
     pub recomputed_ops: usize,
+    /// Ops run outside any backward pass.
+    pub forward_ops: usize,
     /// Graph nodes created, by PyTorch name, in order.
     pub nodes: Vec<String>,
     /// Graph nodes created, with the program line each came from.
@@ -191,6 +196,8 @@ impl Measurements {
         // phases it began in.
         let mut running: Option<(usize, Vec<usize>)> = None;
         let mut last_accumulated = false;
+        // Backward formulas are gradscope ops too; these are not forward work.
+        let mut in_backward = 0usize;
         for event in events {
             if memory.apply(event) {
                 let bytes = memory.bytes();
@@ -220,12 +227,15 @@ impl Measurements {
                 EventKind::OpCalled { op, .. } => {
                     m.ops += 1;
                     let inplace = op.ends_with('_');
+                    let forward = in_backward == 0;
+                    m.forward_ops += usize::from(forward);
                     if recomputing > 0 {
                         m.recomputed_ops += 1;
                     }
                     for p in among(&mut m.phases, &open) {
                         p.ops += 1;
                         p.inplace_ops += usize::from(inplace);
+                        p.forward_ops += usize::from(forward);
                         if recomputing > 0 {
                             p.recomputed_ops += 1;
                         }
@@ -242,6 +252,7 @@ impl Measurements {
                 }
                 EventKind::BackwardRoot { numel, value } => pending_root = Some((*numel, *value)),
                 EventKind::BackwardBegan { retain_graph, .. } => {
+                    in_backward += 1;
                     let (root_numel, root_value) = pending_root.take().unwrap_or((0, None));
                     m.backwards.push(BackwardStats {
                         root_value,
@@ -274,6 +285,7 @@ impl Measurements {
                     }
                 }
                 EventKind::BackwardEnded => {
+                    in_backward = in_backward.saturating_sub(1);
                     if let Some((i, phases)) = running.take()
                         && let Some(b) = m.backwards.get_mut(i)
                     {

@@ -155,6 +155,11 @@ fn measure_recomputation_inplace_values_and_errors() {
         range("train step", true),
         op("tanh"),
         op("mul_"),
+        EventKind::BackwardBegan {
+            root: 9,
+            retain_graph: false,
+        },
+        op("mul"),
         EventKind::RecomputeBegan { checkpoint: 1 },
         op("tanh"),
         EventKind::NodeCreated {
@@ -166,6 +171,7 @@ fn measure_recomputation_inplace_values_and_errors() {
             leaf: None,
         },
         EventKind::RecomputeEnded { checkpoint: 1 },
+        EventKind::BackwardEnded,
         EventKind::ValueRead { value: 0.75 },
         EventKind::GradClipped {
             total_norm: 3.0,
@@ -181,11 +187,14 @@ fn measure_recomputation_inplace_values_and_errors() {
     };
     let m = Measurements::of(&trace(kinds), Some(error));
     let p = m.phase("train step").unwrap();
-    assert_eq!((p.ops, p.recomputed_ops, p.inplace_ops), (3, 1, 1));
-    assert_eq!((m.ops, m.recomputed_ops), (3, 1));
+    assert_eq!(
+        (p.ops, p.recomputed_ops, p.inplace_ops, p.forward_ops),
+        (4, 1, 1, 2)
+    );
+    assert_eq!((m.ops, m.recomputed_ops, m.forward_ops), (4, 1, 2));
     assert!(!p.closed);
     assert_eq!(p.values_read, vec![0.75]);
-    assert_eq!(m.node_lines, vec![("TanhBackward0".to_string(), Some(6))]);
+    assert_eq!(m.node_lines, vec![("TanhBackward0".to_string(), Some(8))]);
     assert_eq!(m.clips, vec![(3.0, 1.0, 1.0)]);
     assert!(m.finished().is_err());
 }

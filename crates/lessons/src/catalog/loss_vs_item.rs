@@ -105,13 +105,13 @@ fn figures(runs: &mut Runs<'_>) -> Result<Vec<Figure>, LessonError> {
     let mut figures = vec![];
     for steps in [1, 10, 100] {
         figures.push(super::bytes_figure(
-            format!("kept, {steps} steps"),
+            format!("kept, after {steps}"),
             after(runs, true, steps)?,
         ));
     }
     for steps in [1, 100] {
         figures.push(super::bytes_figure(
-            format!("item(), {steps} steps"),
+            format!("item(), after {steps}"),
             after(runs, false, steps)?,
         ));
     }

@@ -123,10 +123,10 @@ fn figures(runs: &mut Runs<'_>) -> Result<Vec<Figure>, LessonError> {
     let mut figures = vec![];
     for batch in [64, 256] {
         for mode in MODES {
-            let (_, total) = eval(runs, mode, batch)?;
-            figures.push(super::bytes_figure(
-                format!("eval peak {mode} b{batch}"),
-                total,
+            let (saved, total) = eval(runs, mode, batch)?;
+            figures.push(Figure::new(
+                format!("b{batch} {mode}"),
+                format!("peak {} (saved {})", bytes(total), bytes(saved)),
             ));
         }
     }
