@@ -21,6 +21,8 @@ mod convert;
 mod dtype;
 mod errors;
 mod frozen;
+mod function;
+mod functional;
 mod indexing;
 mod limits;
 mod methods;

@@ -20,6 +20,7 @@ const PRELUDE: &str = "\
 import sys, _gradscope
 sys.stdout, sys.stderr = _gradscope._output_streams()
 sys.__stdout__, sys.__stderr__ = sys.stdout, sys.stderr
+import _gradscope_files
 import torch
 ";
 
@@ -161,6 +162,16 @@ impl Runtime {
     /// The file name tracebacks give the program (`main.py` by default).
     pub fn set_file_name(&mut self, name: impl Into<String>) {
         self.file_name = name.into();
+    }
+
+    /// Makes `bytes` readable by programs as the file `name`, PyTorch
+    /// programs' usual `open(name, "rb")` or `gzip.open(name, "rt")` of a
+    /// data set; files are read-only and stay for every later run.
+    pub fn add_file(&mut self, name: &str, bytes: Vec<u8>) {
+        self.state
+            .files
+            .borrow_mut()
+            .insert(name.trim_start_matches("./").to_string(), bytes.into());
     }
 
     /// Streams output to `sink` as it is written, besides capturing it.

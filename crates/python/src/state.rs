@@ -40,6 +40,8 @@ pub(crate) struct State {
     /// A Python exception raised inside a callback the engine ran (a hook,
     /// a custom backward), waiting to replace the engine error it caused.
     pub(crate) pending: RefCell<Option<PyBaseExceptionRef>>,
+    /// The read-only files programs can `open` by name (`Runtime::add_file`).
+    pub(crate) files: RefCell<BTreeMap<String, Rc<[u8]>>>,
 }
 
 /// Weak references to the Python objects of engine tensors, by tensor id.
@@ -101,6 +103,7 @@ impl State {
             ),
             pending: RefCell::new(None),
             identities: RefCell::new(Identities::default()),
+            files: RefCell::new(BTreeMap::new()),
         }
     }
 

@@ -146,6 +146,31 @@ fn self_check() {
     assert!(compare("a", "a b").is_some());
 }
 
+/// The files beside the programs that are neither programs, expected
+/// outputs nor notes: the data programs open by name (`digits.csv.gz`).
+fn data_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.is_file()
+                        && !p
+                            .extension()
+                            .is_some_and(|x| ["py", "out", "txt", "md"].iter().any(|e| x == *e))
+                })
+                .filter_map(|p| {
+                    let name = p.file_name()?.to_string_lossy().into_owned();
+                    Some((name, std::fs::read(&p).ok()?))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
 fn main() -> ExitCode {
     self_check();
     let filters: Vec<String> = std::env::args()
@@ -170,6 +195,9 @@ fn main() -> ExitCode {
     }
     // One runtime for all of them: it must stay usable after every error.
     let mut runtime = Runtime::new();
+    for (name, bytes) in data_files(&dir) {
+        runtime.add_file(&name, bytes);
+    }
     let mut failed = vec![];
     let mut ran = 0;
     for program in &programs {

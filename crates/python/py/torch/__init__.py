@@ -134,9 +134,115 @@ def is_anomaly_enabled():
     return _C.is_anomaly_enabled()
 
 
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, **kwargs):
+    out = _C._randperm(int(n), None)
+    if dtype is not None and dtype != int64:
+        out = out.to(dtype)
+    return out
+
+
+def equal(input, other):
+    return input.equal(other)
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return input.allclose(other, rtol, atol, equal_nan)
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return input.isclose(other, rtol, atol, equal_nan)
+
+
+def all(input, dim=None, keepdim=False):
+    return input.all(dim, keepdim)
+
+
+def any(input, dim=None, keepdim=False):
+    return input.any(dim, keepdim)
+
+
+def remainder(input, other):
+    return input.remainder(other)
+
+
+def floor_divide(input, other):
+    return input.floor_divide(other)
+
+
+def typename(obj):
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    qualname = ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
+    if module in {"", "builtins"}:
+        return qualname
+    return f"{module}.{qualname}"
+
+
+def broadcast_shapes(*shapes):
+    ndim = _builtins.max((len(s) for s in shapes), default=0)
+    result = [1] * ndim
+    for shape in shapes:
+        if isinstance(shape, int):
+            shape = (shape,)
+        for i in range(-1, -1 - len(shape), -1):
+            size = shape[i]
+            if size < 0:
+                raise RuntimeError(
+                    f"Trying to create tensor with negative dimension ({size}): ({size})"
+                )
+            if size == 1 or size == result[i]:
+                continue
+            if result[i] != 1:
+                raise RuntimeError("Shape mismatch: objects cannot be broadcast to a single shape")
+            result[i] = size
+    return Size(result)
+
+
+def broadcast_tensors(*tensors):
+    shape = broadcast_shapes(*(t.shape for t in tensors))
+    return tuple(t.expand(shape) for t in tensors)
+
+
+_default_device = device("cpu")
+
+
+def set_default_device(device_):
+    """Where new tensors go. gradscope runs on the CPU; the GPU backend
+    (WebGPU) does not exist yet, so other devices are refused."""
+    global _default_device
+    if device_ is None:
+        _default_device = device("cpu")
+        return
+    kind = str(device_).split(":")[0]
+    if kind in ("webgpu", "gpu", "wgpu"):
+        raise RuntimeError(
+            f"gradscope cannot place tensors on '{device_}': the WebGPU backend is not available yet; "
+            "use 'cpu'"
+        )
+    _default_device = device(device_)
+    if _default_device.type != "cpu":
+        _default_device = device("cpu")
+        raise RuntimeError(f"gradscope runs tensors on the cpu; device '{device_}' is not available")
+
+
+def get_default_device():
+    return _default_device
+
+
 def set_num_threads(n):
     pass
 
 
 def get_num_threads():
     return 1
+
+
+from . import nn, optim, utils, profiler  # noqa: E402  (they import torch)

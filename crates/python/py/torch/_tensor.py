@@ -53,6 +53,91 @@ class Tensor(_C.TensorBase):
             return self
         return self._to_dtype(dtype)
 
+    def add(self, other, *, alpha=1):
+        if alpha == 1:
+            return _C.TensorBase.add(self, other)
+        return _C._add_alpha(self, other, alpha)
+
+    def sub(self, other, *, alpha=1):
+        if alpha == 1:
+            return _C.TensorBase.sub(self, other)
+        return _C._add_alpha(self, other, -alpha)
+
+    subtract = sub
+
+    def add_(self, other, *, alpha=1):
+        if alpha == 1:
+            return _C.TensorBase.add_(self, other)
+        return self.copy_(_C._add_alpha(self, other, alpha))
+
+    def sub_(self, other, *, alpha=1):
+        if alpha == 1:
+            return _C.TensorBase.sub_(self, other)
+        return self.copy_(_C._add_alpha(self, other, -alpha))
+
+    def fill_(self, value):
+        return _C.TensorBase.fill_(self, float(value))
+
+    def all(self, dim=None, keepdim=False):
+        falses = self.logical_not().long()
+        if dim is None:
+            return falses.sum() == 0
+        return falses.sum(dim, keepdim=keepdim) == 0
+
+    def any(self, dim=None, keepdim=False):
+        trues = self.bool().long()
+        if dim is None:
+            return trues.sum() > 0
+        return trues.sum(dim, keepdim=keepdim) > 0
+
+    def equal(self, other):
+        if tuple(self.shape) != tuple(other.shape):
+            return False
+        return bool((self == other).all())
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        if not isinstance(other, Tensor):
+            other = _C.tensor(other, dtype=self.dtype)
+        close = (self - other).abs() <= atol + rtol * other.abs()
+        close = close.logical_or(self == other)
+        if equal_nan:
+            close = close.logical_or(self.isnan().logical_and(other.isnan()))
+        return close
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return bool(self.isclose(other, rtol, atol, equal_nan).all())
+
+    def remainder(self, other):
+        if self.is_floating_point() or (isinstance(other, Tensor) and other.is_floating_point()) or isinstance(other, float):
+            return self - (self / other).floor() * other
+        q = (self.double() / (other.double() if isinstance(other, Tensor) else other)).floor()
+        return (self.double() - q * (other.double() if isinstance(other, Tensor) else other)).long()
+
+    __mod__ = remainder
+
+    def __rmod__(self, other):
+        return _C.tensor(other, dtype=self.dtype).remainder(self)
+
+    def floor_divide(self, other):
+        out = (self / other).floor()
+        if not self.is_floating_point() and not (isinstance(other, float) or (isinstance(other, Tensor) and other.is_floating_point())):
+            return out.long()
+        return out
+
+    __floordiv__ = floor_divide
+
+    def uniform_(self, from_=0, to=1, *, generator=None):
+        return _C._uniform_(self, float(from_), float(to))
+
+    def normal_(self, mean=0, std=1, *, generator=None):
+        return _C._normal_(self, float(mean), float(std))
+
+    def clamp_(self, min=None, max=None):
+        return self.copy_(self.clamp(min, max))
+
+    def relu_(self):
+        return self.copy_(self.relu())
+
     def type(self, dtype=None):
         if dtype is None:
             return "torch." + {"bool": "BoolTensor", "int64": "LongTensor", "float32": "FloatTensor", "float64": "DoubleTensor"}[str(self.dtype)[6:]]

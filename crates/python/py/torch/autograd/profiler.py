@@ -1,0 +1,54 @@
+"""`torch.autograd.profiler.record_function`, the named range
+`torch.profiler.record_function` is."""
+
+import functools
+
+import _gradscope as _C
+
+
+class record_function:
+    """A named range in the trace, as a context manager or a decorator:
+    the lessons' phases."""
+
+    def __init__(self, name, args=None):
+        self.name = name
+        self.args = args
+        self.run_callbacks_on_exit = True
+
+    def __enter__(self):
+        _C._range_began(self.name)
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _C._range_ended(self.name)
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapped(*args, **kwargs):
+            with record_function(self.name, self.args):
+                return fn(*args, **kwargs)
+
+        return wrapped
+
+
+class profile:
+    """Accepted so programs that profile still run; gradscope's own trace
+    is the profile."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        return False
+
+    def key_averages(self, *args, **kwargs):
+        return _EmptyTable()
+
+
+class _EmptyTable(list):
+    def table(self, *args, **kwargs):
+        return ""

@@ -1,0 +1,298 @@
+"""`torch.nn.functional`: PyTorch's argument handling over the engine's ops
+(`_gradscope._linear`, `_conv2d`, ...), each recorded as PyTorch's node."""
+
+import math
+import warnings
+
+import _gradscope as _C
+
+import torch
+
+__all__ = [
+    "relu", "relu_", "gelu", "tanh", "sigmoid", "silu", "elu", "leaky_relu", "softplus",
+    "softmax", "log_softmax", "linear", "conv2d", "max_pool2d", "avg_pool2d", "dropout",
+    "layer_norm", "batch_norm", "embedding", "mse_loss", "l1_loss", "cross_entropy",
+    "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot", "pad",
+    "normalize",
+]
+
+
+def _ints(v):
+    """An int or a sequence of ints as a list, as the native ops take them."""
+    if v is None:
+        return []
+    if isinstance(v, (tuple, list)):
+        return [int(x) for x in v]
+    return [int(v)]
+
+
+def _reduction(size_average, reduce, reduction):
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if size_average and reduce:
+        return "mean"
+    if reduce:
+        return "sum"
+    return "none"
+
+
+# Activations ------------------------------------------------------------
+
+
+def relu(input, inplace=False):
+    if inplace:
+        return relu_(input)
+    return input.relu()
+
+
+def relu_(input):
+    with torch.no_grad() if input.is_leaf and not input.requires_grad else _Nothing():
+        return input.copy_(input.relu())
+
+
+class _Nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        return False
+
+
+def gelu(input, approximate="none"):
+    return _C._gelu(input, approximate)
+
+
+def tanh(input):
+    return input.tanh()
+
+
+def sigmoid(input):
+    return input.sigmoid()
+
+
+def silu(input, inplace=False):
+    return input * input.sigmoid()
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return torch.where(input > 0, input, (input.exp() - 1) * alpha)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _C._leaky_relu(input, float(negative_slope))
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    return _C._softplus(input, float(beta), float(threshold))
+
+
+def _get_softmax_dim(name, ndim, stacklevel):
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. "
+        "Change the call to include dim=X as an argument.",
+        stacklevel=stacklevel,
+    )
+    if ndim == 0 or ndim == 1 or ndim == 3:
+        return 0
+    return 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+    if dtype is not None:
+        input = input.to(dtype)
+    return input.softmax(dim)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    if dtype is not None:
+        input = input.to(dtype)
+    return input.log_softmax(dim)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    denom = input.norm(p, dim, keepdim=True).clamp(min=eps).expand_as(input)
+    return input / denom
+
+
+# Layers -----------------------------------------------------------------
+
+
+def linear(input, weight, bias=None):
+    return _C._linear(input, weight, bias)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = 0
+        elif padding == "same":
+            kernel = weight.shape[2:]
+            dil = _ints(dilation) * (2 if not isinstance(dilation, (tuple, list)) else 1)
+            total = [d * (k - 1) for d, k in zip(dil, kernel)]
+            if any(t % 2 for t in total):
+                raise NotImplementedError("gradscope supports padding='same' for odd kernels only")
+            padding = [t // 2 for t in total]
+        else:
+            raise ValueError(f"Invalid padding string '{padding}'")
+    return _C._conv2d(input, weight, bias, _ints(stride), _ints(padding), _ints(dilation), int(groups))
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    if return_indices:
+        raise NotImplementedError("gradscope's max_pool2d does not return indices yet")
+    return _C._max_pool2d(input, _ints(kernel_size), _ints(stride), _ints(padding),
+                          _ints(dilation), bool(ceil_mode))
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    return _C._avg_pool2d(input, _ints(kernel_size), _ints(stride), _ints(padding),
+                          bool(ceil_mode), bool(count_include_pad), divisor_override)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    out = _C._dropout(input, float(p), bool(training))
+    if inplace and out is not input:
+        return input.copy_(out)
+    return out
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    return _C._layer_norm(input, _ints(normalized_shape), weight, bias, float(eps))
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    return _C._batch_norm(input, running_mean, running_var, weight, bias,
+                          bool(training), float(momentum), float(eps))
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    if padding_idx is not None:
+        if padding_idx > 0:
+            if padding_idx >= weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
+            if padding_idx < -weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.size(0) + padding_idx
+    return _C._embedding(input, weight, padding_idx)
+
+
+def one_hot(tensor, num_classes=-1):
+    if tensor.dtype != torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes == -1:
+        num_classes = int(tensor.max()) + 1 if tensor.numel() > 0 else 0
+    if tensor.numel() > 0 and int(tensor.min()) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if tensor.numel() > 0 and int(tensor.max()) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return (tensor.unsqueeze(-1) == torch.arange(num_classes)).long()
+
+
+def pad(input, pad, mode="constant", value=None):
+    if mode != "constant":
+        raise NotImplementedError(f"gradscope's pad supports mode='constant' only, not '{mode}'")
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension "
+                           f"but got padding length {len(pad)} and input of dimension {input.dim()}")
+    value = 0 if value is None else value
+    out = input
+    for i in range(len(pad) // 2):
+        dim = input.dim() - 1 - i
+        before, after = pad[2 * i], pad[2 * i + 1]
+        if before < 0:
+            out = out.narrow(dim, -before, out.shape[dim] + before)
+            before = 0
+        if after < 0:
+            out = out.narrow(dim, 0, out.shape[dim] + after)
+            after = 0
+        parts = []
+        for n in (before, after):
+            shape = list(out.shape)
+            shape[dim] = n
+            parts.append(torch.full(shape, value, dtype=out.dtype))
+        out = torch.cat([parts[0], out, parts[1]], dim)
+    return out
+
+
+# Losses -----------------------------------------------------------------
+
+
+def _broadcast_pair(input, target):
+    if tuple(input.shape) == tuple(target.shape):
+        return input, target
+    warnings.warn(
+        f"Using a target size ({target.size()}) that is different to the input size ({input.size()}). "
+        "This will likely lead to incorrect results due to broadcasting. "
+        "Please ensure they have the same size.",
+        stacklevel=3,
+    )
+    shape = torch.broadcast_shapes(input.shape, target.shape)
+    return input.expand(shape), target.expand(shape)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    reduction = _reduction(size_average, reduce, reduction)
+    input, target = _broadcast_pair(input, target)
+    return _C._mse_loss(input, target, reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    input, target = _broadcast_pair(input, target)
+    loss = (input - target).abs()
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    return _C._nll_loss(input, target, weight, int(ignore_index), reduction, 0.0, False)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    reduction = _reduction(size_average, reduce, reduction)
+    return _C._nll_loss(input, target, weight, int(ignore_index), reduction,
+                        float(label_smoothing), True)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.size() != input.size():
+        raise ValueError(
+            f"Using a target size ({target.size()}) that is different to the input size ({input.size()}) is deprecated. "
+            "Please ensure they have the same size."
+        )
+    return _C._binary_cross_entropy(input, target, weight, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    reduction = _reduction(size_average, reduce, reduction)
+    if not (target.size() == input.size()):
+        raise ValueError(
+            f"Target size ({target.size()}) must be the same as input size ({input.size()})"
+        )
+    return _C._binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)

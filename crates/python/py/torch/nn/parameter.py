@@ -1,0 +1,38 @@
+"""`nn.Parameter`: a tensor that a module registers as a parameter."""
+
+import _gradscope as _C
+
+import torch
+
+
+class Parameter(torch.Tensor):
+    __module__ = "torch.nn.parameter"
+
+    def __new__(cls, data=None, requires_grad=True):
+        if data is None:
+            data = torch.empty(0)
+        param = torch.Tensor._make_subclass(cls, data, requires_grad)
+        # The memory view counts a parameter's bytes as parameters.
+        _C._set_memory_role(param, "parameter")
+        return param
+
+    def __init__(self, data=None, requires_grad=True):
+        pass
+
+    def __repr__(self):
+        return "Parameter containing:\n" + super().__repr__()
+
+    def __reduce_ex__(self, proto):
+        raise NotImplementedError("gradscope cannot pickle parameters")
+
+
+class Buffer:
+    """`nn.Buffer(data, persistent=True)`: marks a tensor assigned to a module
+    as a buffer."""
+
+    def __new__(cls, data=None, *, persistent=True):
+        if data is None:
+            data = torch.empty(0)
+        data.__dict__["_is_buffer"] = True
+        data.__dict__["_persistent"] = persistent
+        return data

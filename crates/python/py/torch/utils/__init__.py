@@ -1,0 +1,3 @@
+"""`torch.utils`."""
+
+from . import checkpoint, data
