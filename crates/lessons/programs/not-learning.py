@@ -12,6 +12,7 @@ with torch.no_grad():
         p.copy_(torch.sin(torch.arange(p.numel()) * 1.3 + i).reshape(p.shape) * 0.4)
 if BUG == "frozen":
     head.requires_grad_(False)
+body_start, head_start = body.weight.detach().clone(), head.weight.detach().clone()
 params = [p for p in list(body.parameters()) + list(head.parameters()) if p.requires_grad]
 optimizer = torch.optim.SGD(params, lr=0.5)
 loss_fn = torch.nn.BCEWithLogitsLoss()
@@ -32,4 +33,8 @@ for step in range(20):
     if step % 5 == 4:
         print(f"step {step + 1}: loss {loss.item():.4f}")
 
-print("body got a gradient:", body.weight.grad is not None)
+with torch.profiler.record_function("check"):
+    body_moved = (body.weight - body_start).abs().sum().item()
+    head_moved = (head.weight - head_start).abs().sum().item()
+print("body weights changed:", body_moved > 0)
+print("head weights changed:", head_moved > 0)

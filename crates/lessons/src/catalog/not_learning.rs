@@ -46,6 +46,10 @@ and watch the printed loss.",
             text: "with detach or a frozen head, fewer parameters get a gradient than in the fixed program",
             check: starved,
         },
+        Claim {
+            text: "the starved layer's weights are unchanged after training; in the fixed program both change",
+            check: unchanged,
+        },
     ],
     figures,
     files: &[],
@@ -93,6 +97,34 @@ fn starved(runs: &mut Runs<'_>) -> Result<Verdict, LessonError> {
     Ok(Verdict::new(
         detach < fixed && frozen < fixed,
         format!("parameters with a gradient: fixed {fixed}, detach {detach}, frozen {frozen}"),
+    ))
+}
+
+/// How far the body's and the head's weights moved, as the check phase read them.
+fn moved(runs: &mut Runs<'_>, bug: &str) -> Result<(f64, f64), LessonError> {
+    let m = runs.finished(&[choice("BUG", bug)])?;
+    match m.phase("check")?.values_read[..] {
+        [body, head, ..] => Ok((body, head)),
+        _ => Err(LessonError::NotMeasured("the weights' movement".into())),
+    }
+}
+
+fn unchanged(runs: &mut Runs<'_>) -> Result<Verdict, LessonError> {
+    let (fixed_body, fixed_head) = moved(runs, "none")?;
+    let (detach_body, detach_head) = moved(runs, "detach")?;
+    let (frozen_body, frozen_head) = moved(runs, "frozen")?;
+    let ok = fixed_body > 0.0
+        && fixed_head > 0.0
+        && detach_body == 0.0
+        && detach_head > 0.0
+        && frozen_body > 0.0
+        && frozen_head == 0.0;
+    Ok(Verdict::new(
+        ok,
+        format!(
+            "sum |change| of body / head weights: fixed {fixed_body:.4} / {fixed_head:.4}, \
+             detach {detach_body:.4} / {detach_head:.4}, frozen {frozen_body:.4} / {frozen_head:.4}"
+        ),
     ))
 }
 
