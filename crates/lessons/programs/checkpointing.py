@@ -24,7 +24,7 @@ class Block(torch.nn.Module):
 
 
 model = torch.nn.Sequential(*[Block(i) for i in range(DEPTH)])
-x = torch.sin(torch.arange(32 * WIDTH) * 0.05).reshape(32, WIDTH).requires_grad_()
+x = torch.sin(torch.arange(128 * WIDTH) * 0.05).reshape(128, WIDTH).requires_grad_()
 
 with torch.profiler.record_function("train step"):
     out = checkpoint_sequential(model, SEGMENTS, x, use_reentrant=False)

@@ -72,6 +72,10 @@ pub struct Phase {
     pub peak: [u64; 5],
     /// The highest total while it ran.
     pub peak_total: u64,
+    /// The highest saved-for-backward plus other bytes while it ran: the
+    /// activations, with whatever holds them (checkpoint inputs, outputs),
+    /// apart from parameters, gradients and optimizer state.
+    pub peak_activation: u64,
     /// Differentiable ops called forward inside it.
     pub ops: usize,
     /// Of those, ops run again by checkpointing during backward.
@@ -98,6 +102,7 @@ impl Phase {
             end: bytes,
             peak: bytes,
             peak_total: bytes.iter().sum(),
+            peak_activation: activation(bytes),
             ops: 0,
             recomputed_ops: 0,
             forward_ops: 0,
@@ -129,6 +134,11 @@ impl Phase {
             .collect();
         last_per_tensor(&all)
     }
+}
+
+/// Saved-for-backward plus other bytes.
+fn activation(bytes: [u64; 5]) -> u64 {
+    bytes[SAVED] + bytes[Category::Other as usize]
 }
 
 /// Each tensor's last entry, ordered by tensor id (creation order).
@@ -210,6 +220,7 @@ impl Measurements {
                             *peak = (*peak).max(now);
                         }
                         p.peak_total = p.peak_total.max(bytes.iter().sum());
+                        p.peak_activation = p.peak_activation.max(activation(bytes));
                     }
                 }
             }
