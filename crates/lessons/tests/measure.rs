@@ -104,6 +104,7 @@ fn measure_phases_peaks_and_saved_bytes() {
     assert_eq!(forward.saved_at_end(), 48);
     assert_eq!(forward.saved_peak(), 48);
     assert_eq!(forward.peak_total, 112);
+    assert_eq!(forward.peak_activation, 112);
     assert_eq!(forward.ops, 1);
     let back = m.phase("backward").unwrap();
     assert_eq!(back.saved_at_end(), 0);
