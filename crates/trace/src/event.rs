@@ -41,10 +41,10 @@ impl Category {
     }
 }
 
-/// How many elements of a `.grad` a [`EventKind::GradValue`] event keeps:
-/// enough to compare the gradients of the lessons' models, small enough
-/// that a training loop's trace stays light.
-pub const GRAD_VALUES_KEPT: usize = 4096;
+/// How many elements of a `.grad` a [`EventKind::GradValue`] event keeps
+/// (its norm covers them all): enough for the lessons to compare gradients,
+/// few enough that a long training loop's trace stays light in the browser.
+pub const GRAD_VALUES_KEPT: usize = 1024;
 
 /// Identifies one autograd graph node for the life of a program.
 pub type NodeId = u64;
@@ -201,6 +201,7 @@ pub enum EventKind {
         /// How many elements the output has.
         numel: u64,
         /// Its value when it has one element (the loss, usually).
+        #[serde(with = "crate::float::option")]
         value: Option<f64>,
     },
     /// A leaf's `.grad` after a gradient was added into it (follows
@@ -211,8 +212,10 @@ pub enum EventKind {
         /// The leaf's shape.
         shape: Vec<usize>,
         /// The 2-norm of the whole `.grad`.
+        #[serde(with = "crate::float::one")]
         norm: f64,
         /// Its first [`GRAD_VALUES_KEPT`] elements, row-major.
+        #[serde(with = "crate::float::many")]
         values: Vec<f64>,
     },
     /// An optimizer updated its parameters (`optimizer.step()`).
@@ -230,16 +233,20 @@ pub enum EventKind {
     /// `clip_grad_norm_` scaled the gradients.
     GradClipped {
         /// The joint norm before clipping (what the call returns).
+        #[serde(with = "crate::float::one")]
         total_norm: f64,
         /// The joint norm after clipping.
+        #[serde(with = "crate::float::one")]
         clipped_norm: f64,
         /// The `max_norm` asked for.
+        #[serde(with = "crate::float::one")]
         max_norm: f64,
     },
     /// A program read one element's value (`item()`): what it logs, such
     /// as an accuracy, as the engine computed it.
     ValueRead {
         /// The value.
+        #[serde(with = "crate::float::one")]
         value: f64,
     },
 }

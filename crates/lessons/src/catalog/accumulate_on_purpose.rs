@@ -1,6 +1,6 @@
 //! Lesson 4: gradient accumulation on purpose, micro-batch by micro-batch.
 
-use super::{all_close, bytes, max_diff};
+use super::{bytes, max_diff};
 use crate::runner::int;
 use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
 
@@ -48,12 +48,7 @@ fn equal(runs: &mut Runs<'_>) -> Result<Verdict, LessonError> {
     let m = runs.finished(&[])?;
     let full = m.phase("full batch")?.final_grads();
     let micro = m.phase("micro-batches")?.final_grads();
-    let ok = !full.is_empty()
-        && full.len() == micro.len()
-        && full
-            .iter()
-            .zip(&micro)
-            .all(|(a, b)| all_close(&a.values, &b.values, 1e-5));
+    let ok = super::same_grads(&full, &micro, 1e-5);
     let diff = full
         .iter()
         .zip(&micro)

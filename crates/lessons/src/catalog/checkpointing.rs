@@ -1,7 +1,7 @@
 //! Lesson 12: activation checkpointing trades compute for memory.
 
-use super::{all_close, bytes};
-use crate::measure::Measurements;
+use super::bytes;
+use crate::measure::{GradStats, Measurements};
 use crate::runner::int;
 use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
 
@@ -99,25 +99,15 @@ fn recompute(runs: &mut Runs<'_>) -> Result<Verdict, LessonError> {
     ))
 }
 
-fn grads(m: &Measurements) -> Result<Vec<Vec<f64>>, LessonError> {
-    Ok(m.phase("train step")?
-        .final_grads()
-        .into_iter()
-        .map(|g| g.values)
-        .collect())
+fn grads(m: &Measurements) -> Result<Vec<GradStats>, LessonError> {
+    Ok(m.phase("train step")?.final_grads())
 }
 
 fn gradients(runs: &mut Runs<'_>) -> Result<Verdict, LessonError> {
     let plain = grads(&*runs.finished(&[int("SEGMENTS", 1), int("DEPTH", 16)])?)?;
     let checkpointed = grads(&*runs.finished(&[int("SEGMENTS", 4), int("DEPTH", 16)])?)?;
-    let ok = !plain.is_empty()
-        && plain.len() == checkpointed.len()
-        && plain
-            .iter()
-            .zip(&checkpointed)
-            .all(|(a, b)| all_close(a, b, 1e-6));
     Ok(Verdict::new(
-        ok,
+        super::same_grads(&plain, &checkpointed, 1e-6),
         format!("{} gradients compared", plain.len()),
     ))
 }

@@ -16,7 +16,7 @@ mod not_learning;
 mod retain_graph;
 
 use crate::error::LessonError;
-use crate::measure::{Measurements, Phase};
+use crate::measure::{GradStats, Measurements, Phase};
 use crate::{Figure, Lesson};
 
 /// Every lesson, in the order of LESSONS.md.
@@ -55,6 +55,16 @@ pub(crate) fn close(a: f64, b: f64, tol: f64) -> bool {
 /// Whether two value lists have the same length and agree element-wise.
 pub(crate) fn all_close(a: &[f64], b: &[f64], tol: f64) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| close(*x, *y, tol))
+}
+
+/// Whether two lists of gradients agree leaf by leaf: shapes, norms (over
+/// every element) and the values the trace keeps.
+pub(crate) fn same_grads(a: &[GradStats], b: &[GradStats], tol: f64) -> bool {
+    !a.is_empty()
+        && a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.shape == y.shape && close(x.norm, y.norm, tol) && all_close(&x.values, &y.values, tol)
+        })
 }
 
 /// The largest element-wise difference of two gradients' values.
