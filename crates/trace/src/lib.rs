@@ -8,6 +8,7 @@
 
 pub mod chart;
 pub mod event;
+pub mod float;
 pub mod format;
 pub mod graph;
 pub mod layout;
