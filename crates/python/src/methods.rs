@@ -147,6 +147,16 @@ pub(crate) fn function_names() -> Vec<&'static str> {
             "clamp",
         ])
         .chain(["argmax", "argmin", "unbind", "chunk", "split"])
+        .chain([
+            "gather",
+            "index_select",
+            "scatter_add",
+            "index_add",
+            "addmm",
+            "clamp_min",
+            "clamp_max",
+            "unflatten",
+        ])
         .collect()
 }
 
@@ -371,6 +381,50 @@ pub(crate) const CUSTOM: &[(&str, Custom)] = &[
             .transpose()?;
         let keepdim = bool_kw(&mut a, 2, "keepdim", vm)?;
         wrap_result(t.norm(ord, dims.as_deref(), keepdim), vm)
+    }),
+    ("gather", |t, mut a, vm| {
+        let dim = int_arg(&req(&mut a, 0, "dim", vm)?, vm)?;
+        let index = crate::tensor::tensor_arg(&req(&mut a, 1, "index", vm)?, vm)?;
+        wrap_result(t.gather(dim, &index), vm)
+    }),
+    ("index_select", |t, mut a, vm| {
+        let dim = int_arg(&req(&mut a, 0, "dim", vm)?, vm)?;
+        let index = crate::tensor::tensor_arg(&req(&mut a, 1, "index", vm)?, vm)?;
+        wrap_result(t.index_select(dim, &index), vm)
+    }),
+    ("scatter_add", |t, mut a, vm| {
+        let dim = int_arg(&req(&mut a, 0, "dim", vm)?, vm)?;
+        let index = crate::tensor::tensor_arg(&req(&mut a, 1, "index", vm)?, vm)?;
+        let src = crate::tensor::tensor_arg(&req(&mut a, 2, "src", vm)?, vm)?;
+        wrap_result(t.scatter_add(dim, &index, &src), vm)
+    }),
+    ("index_add", |t, mut a, vm| {
+        let dim = int_arg(&req(&mut a, 0, "dim", vm)?, vm)?;
+        let index = crate::tensor::tensor_arg(&req(&mut a, 1, "index", vm)?, vm)?;
+        let source = crate::tensor::tensor_arg(&req(&mut a, 2, "source", vm)?, vm)?;
+        wrap_result(t.index_add(dim, &index, &source), vm)
+    }),
+    ("addmm", |t, mut a, vm| {
+        let mat1 = crate::tensor::tensor_arg(&req(&mut a, 0, "mat1", vm)?, vm)?;
+        let mat2 = crate::tensor::tensor_arg(&req(&mut a, 1, "mat2", vm)?, vm)?;
+        wrap_result(t.addmm(&mat1, &mat2), vm)
+    }),
+    ("clamp_min", |t, mut a, vm| {
+        match opt_scalar(&mut a, 0, "min", vm)? {
+            Some(min) => wrap_result(t.clamp_min(min), vm),
+            None => Err(vm.new_type_error("clamp_min() missing required argument 'min'")),
+        }
+    }),
+    ("clamp_max", |t, mut a, vm| {
+        match opt_scalar(&mut a, 0, "max", vm)? {
+            Some(max) => wrap_result(t.clamp_max(max), vm),
+            None => Err(vm.new_type_error("clamp_max() missing required argument 'max'")),
+        }
+    }),
+    ("unflatten", |t, mut a, vm| {
+        let dim = int_arg(&req(&mut a, 0, "dim", vm)?, vm)?;
+        let sizes = dims_arg(&req(&mut a, 1, "sizes", vm)?, vm)?;
+        wrap_result(t.unflatten(dim, &sizes), vm)
     }),
     ("unbind", |t, mut a, vm| {
         let dim = opt_int(&mut a, 0, "dim", vm)?.unwrap_or(0);

@@ -460,6 +460,32 @@ impl PyTensor {
         wrap(zelf.tensor.detach(), vm)
     }
 
+    /// `x.data = t`, as classic loops write `p.data -= lr * p.grad`: the
+    /// values of `t` go into `x` without recording. PyTorch swaps the
+    /// storage (so shape and dtype may change); gradscope copies, and asks
+    /// for the same shape and dtype.
+    #[pygetset(setter)]
+    fn set_data(zelf: &Py<Self>, value: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+        let src = tensor_arg(&value, vm)?;
+        if Rc::ptr_eq(zelf.tensor.storage(), src.storage()) && zelf.tensor.layout() == src.layout()
+        {
+            return Ok(());
+        }
+        if src.shape() != zelf.tensor.shape() || src.dtype() != zelf.tensor.dtype() {
+            return Err(vm.new_runtime_error(format!(
+                "gradscope can only assign .data of the same shape and dtype ({:?} {} into {:?} {})",
+                src.shape(),
+                src.dtype().name(),
+                zelf.tensor.shape(),
+                zelf.tensor.dtype().name()
+            )));
+        }
+        note_line(vm);
+        let _no_grad = gradscope_core::grad_mode::GradModeGuard::internal(false);
+        zelf.tensor.copy_(&src).py(vm)?;
+        Ok(())
+    }
+
     #[pygetset]
     fn _version(zelf: &Py<Self>) -> u64 {
         zelf.tensor.storage().version()

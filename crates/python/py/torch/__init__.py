@@ -55,7 +55,7 @@ def _method_as_function(name):
     return function
 
 
-for _name in _C._FUNCTION_NAMES:
+for _name in _C._FUNCTION_NAMES + ("sort", "argsort", "topk", "cumsum", "masked_fill"):
     globals()[_name] = _method_as_function(_name)
 del _name
 
@@ -246,3 +246,4 @@ def get_num_threads():
 
 
 from . import nn, optim, utils, profiler  # noqa: E402  (they import torch)
+from .serialization import load, save  # noqa: E402

@@ -126,6 +126,43 @@ class Tensor(_C.TensorBase):
 
     __floordiv__ = floor_divide
 
+    def masked_fill(self, mask, value):
+        if isinstance(value, Tensor):
+            value = value.to(self.dtype)
+        return _C.where(mask, value, self)
+
+    def masked_fill_(self, mask, value):
+        return self.copy_(self.masked_fill(mask, value))
+
+    def argsort(self, dim=-1, descending=False, stable=False):
+        return self.sort(dim, descending)[1]
+
+    def sort(self, dim=-1, descending=False, stable=False):
+        from . import return_types
+
+        if self.dim() == 0:
+            return return_types.sort((self, _C.zeros((), dtype=_C.int64)))
+        moved = self.transpose(dim, -1) if dim not in (-1, self.dim() - 1) else self
+        rows = moved.reshape(-1, moved.shape[-1]).tolist()
+        order = [sorted(range(len(r)), key=r.__getitem__, reverse=descending) for r in rows]
+        index = _C.tensor(order, dtype=_C.int64).reshape(moved.shape)
+        values = moved.gather(-1, index)
+        if moved is not self:
+            values, index = values.transpose(dim, -1), index.transpose(dim, -1)
+        return return_types.sort((values, index))
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        from . import return_types
+
+        values, index = self.sort(dim, descending=largest)
+        return return_types.topk((values.narrow(dim, 0, k), index.narrow(dim, 0, k)))
+
+    def cumsum(self, dim, dtype=None):
+        n = self.shape[dim]
+        parts = [self.narrow(dim, 0, i + 1).sum(dim, keepdim=True) for i in range(n)]
+        out = _C.cat(parts, dim)
+        return out if dtype is None else out.to(dtype)
+
     def uniform_(self, from_=0, to=1, *, generator=None):
         return _C._uniform_(self, float(from_), float(to))
 

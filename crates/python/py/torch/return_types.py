@@ -22,3 +22,5 @@ def _make(name, fields):
 
 max = _make("max", ("values", "indices"))
 min = _make("min", ("values", "indices"))
+sort = _make("sort", ("values", "indices"))
+topk = _make("topk", ("values", "indices"))

@@ -1,0 +1,21 @@
+# gather, index_select, scatter_add, masked_fill, sort, topk, cumsum.
+import torch
+
+x = torch.tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], requires_grad=True)
+idx = torch.tensor([[2, 0], [1, 1]])
+g = x.gather(1, idx)
+print(g)
+g.sum().backward()
+print(x.grad)
+print(torch.gather(x, 0, torch.tensor([[1, 0, 1]])))
+print(x.index_select(1, torch.tensor([2, 0])))
+print(torch.zeros(3).scatter_add(0, torch.tensor([0, 2, 0]), torch.tensor([1.0, 2.0, 3.0])))
+print(x.detach().masked_fill(x > 3, 0.0))
+v, i = torch.sort(torch.tensor([3.0, 1.0, 2.0]))
+print(v, i)
+print(torch.tensor([[3, 1, 2], [0, 9, 4]]).sort(dim=1, descending=True))
+print(torch.topk(torch.tensor([1.0, 7.0, 3.0, 5.0]), 2))
+print(torch.tensor([1.0, 2.0, 3.0]).cumsum(0))
+print(x.clamp_min(2.5), x.clamp_max(2.5))
+print(torch.addmm(torch.ones(2), torch.eye(2), torch.tensor([[1.0, 2.0], [3.0, 4.0]])))
+print(torch.arange(6).unflatten(0, (2, 3)))
