@@ -1,12 +1,14 @@
 // End-to-end: the playground page in Debian's headless Chromium.
 //
 // Env: GRADSCOPE_URL (the served site), GRADSCOPE_SCREENSHOT (the desktop
-// screenshot's path; the others go beside it). Runs the example program,
-// checks the graph, memory and console, steps and scrubs back, switches
-// device, keeps code across a reload, and checks that no panel overflows the
-// window at 1280x800 and 390x844. Exits non-zero on any failure.
+// screenshot's path; the others go beside it). Runs the example program on
+// the Python runtime, checks the graph, memory and console, steps and scrubs
+// back, runs a training loop of the learner's own, stops a runaway loop with
+// Stop and with the time limit, switches device, keeps code across a reload,
+// and checks that no panel overflows the window at 1280x800 and 390x844.
+// Exits non-zero on any failure.
 import { chromium } from "playwright-core";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 const url = process.env.GRADSCOPE_URL;
@@ -25,6 +27,42 @@ const baseArgs = [
 const webgpuArgs = ["--enable-unsafe-webgpu", "--enable-webgpu-developer-features"];
 const TIMEOUT = 60_000;
 
+// A program of the learner's own, and lines of what PyTorch prints for it.
+const LOOP = readFileSync(new URL("../corpus/e2e_loop.py", import.meta.url), "utf8");
+const LOOP_OUT = readFileSync(new URL("../corpus/e2e_loop.out", import.meta.url), "utf8").trim().split("\n");
+
+/// Splits printed text into tokens: numbers, object addresses, newlines, words.
+function tokens(text) {
+  const re = /(0x[0-9a-fA-F]+)|(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|(\n)|([^\s\d.-]+|[.-])/g;
+  const out = [];
+  for (const m of text.matchAll(re)) {
+    if (m[1]) out.push({ address: true });
+    else if (m[2]) out.push({ number: Number(m[2]), text: m[2] });
+    else if (m[3]) out.push({ newline: true });
+    else if (m[4]) out.push({ text: m[4] });
+  }
+  return out;
+}
+
+/// Whether two outputs agree token by token, numbers within the corpus
+/// test's tolerance (crates/python/tests/corpus.rs), addresses ignored.
+function sameOutput(got, want) {
+  const [a, b] = [tokens(got), tokens(want)];
+  if (a.length !== b.length) return `${a.length} tokens, PyTorch printed ${b.length}`;
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i], b[i]];
+    if (x.address && y.address) continue;
+    if (x.newline && y.newline) continue;
+    if (x.number !== undefined && y.number !== undefined) {
+      const close = x.number === y.number || Math.abs(x.number - y.number) <= Math.max(1e-6, 1e-4 * Math.abs(y.number));
+      if (close || (Number.isNaN(x.number) && Number.isNaN(y.number))) continue;
+    }
+    if (x.text !== undefined && x.text === y.text && x.number === undefined && y.number === undefined) continue;
+    return `token ${i}: got ${JSON.stringify(x)}, PyTorch printed ${JSON.stringify(y)}`;
+  }
+  return null;
+}
+
 function check(condition, message) {
   if (!condition) throw new Error(message);
   console.log(`  ok: ${message}`);
@@ -40,16 +78,37 @@ async function withBrowser(args, body) {
 }
 
 /// A page at `viewport` that collects errors; `done()` asserts there were none.
-async function open(browser, viewport) {
+async function open(browser, viewport, query) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const problems = [];
   page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
   page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
-  await page.goto(url);
-  await waitStatus(page, "ready");
+  await page.goto(url + (query ?? ""));
+  await waitReady(page);
   const done = () => check(problems.length === 0, `no page errors${problems.length ? ": " + problems.join("; ") : ""}`);
   return { page, done };
+}
+
+/// Waits for the engine; returns how long its worker took to make the
+/// Python interpreter, as the status line reports it.
+async function waitReady(page) {
+  await page.waitForFunction(
+    () => document.querySelector("[data-testid=status]")?.textContent.startsWith("ready"), null, { timeout: TIMEOUT },
+  ).catch(async (err) => {
+    throw new Error(`the engine never became ready: ${err.message}\npage text: ${await page.textContent("body")}`);
+  });
+  const status = await page.getByTestId("status").textContent();
+  const ms = Number(/Python started in (\d+) ms/.exec(status)?.[1]);
+  check(Number.isFinite(ms), `status reports the interpreter's start: "${status}"`);
+  return ms;
+}
+
+/// Replaces the editor's text as a paste would (no auto-indent).
+async function setCode(page, text) {
+  await page.locator(".cm-content").click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.insertText(text);
 }
 
 async function waitStatus(page, text) {
@@ -101,7 +160,9 @@ try {
       paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
       ready: performance.now(),
     }));
-    console.log(`  measured: first contentful paint ${timing.paint.toFixed(0)} ms, engine ready by ${timing.ready.toFixed(0)} ms`);
+    const startup = Number(/(\d+) ms/.exec(await page.getByTestId("status").textContent())?.[1]);
+    console.log(`  measured: first contentful paint ${timing.paint.toFixed(0)} ms, engine ready by ${timing.ready.toFixed(0)} ms, ` +
+      `Python interpreter and torch made in ${startup} ms in the worker`);
     check((await page.locator(".cm-editor .cm-lineNumbers").count()) === 1, "the editor shows line numbers");
     check((await code(page)).startsWith("import torch"), "the editor holds the example program");
     check((await page.locator(".cm-line span").count()) > 3, "Python is highlighted");
@@ -184,13 +245,79 @@ try {
       check(marked === raising, "the editor marks the failing line");
     }
 
+    // The learner's own program: a training loop on plain tensors, with
+    // output identical to PyTorch's (recorded: tests/corpus/e2e_loop.out).
+    await page.getByTestId("device").selectOption("cpu");
+    await setCode(page, LOOP);
+    await runByKeyboard(page);
+    await waitStatus(page, "finished");
+    const loopOut = await page.getByTestId("console").textContent();
+    check(LOOP_OUT.every((line) => loopOut.includes(line)), `the training loop prints what PyTorch prints (${LOOP_OUT.at(-1)})`);
+    check((await page.locator("[data-testid=memory-chart] .span.backward").count()) === 20, "memory chart marks 20 backward passes");
+    await page.screenshot({ path: join(shots, "playground-1280x800-loop.png") });
+
+    // Part of the corpus, run in the page's worker, prints what PyTorch printed.
+    const corpusDir = new URL("../corpus/", import.meta.url);
+    const programs = readdirSync(corpusDir).filter((f) => f.endsWith(".py") && f !== "record.py"
+      && existsSync(new URL(f.replace(/\.py$/, ".out"), corpusDir))).sort();
+    const failures = [];
+    let seconds = 0;
+    for (const file of programs) {
+      const want = readFileSync(new URL(file.replace(/\.py$/, ".out"), corpusDir), "utf8");
+      await setCode(page, readFileSync(new URL(file, corpusDir), "utf8"));
+      const started = Date.now();
+      await runByKeyboard(page).catch((err) => { throw new Error(`corpus ${file}: ${err.message}`); });
+      seconds += (Date.now() - started) / 1000;
+      const status = await page.getByTestId("status").textContent();
+      let got = (await page.locator("[data-testid=console] .stdout").allTextContents()).join("");
+      if (status.startsWith("raised ")) {
+        const traceback = page.getByTestId("traceback");
+        const [kind, message] = [await traceback.getAttribute("data-kind"), await traceback.getAttribute("data-message")];
+        got += `=== raised ${kind} ===\n${message}\n`;
+      }
+      const differs = sameOutput(got, want);
+      if (differs) failures.push(`${file}: ${differs}`);
+    }
+    check(failures.length === 0,
+      `${programs.length} corpus programs print in the browser what PyTorch printed (${seconds.toFixed(1)} s)` +
+      (failures.length ? `; differ: ${failures.join("; ")}` : ""));
+
+    // Stop ends a runaway loop at once and keeps the code.
+    await setCode(page, "x = 0\nwhile True:\n    x += 1\n");
+    await page.getByTestId("run").click();
+    await waitStatus(page, "running");
+    await page.waitForTimeout(300);
+    await page.getByTestId("stop").click();
+    await waitStatus(page, "stopped");
+    check((await code(page)).startsWith("x = 0\nwhile True:"), "Stop keeps the code");
+    await waitReady(page);
+    await setCode(page, "print(sum(range(10)))\n");
+    await runByKeyboard(page);
+    check((await page.getByTestId("console").textContent()).includes("45"), "after Stop the next program runs");
+
     // Code and device survive a reload.
+    await setCode(page, `print(1)\n${raising}\n`);
+    await page.getByTestId("device").selectOption("webgpu");
     await page.reload();
-    await waitStatus(page, "ready");
+    await waitReady(page);
     check((await code(page)).includes(raising), "reload keeps the code");
     check((await page.getByTestId("device").inputValue()) === "webgpu", "reload keeps the device");
     await page.getByRole("button", { name: "Reset" }).click();
-    check(!(await code(page)).includes("# kept"), "Reset puts the example back");
+    const reset = await code(page);
+    check(reset.startsWith("import torch") && !reset.includes(raising), "Reset puts the example back");
+    done();
+  });
+
+  await withBrowser(baseArgs, async (browser) => {
+    console.log("time limit (?time_limit=2):");
+    const { page, done } = await open(browser, { width: 1280, height: 800 }, "?time_limit=2");
+    await setCode(page, "while True:\n    pass\n");
+    await page.getByTestId("run").click();
+    await page.waitForFunction(() => document.querySelector("[data-testid=status]")?.textContent.startsWith("raised"),
+      null, { timeout: TIMEOUT });
+    check((await page.getByTestId("status").textContent()) === "raised ExecutionLimitExceeded", "a runaway loop is stopped by the time limit");
+    check((await page.getByTestId("console").textContent()).includes("time limit of 2 s"), "the console says why");
+    await waitReady(page);
     done();
   });
 

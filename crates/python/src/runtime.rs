@@ -81,6 +81,7 @@ pub struct Runtime {
     limits: Limits,
     file_name: String,
     startup_error: Option<PythonError>,
+    traceback_to_sink: bool,
 }
 
 impl fmt::Debug for Runtime {
@@ -138,6 +139,7 @@ impl Runtime {
             limits,
             file_name: "main.py".to_string(),
             startup_error: None,
+            traceback_to_sink: true,
         };
         let prelude = if cfg!(target_arch = "wasm32") {
             format!("{WASM_TIME}{PRELUDE}")
@@ -177,6 +179,14 @@ impl Runtime {
     /// Streams output to `sink` as it is written, besides capturing it.
     pub fn set_output_sink(&mut self, sink: Option<OutputSink>) {
         CAPTURED.with(|c| c.borrow_mut().sink = sink);
+    }
+
+    /// Whether the traceback of an uncaught exception goes to the output
+    /// sink as stderr text (the default, as a terminal shows it), or only to
+    /// [`RunOutput::stderr`] and [`PythonError::traceback`] (the worker sends
+    /// it to the page with the error, which marks the failing line).
+    pub fn set_traceback_to_sink(&mut self, on: bool) {
+        self.traceback_to_sink = on;
     }
 
     /// Runs `source` as a program (`__name__ == "__main__"`), with fresh
@@ -221,7 +231,18 @@ impl Runtime {
             })
         });
         if let Some(error) = &error {
+            let sink = CAPTURED.with(|c| {
+                let mut c = c.borrow_mut();
+                if self.traceback_to_sink {
+                    None
+                } else {
+                    c.sink.take()
+                }
+            });
             crate::output::write(Stream::Stderr, &error.traceback);
+            if let Some(sink) = sink {
+                CAPTURED.with(|c| c.borrow_mut().sink = Some(sink));
+            }
         }
         let captured = CAPTURED.with(|c| {
             let mut c = c.borrow_mut();

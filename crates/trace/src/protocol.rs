@@ -90,8 +90,11 @@ pub enum Request {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Reply {
-    /// The worker's engine is loaded and listening.
-    Ready,
+    /// The worker's engine and Python interpreter are loaded and listening.
+    Ready {
+        /// How long making the interpreter and importing `torch` took.
+        startup_ms: f64,
+    },
     /// The answer to [`Request::ProbeDevices`].
     Devices {
         /// WebGPU's availability.

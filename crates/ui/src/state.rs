@@ -14,8 +14,8 @@ use yew::Reducible;
 pub enum Engine {
     /// Loading its wasm module.
     Loading,
-    /// Listening.
-    Ready,
+    /// Listening; making the Python interpreter took this long.
+    Ready { startup_ms: f64 },
     /// It could not be started or failed to load.
     Failed(String),
 }
@@ -106,6 +106,9 @@ pub enum Action {
     Started,
     /// The learner stopped the run; the worker is being restarted.
     Stopped,
+    /// The run outlived the time limit (seconds) and its worker was
+    /// terminated; a fresh one is starting.
+    TimedOut(u32),
     /// The learner typed (or Reset replaced the text, `external`).
     Edited {
         source: String,
@@ -144,6 +147,19 @@ impl Reducible for State {
                     next.source_version += 1;
                 }
             }
+            Action::TimedOut(secs) => {
+                next.engine = Engine::Loading;
+                if next.run == Run::Running {
+                    next.run = Run::Raised {
+                        kind: "ExecutionLimitExceeded".into(),
+                        message: format!(
+                            "the program ran longer than the time limit of {secs} s and was stopped"
+                        ),
+                        line: None,
+                        traceback: None,
+                    };
+                }
+            }
             Action::SetDevice(device) => next.device = device,
             Action::SetAxis(axis) => next.axis = axis,
             Action::Seek(position) => next.playback.seek(position),
@@ -158,7 +174,7 @@ fn apply_replies(next: &mut State, replies: Vec<Reply>) {
     let mut batch = Vec::new();
     for reply in replies {
         match reply {
-            Reply::Ready => next.engine = Engine::Ready,
+            Reply::Ready { startup_ms } => next.engine = Engine::Ready { startup_ms },
             Reply::Devices { webgpu } => next.webgpu = Some(webgpu),
             Reply::Events { events } => batch.extend(events),
             Reply::Stdout { text } => next.output.push(Output::Stdout(text.into())),

@@ -20,6 +20,9 @@ struct Spawned {
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
 
+/// A run's time-limit timer: its id, and the callback it will call.
+type Deadline = (i32, Closure<dyn FnMut()>);
+
 /// What the page holds of the worker.
 pub struct Engine {
     dispatch: UseReducerDispatcher<State>,
@@ -29,6 +32,8 @@ pub struct Engine {
     /// A run asked for before the worker was ready.
     waiting: Rc<RefCell<Option<Request>>>,
     receiver: Rc<Receiver>,
+    /// The pending time-limit timer of the current run: its id and callback.
+    deadline: RefCell<Option<Deadline>>,
 }
 
 /// A cheap handle to the page's worker, for callbacks.
@@ -57,10 +62,45 @@ impl EngineHandle {
             Some(spawned) if self.0.ready.get() => send(&spawned.worker, &request),
             _ => *self.0.waiting.borrow_mut() = Some(request),
         }
+        self.arm_time_limit();
     }
 
-    /// Ends the run by terminating the worker, and starts a fresh one.
-    pub fn stop(&self) {
+    /// Stops the run when it outlives the time limit. The worker runs Python
+    /// without a tracer (which would slow every line), so the page enforces
+    /// the limit, by terminating the worker as Stop does.
+    fn arm_time_limit(&self) {
+        self.disarm_time_limit();
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let limit = time_limit_secs();
+        let engine = self.clone();
+        let on_time = Closure::<dyn FnMut()>::new(move || {
+            if engine.0.receiver.running.get() {
+                engine.halt();
+                engine.0.dispatch.dispatch(Action::TimedOut(limit));
+                engine.0.start();
+            }
+        });
+        let ms = i32::try_from(u64::from(limit) * 1000).unwrap_or(i32::MAX);
+        if let Ok(id) = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+            on_time.as_ref().unchecked_ref(),
+            ms,
+        ) {
+            *self.0.deadline.borrow_mut() = Some((id, on_time));
+        }
+    }
+
+    fn disarm_time_limit(&self) {
+        if let Some((id, _callback)) = self.0.deadline.borrow_mut().take()
+            && let Some(window) = web_sys::window()
+        {
+            window.clear_timeout_with_handle(id);
+        }
+    }
+
+    /// Terminates the worker and forgets the run's queued replies.
+    fn halt(&self) {
         let engine = &self.0;
         if let Some(spawned) = engine.worker.borrow_mut().take() {
             spawned.worker.terminate();
@@ -68,10 +108,34 @@ impl EngineHandle {
         engine.receiver.queue.borrow_mut().clear();
         engine.waiting.borrow_mut().take();
         engine.receiver.running.set(false);
-        engine.dispatch.dispatch(Action::Stopped);
-        engine.start();
+    }
+
+    /// Ends the run by terminating the worker, and starts a fresh one.
+    pub fn stop(&self) {
+        self.disarm_time_limit();
+        self.halt();
+        self.0.dispatch.dispatch(Action::Stopped);
+        self.0.start();
     }
 }
+
+/// How long one run may take, in seconds: `?time_limit=N` in the page's
+/// address (for tests and long lessons), else [`DEFAULT_TIME_LIMIT`].
+fn time_limit_secs() -> u32 {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|search| {
+            search
+                .trim_start_matches('?')
+                .split('&')
+                .find_map(|pair| pair.strip_prefix("time_limit=")?.parse::<u32>().ok())
+        })
+        .filter(|&secs| secs > 0)
+        .unwrap_or(DEFAULT_TIME_LIMIT)
+}
+
+/// The time limit of a run when the address names none.
+pub const DEFAULT_TIME_LIMIT: u32 = 120;
 
 impl Engine {
     fn start(&self) {
@@ -106,6 +170,7 @@ pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> EngineHandle {
             worker: RefCell::new(None),
             ready: Rc::default(),
             waiting: Rc::default(),
+            deadline: RefCell::new(None),
             receiver: Rc::new(Receiver {
                 queue,
                 flush,
@@ -138,13 +203,13 @@ fn spawn(engine: &Engine) -> Result<Spawned, String> {
     let receiver = engine.receiver.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
-        let reply = serde_json::from_str::<Reply>(&text).unwrap_or_else(|err| Reply::Error {
-            kind: "RuntimeError".into(),
-            message: format!("the page could not read the engine's reply: {err}"),
-            line: None,
-            traceback: None,
+        // One unreadable message is a bug to report, not the end of the run.
+        let reply = serde_json::from_str::<Reply>(&text).unwrap_or_else(|err| Reply::Notice {
+            text: format!(
+                "gradscope bug: the page could not read a message from the engine: {err}"
+            ),
         });
-        if reply == Reply::Ready {
+        if matches!(reply, Reply::Ready { .. }) {
             ready.set(true);
             send(&sender, &Request::ProbeDevices);
             if let Some(request) = waiting.borrow_mut().take() {

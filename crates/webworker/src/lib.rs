@@ -2,7 +2,8 @@
 //! and talks to the page only through [`Request`] and [`Reply`] messages.
 //!
 //! `web/worker.js` loads this module; its start function installs the
-//! message handler and announces [`Reply::Ready`].
+//! message handler, makes the Python interpreter, and announces
+//! [`Reply::Ready`].
 
 mod gpu;
 mod program;
@@ -27,6 +28,18 @@ pub(crate) fn post(reply: &Reply) {
 /// Installs the message handler; runs when `worker.js` initialises the module.
 #[wasm_bindgen(start)]
 pub fn start() {
+    // A panic aborts the module (wasm32 has no unwinding); say where first,
+    // so the page reports an engine bug instead of a bare `unreachable`.
+    std::panic::set_hook(Box::new(|info| {
+        let message = format!("the engine failed (a bug in gradscope, please report it): {info}");
+        web_sys::console::error_1(&message.clone().into());
+        post(&Reply::Error {
+            kind: "RuntimeError".into(),
+            message,
+            line: gradscope_core::trace::current_line(),
+            traceback: None,
+        });
+    }));
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let handler = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
@@ -43,7 +56,8 @@ pub fn start() {
     scope.set_onmessage(Some(handler.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     handler.forget();
-    post(&Reply::Ready);
+    let startup_ms = program::start_runtime();
+    post(&Reply::Ready { startup_ms });
 }
 
 async fn handle(request: Request) {

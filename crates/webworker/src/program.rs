@@ -1,48 +1,99 @@
-//! Running a program for the page.
+//! Running a learner's program: the Python runtime (`gradscope-python`) on
+//! the engine, its trace streamed to the page in batches while it runs, its
+//! output posted as it is printed.
 //!
-//! Until the Python runtime (`gradscope-python`) is wired in, the worker runs
-//! one program natively: [`EXAMPLE`], the page's starting program, statement
-//! by statement on the engine, with each statement's line on its events.
-//! Any other source gets a `NotImplementedError` that says so.
+//! The worker runs one program at a time, synchronously: messages posted
+//! meanwhile reach the page at once (the page's thread is free), and Stop
+//! terminates this worker, so no time limit slows the interpreter here (the
+//! page enforces its own wall-clock limit the same way).
 
-use gradscope_core::{Tensor, trace};
-use gradscope_trace::protocol::{Device, EXAMPLE};
-use gradscope_trace::{Event, Reply};
+use std::cell::RefCell;
+use std::time::Duration;
+
+use gradscope_core::trace;
+use gradscope_python::{Limits, RunOutput, Runtime, Stream};
+use gradscope_trace::Reply;
+use gradscope_trace::protocol::Device;
 
 use crate::{gpu, post};
 
-/// How many events go in one message.
-const BATCH: usize = 2048;
+/// The most events in one message.
+const BATCH: usize = 4096;
+/// How long events may wait before they are posted, so views move while a
+/// program runs (about two animation frames).
+const EVERY: Duration = Duration::from_millis(30);
+
+thread_local! {
+    /// The worker's interpreter, made once at start-up and reused: each run
+    /// gets fresh globals, and imported modules stay loaded.
+    static RUNTIME: RefCell<Option<Runtime>> = const { RefCell::new(None) };
+}
+
+/// Makes the interpreter and imports `torch`; returns how long it took, in
+/// milliseconds.
+pub(crate) fn start_runtime() -> f64 {
+    let started = web_time::Instant::now();
+    let limits = Limits {
+        // Natively a watchdog thread enforces time; here a tracer would have
+        // to, costing every Python line. The page terminates an overdue worker.
+        time: None,
+        ..Limits::default()
+    };
+    let mut runtime = Runtime::with_limits(limits);
+    // The lessons' data (the digits) opens by its relative name, as it does
+    // beside the program in PyTorch.
+    for lesson in gradscope_lessons::lessons() {
+        for file in lesson.files {
+            runtime.add_file(file.name, file.bytes.to_vec());
+        }
+    }
+    RUNTIME.with(|r| *r.borrow_mut() = Some(runtime));
+    started.elapsed().as_secs_f64() * 1000.0
+}
 
 /// Runs `source` and posts its events, its output and how it ended.
 pub(crate) async fn run(source: &str, device: Device) {
-    if !same_program(source, EXAMPLE) {
-        post(&Reply::Error {
-            kind: "NotImplementedError".into(),
-            message: "this build has no Python runtime yet: it runs only the example \
-                      program (press Reset to get it back)"
-                .into(),
-            line: None,
-            traceback: None,
+    if device == Device::Webgpu {
+        post(&Reply::Notice {
+            text: "the GPU tensor backend is not finished: this run computes on the CPU".into(),
         });
-        return;
     }
-    let mut stdout = String::new();
-    let (result, events) = trace::record(|| example(&mut stdout));
-    trace::set_current_line(None);
-    // The program's variables outlive it, as a module's globals do; they go
-    // with the next run, after the trace stops.
-    let result = result.map(drop);
-    post_events(events);
-    if !stdout.is_empty() {
-        post(&Reply::Stdout { text: stdout });
-    }
-    if let Err((err, line)) = result {
+    let out = RUNTIME.with(|r| {
+        let mut slot = r.borrow_mut();
+        let runtime = slot.get_or_insert_with(Runtime::new);
+        runtime.set_traceback_to_sink(false);
+        runtime.set_output_sink(Some(Box::new(|stream, text| {
+            // Events caused before the print reach the page before its text.
+            trace::flush();
+            post(&match stream {
+                Stream::Stdout => Reply::Stdout { text: text.into() },
+                Stream::Stderr => Reply::Stderr { text: text.into() },
+            });
+        })));
+        trace::start_streaming(
+            Box::new(|events| post(&Reply::Events { events })),
+            BATCH,
+            EVERY,
+        );
+        let out = runtime.run(source);
+        let rest = trace::stop_recording();
+        if !rest.is_empty() {
+            post(&Reply::Events { events: rest });
+        }
+        runtime.set_output_sink(None);
+        out
+    });
+    finish(out, device).await;
+}
+
+/// Posts how the run ended.
+async fn finish(out: RunOutput, device: Device) {
+    if let Some(error) = out.error {
         post(&Reply::Error {
-            kind: err.python_type().into(),
-            message: err.to_string(),
-            line: Some(line),
-            traceback: None,
+            kind: error.type_name,
+            message: error.message,
+            line: error.line.and_then(|l| u32::try_from(l).ok()),
+            traceback: Some(error.traceback),
         });
         return;
     }
@@ -52,65 +103,4 @@ pub(crate) async fn run(source: &str, device: Device) {
         });
     }
     post(&Reply::Finished);
-}
-
-fn post_events(mut events: Vec<Event>) {
-    while !events.is_empty() {
-        let rest = events.split_off(events.len().min(BATCH));
-        post(&Reply::Events { events });
-        events = rest;
-    }
-}
-
-/// Whether two programs are the same statements, ignoring blank lines and
-/// trailing spaces.
-fn same_program(a: &str, b: &str) -> bool {
-    let significant = |s: &str| -> Vec<String> {
-        s.lines()
-            .map(|l| l.trim_end().to_string())
-            .filter(|l| !l.is_empty())
-            .collect()
-    };
-    significant(a) == significant(b)
-}
-
-type Step<T> = Result<T, (gradscope_core::Error, u32)>;
-
-/// Sets the program line that the events of `f` carry, and tags its error with it.
-fn at<T>(line: u32, f: impl FnOnce() -> gradscope_core::Result<T>) -> Step<T> {
-    trace::set_current_line(Some(line));
-    f().map_err(|err| (err, line))
-}
-
-/// [`EXAMPLE`], line by line; returns its variables.
-fn example(stdout: &mut String) -> Step<Vec<Tensor>> {
-    let x = at(3, || Ok(Tensor::ones(&[2, 2]).requires_grad_(true)))?;
-    let y = at(4, || x.add(&Tensor::scalar(2.0)))?;
-    let z = at(5, || y.mul(&y)?.mul(&Tensor::scalar(3.0)))?;
-    let out = at(6, || z.mean())?;
-    at(7, || {
-        stdout.push_str(&format!("{out}\n"));
-        Ok(())
-    })?;
-    at(8, || out.backward())?;
-    at(9, || {
-        match x.grad() {
-            Some(grad) => stdout.push_str(&format!("{grad}\n")),
-            None => stdout.push_str("None\n"),
-        }
-        Ok(())
-    })?;
-    Ok(vec![x, y, z, out])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn example_program_matches_with_blank_lines() {
-        let spaced = format!("\n{}\n\n", EXAMPLE.replace('\n', "  \n"));
-        assert!(same_program(&spaced, EXAMPLE));
-        assert!(!same_program("print(1)", EXAMPLE));
-    }
 }

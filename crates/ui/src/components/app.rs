@@ -60,7 +60,9 @@ pub fn App() -> Html {
         (_, Run::Finished) => "finished".into(),
         (_, Run::Raised { kind, .. }) => format!("raised {kind}"),
         (_, Run::Stopped) => "stopped".into(),
-        (_, Run::Idle) => "ready".into(),
+        (Engine::Ready { startup_ms }, Run::Idle) => {
+            format!("ready (Python started in {startup_ms:.0} ms)")
+        }
     };
     html! {
         <>

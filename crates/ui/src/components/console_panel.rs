@@ -33,7 +33,10 @@ pub fn ConsolePanel(props: &Props) -> Html {
                 ),
                 None => format!("{kind}: {message}\n"),
             });
-            html! { <span class="traceback" data-testid="traceback">{ text }</span> }
+            html! {
+                <span class="traceback" data-testid="traceback" data-kind={kind.clone()}
+                      data-message={message.clone()}>{ text }</span>
+            }
         }
         Run::Stopped => html! { <span class="notice">{ "stopped\n" }</span> },
         Run::Idle | Run::Running | Run::Finished => html! {},
