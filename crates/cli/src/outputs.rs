@@ -94,6 +94,42 @@ pub fn memory_csv(events: &[Event]) -> String {
     out
 }
 
+/// The graph worth drawing: the one the last `backward()` ran, as it stood
+/// when that backward began (complete, saved tensors still held), as
+/// torchviz draws an output's graph. Without a backward, every node.
+/// A training loop's earlier steps are left out: they are the same graph.
+pub fn graph_to_draw(events: &[Event]) -> GraphState {
+    let last_backward = events
+        .iter()
+        .rposition(|e| matches!(e.kind, EventKind::BackwardBegan { .. }));
+    let Some(index) = last_backward else {
+        return GraphState::at(events);
+    };
+    let EventKind::BackwardBegan { root, .. } = events[index].kind else {
+        return GraphState::at(events);
+    };
+    let mut graph = GraphState::at(&events[..index]);
+    // Keep what the root reaches, walking with an explicit stack.
+    let mut reached = std::collections::BTreeSet::new();
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        if reached.insert(id)
+            && let Some(node) = graph.nodes.get(&id)
+        {
+            stack.extend(node.next.iter().flatten());
+        }
+    }
+    graph.nodes.retain(|id, _| reached.contains(id));
+    // A leaf's AccumulateGrad outlives each step's graph; what earlier
+    // backwards did to it is not part of this picture.
+    for node in graph.nodes.values_mut() {
+        if node.leaf.is_some() {
+            node.status = NodeStatus::Pending;
+        }
+    }
+    graph
+}
+
 /// A saved tensor's label as torchviz's `show_saved` prints it.
 fn saved_label(name: &str, shape: &[usize], bytes: u64) -> String {
     let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
@@ -111,11 +147,11 @@ fn holds_saved(node: &GraphNode) -> bool {
     node.status != NodeStatus::Released
 }
 
-/// The graph after the whole trace as Graphviz DOT, drawn as torchviz
-/// does: backward nodes grey, leaves' AccumulateGrad blue, saved tensors
-/// orange boxes joined by dotted edges (grey once released).
+/// [`graph_to_draw`] as Graphviz DOT, drawn as torchviz does: backward
+/// nodes grey, leaves' AccumulateGrad blue, saved tensors orange boxes
+/// joined by dotted edges (white once released or deferred).
 pub fn dot(events: &[Event]) -> String {
-    let graph = GraphState::at(events);
+    let graph = graph_to_draw(events);
     let mut out = String::from(
         "digraph gradscope {\n  graph [rankdir=TB];\n  node [shape=box, style=filled, fontname=monospace, fontsize=10];\n",
     );
@@ -168,11 +204,11 @@ fn xml(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// The graph after the whole trace as SVG, placed by the trace crate's
-/// layout (the page's), with each node's saved tensors listed under its
-/// name in an orange band while held.
+/// [`graph_to_draw`] as SVG, placed by the trace crate's layout (the
+/// page's), with each node's saved tensors listed under its name in an
+/// orange band while held.
 pub fn svg(events: &[Event]) -> String {
-    let layout = GraphLayout::of(&GraphState::at(events));
+    let layout = GraphLayout::of(&graph_to_draw(events));
     let band = 14.0;
     let height = layout.height + band * 4.0;
     let mut out = format!(
@@ -316,6 +352,38 @@ mod tests {
         );
         assert_eq!(lines[1], "0,0,0,0,0,0,16,16");
         assert_eq!(lines[2], "4,40,0,0,0,16,0,16");
+    }
+
+    #[test]
+    fn outputs_graph_is_the_last_backward_s() {
+        let mut list = events();
+        let mut push = |kind| {
+            let seq = list.len() as u64;
+            list.push(Event {
+                seq,
+                time_us: seq,
+                line: None,
+                kind,
+            })
+        };
+        // A second, unrelated graph; the backward runs from node 2.
+        push(EventKind::NodeCreated {
+            node: 3,
+            name: "ExpBackward0".into(),
+            sequence_nr: 1,
+            next: vec![None],
+            saved: vec![],
+            leaf: None,
+        });
+        push(EventKind::BackwardBegan {
+            root: 2,
+            retain_graph: false,
+        });
+        push(EventKind::SavedReleased { node: 2 });
+        let graph = graph_to_draw(&list);
+        assert_eq!(graph.nodes.keys().copied().collect::<Vec<_>>(), vec![1, 2]);
+        assert_eq!(graph.nodes[&2].status, NodeStatus::Pending);
+        assert_eq!(graph_to_draw(&events()).nodes.len(), 2);
     }
 
     #[test]

@@ -15,11 +15,15 @@ Usage:
 
   --time-limit SECONDS   stop the program after this long (default 30; 0: no limit)
   --memory-limit BYTES   budget for tensor memory; past it, torch.OutOfMemoryError
+  --file PATH            let the program open PATH (read-only) by that relative name;
+                         repeat for more files
 
 Outputs, written after the program ends (also when it raised):
   --trace OUT.jsonl          the engine's events, one JSON object per line
   --chrome-trace OUT.json    Chrome trace event format (open it in Perfetto)
-  --graph OUT.dot|OUT.svg    the autograd graph, saved tensors marked (DOT or SVG)
+  --graph OUT.dot|OUT.svg    the graph the last backward() ran, as it stood when that
+                             backward began (else the whole graph), saved tensors
+                             marked as torchviz's show_saved does (DOT or SVG)
   --memory OUT.csv           live bytes per memory category after each change
 
 Exit status: the program's (0, 1 after an uncaught exception, or sys.exit's),
@@ -31,6 +35,7 @@ struct Options {
     file: String,
     time_limit: Option<f64>,
     memory_limit: Option<u64>,
+    files: Vec<String>,
     outputs: Outputs,
 }
 
@@ -58,6 +63,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut time_limit = Some(30.0);
     let mut memory_limit = None;
     let mut outputs = Outputs::default();
+    let mut files = vec![];
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -70,6 +76,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 let v = it.next().ok_or("--memory-limit needs a number of bytes")?;
                 memory_limit = Some(v.parse().map_err(|_| format!("bad --memory-limit '{v}'"))?);
             }
+            "--file" => files.push(it.next().ok_or("--file needs a path")?.clone()),
             flag @ ("--trace" | "--chrome-trace" | "--graph" | "--memory") => {
                 let path = it
                     .next()
@@ -98,6 +105,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         file,
         time_limit,
         memory_limit,
+        files,
         outputs,
     })
 }
@@ -143,6 +151,17 @@ fn execute(options: &Options, source: &str) -> ExitCode {
         ..Limits::default()
     };
     let mut runtime = Runtime::with_limits(limits);
+    // The runtime's files are read-only copies: the program opens each by
+    // the relative name it was given here, as it would from this directory.
+    for path in &options.files {
+        match std::fs::read(path) {
+            Ok(bytes) => runtime.add_file(path, bytes),
+            Err(err) => {
+                eprintln!("gradscope: can't read --file '{path}': {err}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     runtime.set_file_name(if options.file == "-" {
         "<stdin>"
     } else {
@@ -218,6 +237,7 @@ mod tests {
                 file: "prog.py".into(),
                 time_limit: None,
                 memory_limit: Some(1024),
+                files: vec![],
                 outputs: Outputs::default(),
             })
         );
