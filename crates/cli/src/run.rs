@@ -253,6 +253,10 @@ mod tests {
                 memory: Some("m.csv".into()),
             })
         );
+        assert_eq!(
+            parse(&args(&["a.py", "--file", "d.csv.gz", "--file", "e.txt"])).map(|o| o.files),
+            Ok(vec!["d.csv.gz".to_string(), "e.txt".to_string()])
+        );
         assert!(parse(&args(&["a.py", "--graph", "g.png"])).is_err());
         assert!(parse(&args(&["a.py", "--trace"])).is_err());
         assert!(parse(&args(&[])).is_err());
