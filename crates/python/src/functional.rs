@@ -278,6 +278,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
         |x: T,
          other: rustpython_vm::PyObjectRef,
          alpha: rustpython_vm::PyObjectRef,
+         subtract: bool,
          vm: &VirtualMachine| {
             let alpha = alpha.try_float(vm)?.to_f64();
             let other = crate::convert::operand(&other, vm)?
@@ -288,7 +289,11 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
             } else {
                 gradscope_core::Scalar::Float(alpha)
             };
-            wrap_result(x.tensor.add_alpha(&other, alpha), vm)
+            if subtract {
+                wrap_result(x.tensor.sub_alpha(&other, alpha), vm)
+            } else {
+                wrap_result(x.tensor.add_alpha(&other, alpha), vm)
+            }
         }
     );
     function!("_range_began", |name: String| {
@@ -313,6 +318,39 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
                 clipped_norm,
                 max_norm,
             });
+        }
+    );
+    // `x.relu_()` and friends: the out-of-place op written back in place,
+    // with the node rebased as PyTorch's in-place ops are (`ReluBackward0`).
+    function!(
+        "_unary_inplace",
+        |t: T, name: String, vm: &VirtualMachine| {
+            let base = name.strip_suffix('_').unwrap_or(&name);
+            let Some(&(_, op)) = crate::methods::UNARY.iter().find(|(n, _)| *n == base) else {
+                return Err(
+                    vm.new_attribute_error(format!("'Tensor' object has no attribute '{name}'"))
+                );
+            };
+            note_line(vm);
+            t.tensor.apply_inplace(&name, op).py(vm)?;
+            Ok(t)
+        }
+    );
+    // An in-place op whose out-of-place form is Python (`clamp_`,
+    // `masked_fill_`, `add_(alpha=)`): `f(x)` written back into `x`.
+    function!(
+        "_inplace_with",
+        |t: T, name: String, f: rustpython_vm::PyObjectRef, vm: &VirtualMachine| {
+            note_line(vm);
+            t.tensor
+                .apply_inplace(&name, |x| {
+                    let out = f
+                        .call((crate::tensor::wrap(x.clone(), vm),), vm)
+                        .map_err(crate::errors::stash)?;
+                    crate::tensor::tensor_arg(&out, vm).map_err(crate::errors::stash)
+                })
+                .py(vm)?;
+            Ok::<T, rustpython_vm::builtins::PyBaseExceptionRef>(t)
         }
     );
     function!(

@@ -56,24 +56,24 @@ class Tensor(_C.TensorBase):
     def add(self, other, *, alpha=1):
         if alpha == 1:
             return _C.TensorBase.add(self, other)
-        return _C._add_alpha(self, other, alpha)
+        return _C._add_alpha(self, other, alpha, False)
 
     def sub(self, other, *, alpha=1):
         if alpha == 1:
             return _C.TensorBase.sub(self, other)
-        return _C._add_alpha(self, other, -alpha)
+        return _C._add_alpha(self, other, alpha, True)
 
     subtract = sub
 
     def add_(self, other, *, alpha=1):
         if alpha == 1:
             return _C.TensorBase.add_(self, other)
-        return self.copy_(_C._add_alpha(self, other, alpha))
+        return _C._inplace_with(self, "add_", lambda t: _C._add_alpha(t, other, alpha, False))
 
     def sub_(self, other, *, alpha=1):
         if alpha == 1:
             return _C.TensorBase.sub_(self, other)
-        return self.copy_(_C._add_alpha(self, other, -alpha))
+        return _C._inplace_with(self, "sub_", lambda t: _C._add_alpha(t, other, alpha, True))
 
     def fill_(self, value):
         return _C.TensorBase.fill_(self, float(value))
@@ -132,7 +132,7 @@ class Tensor(_C.TensorBase):
         return _C.where(mask, value, self)
 
     def masked_fill_(self, mask, value):
-        return self.copy_(self.masked_fill(mask, value))
+        return _C._inplace_with(self, "masked_fill_", lambda t: t.masked_fill(mask, value))
 
     def argsort(self, dim=-1, descending=False, stable=False):
         return self.sort(dim, descending)[1]
@@ -170,10 +170,28 @@ class Tensor(_C.TensorBase):
         return _C._normal_(self, float(mean), float(std))
 
     def clamp_(self, min=None, max=None):
-        return self.copy_(self.clamp(min, max))
+        return _C._inplace_with(self, "clamp_", lambda t: t.clamp(min, max))
 
     def relu_(self):
-        return self.copy_(self.relu())
+        return _C._unary_inplace(self, "relu_")
+
+    def sigmoid_(self):
+        return _C._unary_inplace(self, "sigmoid_")
+
+    def tanh_(self):
+        return _C._unary_inplace(self, "tanh_")
+
+    def exp_(self):
+        return _C._unary_inplace(self, "exp_")
+
+    def sqrt_(self):
+        return _C._unary_inplace(self, "sqrt_")
+
+    def neg_(self):
+        return _C._unary_inplace(self, "neg_")
+
+    def abs_(self):
+        return _C._unary_inplace(self, "abs_")
 
     def type(self, dtype=None):
         if dtype is None:

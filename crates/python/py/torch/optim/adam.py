@@ -62,7 +62,7 @@ class Adam(Optimizer):
                         if decoupled:
                             p.copy_(p * (1 - lr * weight_decay))
                         else:
-                            grad = _C._add_alpha(grad, p, weight_decay)
+                            grad = _C._add_alpha(grad, p, weight_decay, False)
                     # exp_avg.lerp_(grad, 1 - beta1): PyTorch's lerp for weight < 0.5.
                     exp_avg.copy_(exp_avg + (grad - exp_avg) * (1 - beta1))
                     # addcmul_ and addcdiv_ multiply by the scalar first, as PyTorch's kernels do.

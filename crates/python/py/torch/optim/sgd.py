@@ -45,7 +45,7 @@ class SGD(Optimizer):
                         continue
                     d_p = p.grad if not maximize else -p.grad
                     if weight_decay != 0:
-                        d_p = _C._add_alpha(d_p, p, weight_decay)
+                        d_p = _C._add_alpha(d_p, p, weight_decay, False)
                     if momentum != 0:
                         state = self.state[p]
                         buf = state.get("momentum_buffer")
@@ -54,10 +54,10 @@ class SGD(Optimizer):
                             buf.copy_(d_p)
                             state["momentum_buffer"] = buf
                         else:
-                            buf.copy_(_C._add_alpha(buf * momentum, d_p, 1 - dampening))
+                            buf.copy_(_C._add_alpha(buf * momentum, d_p, 1 - dampening, False))
                         if nesterov:
-                            d_p = _C._add_alpha(d_p, buf, momentum)
+                            d_p = _C._add_alpha(d_p, buf, momentum, False)
                         else:
                             d_p = buf
-                    p.copy_(_C._add_alpha(p, d_p, -lr))
+                    p.copy_(_C._add_alpha(p, d_p, -lr, False))
         return loss
