@@ -10,7 +10,8 @@ import torch
 
 __all__ = [
     "relu", "relu_", "gelu", "tanh", "sigmoid", "silu", "elu", "leaky_relu", "softplus",
-    "softmax", "log_softmax", "linear", "conv2d", "max_pool2d", "avg_pool2d", "dropout",
+    "softmax", "log_softmax", "linear", "conv2d", "max_pool2d", "avg_pool2d",
+    "adaptive_avg_pool2d", "dropout",
     "layer_norm", "batch_norm", "embedding", "mse_loss", "l1_loss", "cross_entropy",
     "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot", "pad",
     "normalize",
@@ -146,6 +147,21 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
     return _C._avg_pool2d(input, _ints(kernel_size), _ints(stride), _ints(padding),
                           bool(ceil_mode), bool(count_include_pad), divisor_override)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    size = _ints(output_size)
+    if len(size) == 1:
+        size = size * 2
+    in_h, in_w = input.shape[-2], input.shape[-1]
+    out_h = in_h if size[0] is None else size[0]
+    out_w = in_w if size[1] is None else size[1]
+    if in_h % out_h or in_w % out_w:
+        raise NotImplementedError(
+            "gradscope's adaptive_avg_pool2d needs output sizes that divide the input's"
+        )
+    kernel = [in_h // out_h, in_w // out_w]
+    return avg_pool2d(input, kernel, kernel)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):

@@ -5,13 +5,13 @@ from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, S
 from .dropout import Dropout
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .sparse import Embedding
-from .conv import AvgPool2d, Conv2d, Flatten, MaxPool2d, Unflatten
+from .conv import AdaptiveAvgPool2d, AvgPool2d, Conv2d, Flatten, MaxPool2d, Unflatten
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 
 __all__ = [
     "Module", "ModuleDict", "ModuleList", "Sequential", "Identity", "Linear", "ELU", "GELU",
     "LeakyReLU", "LogSoftmax", "ReLU", "Sigmoid", "SiLU", "Softmax", "Softplus", "Tanh",
-    "Dropout", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "AvgPool2d", "Conv2d",
+    "Dropout", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "AvgPool2d", "Conv2d",
     "Flatten", "MaxPool2d", "Unflatten", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
     "L1Loss", "MSELoss", "NLLLoss",
 ]

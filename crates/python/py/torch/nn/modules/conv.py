@@ -8,7 +8,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv2d", "MaxPool2d", "AvgPool2d", "Flatten", "Unflatten"]
+__all__ = ["Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "Flatten", "Unflatten"]
 
 
 def _pair(x):
@@ -165,3 +165,20 @@ class Unflatten(Module):
 
     def extra_repr(self):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
+class AdaptiveAvgPool2d(Module):
+    """Output sizes that divide the input's: an average pool of the
+    quotient (PyTorch's adaptive windows are the same there)."""
+
+    __module__ = "torch.nn.modules.pooling"
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input):
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
