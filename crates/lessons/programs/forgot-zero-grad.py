@@ -20,6 +20,8 @@ for step in range(STEPS):
         if ZERO_GRAD:
             optimizer.zero_grad()
         loss = ((xb @ w + b - yb) ** 2).mean()
+        # This batch's gradient alone, returned without touching .grad.
+        batch_grads = torch.autograd.grad(loss, [w, b], retain_graph=True)
         loss.backward()
         norm = math.sqrt(w.grad.norm().item() ** 2 + b.grad.norm().item() ** 2)
         print(f"step {step}: loss {loss.item():.4f}  grad norm {norm:.4f}")

@@ -26,7 +26,7 @@ mod runner;
 pub use check::{ClaimReport, Figure, LessonReport, Verdict, check};
 pub use controls::ControlValue;
 pub use error::LessonError;
-pub use measure::{BackwardStats, GradStats, Measurements, Phase, RaisedError};
+pub use measure::{BackwardStats, CapturedGrad, GradStats, Measurements, Phase, RaisedError};
 pub use runner::{NativeRunner, RunRecord, Runner, Runs};
 
 /// One lesson: a program, its text, its controls and its claims.

@@ -32,6 +32,19 @@ pub struct GradStats {
     pub values: Vec<f64>,
 }
 
+/// A gradient `autograd.grad` returned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CapturedGrad {
+    /// The input's position in `inputs`.
+    pub input: usize,
+    /// Its shape.
+    pub shape: Vec<usize>,
+    /// Its 2-norm.
+    pub norm: f64,
+    /// Its first elements.
+    pub values: Vec<f64>,
+}
+
 /// One `backward()` or `autograd.grad` call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BackwardStats {
@@ -43,6 +56,8 @@ pub struct BackwardStats {
     pub retain_graph: bool,
     /// Every `.grad` it wrote, in order; empty for `autograd.grad`.
     pub grads: Vec<GradStats>,
+    /// What `autograd.grad` returned, by input; empty for `backward()`.
+    pub captured: Vec<CapturedGrad>,
     /// Whether it finished (no error part-way).
     pub finished: bool,
 }
@@ -270,6 +285,7 @@ impl Measurements {
                         root_numel,
                         retain_graph: *retain_graph,
                         grads: vec![],
+                        captured: vec![],
                         finished: false,
                     });
                     running = Some((m.backwards.len() - 1, open.clone()));
@@ -289,6 +305,23 @@ impl Measurements {
                         b.grads.push(GradStats {
                             tensor: *tensor,
                             accumulated,
+                            shape: shape.clone(),
+                            norm: *norm,
+                            values: values.clone(),
+                        });
+                    }
+                }
+                EventKind::GradCaptured {
+                    input,
+                    shape,
+                    norm,
+                    values,
+                } => {
+                    if let Some((i, _)) = &running
+                        && let Some(b) = m.backwards.get_mut(*i)
+                    {
+                        b.captured.push(CapturedGrad {
+                            input: *input as usize,
                             shape: shape.clone(),
                             norm: *norm,
                             values: values.clone(),

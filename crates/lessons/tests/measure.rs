@@ -172,6 +172,12 @@ fn measure_recomputation_inplace_values_and_errors() {
             leaf: None,
         },
         EventKind::RecomputeEnded { checkpoint: 1 },
+        EventKind::GradCaptured {
+            input: 0,
+            shape: vec![2],
+            norm: 5.0,
+            values: vec![3.0, 4.0],
+        },
         EventKind::BackwardEnded,
         EventKind::ValueRead { value: 0.75 },
         EventKind::GradClipped {
@@ -196,6 +202,8 @@ fn measure_recomputation_inplace_values_and_errors() {
     assert!(!p.closed);
     assert_eq!(p.values_read, vec![0.75]);
     assert_eq!(m.node_lines, vec![("TanhBackward0".to_string(), Some(8))]);
+    assert_eq!(m.backwards[0].captured[0].values, vec![3.0, 4.0]);
+    assert!(m.backwards[0].grads.is_empty());
     assert_eq!(m.clips, vec![(3.0, 1.0, 1.0)]);
     assert!(m.finished().is_err());
 }

@@ -218,6 +218,20 @@ pub enum EventKind {
         #[serde(with = "crate::float::many")]
         values: Vec<f64>,
     },
+    /// `autograd.grad` returned a gradient for one of its inputs (emitted
+    /// just before [`EventKind::BackwardEnded`]); `.grad` is not touched.
+    GradCaptured {
+        /// The input's position in `inputs`.
+        input: u64,
+        /// The gradient's shape.
+        shape: Vec<usize>,
+        /// Its 2-norm.
+        #[serde(with = "crate::float::one")]
+        norm: f64,
+        /// Its first [`GRAD_VALUES_KEPT`] elements, row-major.
+        #[serde(with = "crate::float::many")]
+        values: Vec<f64>,
+    },
     /// An optimizer updated its parameters (`optimizer.step()`).
     OptimizerStep {
         /// PyTorch's class name (`SGD`, `Adam`).

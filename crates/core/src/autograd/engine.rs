@@ -85,6 +85,21 @@ pub(crate) fn run(
         retain_graph,
     });
     let result = walk(roots, &sink, retain_graph, create_graph);
+    if let (Sink::Capture(_), Ok(grads)) = (&sink, &result) {
+        for (input, grad) in grads.iter().enumerate() {
+            if let Some(grad) = grad {
+                trace::emit(|| {
+                    let (shape, norm, values) = summary(grad);
+                    EventKind::GradCaptured {
+                        input: input as u64,
+                        shape,
+                        norm,
+                        values,
+                    }
+                });
+            }
+        }
+    }
     trace::emit(|| EventKind::BackwardEnded);
     result
 }
@@ -291,15 +306,21 @@ fn has_nan(t: &Tensor) -> bool {
     t.dtype().is_float() && t.to_vec::<f64>().iter().any(|v| v.is_nan())
 }
 
+/// A gradient as the trace reports it: shape, 2-norm over every element,
+/// and the first elements. Read only while recording.
+fn summary(t: &Tensor) -> (Vec<usize>, f64, Vec<f64>) {
+    let mut values = t.to_vec::<f64>();
+    let norm = values.iter().map(|v| v * v).sum::<f64>().sqrt();
+    values.truncate(gradscope_trace::event::GRAD_VALUES_KEPT);
+    (t.shape().to_vec(), norm, values)
+}
+
 /// The leaf's `.grad` as the trace reports it, read only while recording.
 fn grad_value(tensor: gradscope_trace::TensorId, leaf: &Tensor) -> EventKind {
-    let (shape, values) = match leaf.grad() {
-        Some(g) => (g.shape().to_vec(), g.to_vec::<f64>()),
-        None => (leaf.shape().to_vec(), vec![]),
+    let (shape, norm, values) = match leaf.grad() {
+        Some(g) => summary(&g),
+        None => (leaf.shape().to_vec(), 0.0, vec![]),
     };
-    let norm = values.iter().map(|v| v * v).sum::<f64>().sqrt();
-    let mut values = values;
-    values.truncate(gradscope_trace::event::GRAD_VALUES_KEPT);
     EventKind::GradValue {
         tensor,
         shape,

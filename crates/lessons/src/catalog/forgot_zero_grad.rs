@@ -22,9 +22,9 @@ backward adds to the last one. The printed gradient norm keeps climbing, \
 the optimizer takes steps that are too long, and with a larger LR the loss \
 shoots up instead of falling.
 
-The claims compare the two runs: the first two steps see the same weights \
-in both, so the forgotten-zero_grad gradient at step two is exactly the \
-sum of the two batch gradients of the correct run.",
+Each step also asks `torch.autograd.grad` for the batch's own gradient, \
+which returns it without touching `.grad`. With zero_grad, `.grad` equals \
+it at every step; without, `.grad` is the running sum of all of them.",
     controls: &[
         Control {
             name: "ZERO_GRAD",
@@ -47,11 +47,11 @@ sum of the two batch gradients of the correct run.",
     ],
     claims: &[
         Claim {
-            text: "with zero_grad, every backward starts from an empty .grad",
-            check: fresh,
+            text: "with zero_grad, .grad after each backward equals that batch's gradient (autograd.grad on the same loss)",
+            check: batch_gradient,
         },
         Claim {
-            text: "without zero_grad, .grad at step 2 is the sum of the first two batch gradients",
+            text: "without zero_grad, .grad after each backward equals the running sum of the batch gradients",
             check: running_sum,
         },
         Claim {
@@ -63,10 +63,25 @@ sum of the two batch gradients of the correct run.",
     files: &[],
 };
 
-/// Per step, each leaf's `.grad` after backward, in creation order.
-fn step_grads(m: &Measurements) -> Vec<Vec<Vec<f64>>> {
+/// One step's gradients, `w`'s then `b`'s.
+struct Step {
+    /// `.grad` after backward (leaves in creation order).
+    grads: Vec<Vec<f64>>,
+    /// The batch's own gradients from `autograd.grad` (inputs in order).
+    batch: Vec<Vec<f64>>,
+}
+
+fn steps(m: &Measurements) -> Vec<Step> {
     m.phases_named("step")
-        .map(|p| p.final_grads().into_iter().map(|g| g.values).collect())
+        .map(|p| {
+            let grads = p.final_grads().into_iter().map(|g| g.values).collect();
+            let batch = p
+                .backwards
+                .iter()
+                .flat_map(|b| b.captured.iter().map(|c| c.values.clone()))
+                .collect();
+            Step { grads, batch }
+        })
         .collect()
 }
 
@@ -76,42 +91,51 @@ fn step_norms(m: &Measurements) -> Vec<f64> {
         .collect()
 }
 
-fn fresh(runs: &mut Runs<'_>) -> Result<Verdict, LessonError> {
-    let m = runs.finished(&[on("ZERO_GRAD")])?;
-    let writes: Vec<bool> = m
-        .backwards
+/// Whether two lists of tensors' values agree, and their largest difference.
+fn agree(a: &[Vec<f64>], b: &[Vec<f64>]) -> (bool, f64) {
+    let ok =
+        !a.is_empty() && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| all_close(x, y, 1e-5));
+    let diff = a
         .iter()
-        .flat_map(|b| b.grads.iter().map(|g| g.accumulated))
-        .collect();
-    let summed = writes.iter().filter(|a| **a).count();
+        .zip(b)
+        .map(|(x, y)| max_diff(x, y))
+        .fold(0.0, f64::max);
+    (ok, diff)
+}
+
+fn batch_gradient(runs: &mut Runs<'_>) -> Result<Verdict, LessonError> {
+    let steps = steps(&*runs.finished(&[on("ZERO_GRAD")])?);
+    let results: Vec<(bool, f64)> = steps.iter().map(|s| agree(&s.grads, &s.batch)).collect();
+    let ok = !results.is_empty() && results.iter().all(|(ok, _)| *ok);
+    let diff = results.iter().map(|(_, d)| *d).fold(0.0, f64::max);
     Ok(Verdict::new(
-        !writes.is_empty() && summed == 0,
-        format!(
-            "{} writes to .grad, {summed} summed into an old one",
-            writes.len()
-        ),
+        ok,
+        format!("{} steps, largest difference {diff:.2e}", results.len()),
     ))
 }
 
 fn running_sum(runs: &mut Runs<'_>) -> Result<Verdict, LessonError> {
-    let with = step_grads(&*runs.finished(&[on("ZERO_GRAD")])?);
-    let without = step_grads(&*runs.finished(&[off("ZERO_GRAD")])?);
-    let (Some(g0), Some(g1), Some(sum)) = (with.first(), with.get(1), without.get(1)) else {
-        return Err(LessonError::NotMeasured("two steps' gradients".into()));
-    };
-    let expected: Vec<Vec<f64>> = g0
-        .iter()
-        .zip(g1)
-        .map(|(a, b)| a.iter().zip(b).map(|(x, y)| x + y).collect())
-        .collect();
-    let ok =
-        expected.len() == sum.len() && expected.iter().zip(sum).all(|(e, s)| all_close(e, s, 1e-5));
-    let diff = expected
-        .iter()
-        .zip(sum)
-        .map(|(e, s)| max_diff(e, s))
-        .fold(0.0, f64::max);
-    Ok(Verdict::new(ok, format!("largest difference {diff:.2e}")))
+    let steps = steps(&*runs.finished(&[off("ZERO_GRAD")])?);
+    let mut sum: Vec<Vec<f64>> = vec![];
+    let mut results = vec![];
+    for step in &steps {
+        if sum.is_empty() {
+            sum = step.batch.clone();
+        } else {
+            for (s, g) in sum.iter_mut().zip(&step.batch) {
+                for (a, b) in s.iter_mut().zip(g) {
+                    *a += b;
+                }
+            }
+        }
+        results.push(agree(&step.grads, &sum));
+    }
+    let ok = results.len() > 1 && results.iter().all(|(ok, _)| *ok);
+    let diff = results.iter().map(|(_, d)| *d).fold(0.0, f64::max);
+    Ok(Verdict::new(
+        ok,
+        format!("{} steps, largest difference {diff:.2e}", results.len()),
+    ))
 }
 
 fn norm_ratio(runs: &mut Runs<'_>) -> Result<Verdict, LessonError> {
