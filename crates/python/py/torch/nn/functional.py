@@ -303,3 +303,46 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
             f"Target size ({target.size()}) must be the same as input size ({input.size()})"
         )
     return _C._binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+
+
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    reduction = _reduction(size_average, reduce, reduction)
+    input, target = _broadcast_pair(input, target)
+    diff = (input - target).abs()
+    if beta == 0:
+        return _reduce(diff, reduction)
+    loss = torch.where(diff < beta, diff * 0.5 * diff / beta, diff - 0.5 * beta)
+    return _reduce(loss, reduction)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    input, target = _broadcast_pair(input, target)
+    diff = (input - target).abs()
+    loss = torch.where(diff < delta, diff * 0.5 * diff, (diff - 0.5 * delta) * delta)
+    return _reduce(loss, reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    reduction = _reduction(size_average, reduce, reduction)
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        loss = torch.where(target > 0, target * (target.log() - input), target * 0)
+    if reduction == "batchmean":
+        return loss.sum() / input.size(0)
+    return _reduce(loss, reduction)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    dot = (x1 * x2).sum(dim)
+    n1 = (x1 * x1).sum(dim).sqrt().clamp(min=eps)
+    n2 = (x2 * x2).sum(dim).sqrt().clamp(min=eps)
+    return dot / (n1 * n2)
