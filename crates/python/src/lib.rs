@@ -13,9 +13,11 @@
 //! `torch._C`, PyTorch's name for its own), plus Python source under `py/`
 //! compiled to bytecode into the binary at build time, where PyTorch writes
 //! those parts in Python (`torch.Tensor` over `torch._C.TensorBase`, grad
-//! modes, `torch.autograd`). A few standard-library modules are frozen the
-//! same way (see `build.rs`); there is no file system access and no import
-//! from disk.
+//! modes, `torch.autograd`, `torch.nn`, `torch.optim`). A few
+//! standard-library modules are frozen the same way (see `build.rs`);
+//! nothing is imported from disk. Programs read only the files the host
+//! adds with [`Runtime::add_file`]: read-only, by relative name, through
+//! `open`, `gzip` and `csv`.
 
 mod convert;
 mod dtype;
