@@ -14,7 +14,7 @@ __all__ = [
     "adaptive_avg_pool2d", "dropout",
     "layer_norm", "batch_norm", "embedding", "mse_loss", "l1_loss", "cross_entropy",
     "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot", "pad",
-    "normalize",
+    "normalize", "scaled_dot_product_attention", "multi_head_attention_forward",
 ]
 
 
@@ -346,3 +346,78 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     n1 = (x1 * x1).sum(dim).sqrt().clamp(min=eps)
     n2 = (x2 * x2).sum(dim).sqrt().clamp(min=eps)
     return dot / (n1 * n2)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
+                                 scale=None, enable_gqa=False):
+    L, S = query.size(-2), key.size(-2)
+    scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
+    attn = query @ key.transpose(-2, -1) * scale_factor
+    if is_causal:
+        causal = torch.arange(L).unsqueeze(1) >= torch.arange(S).unsqueeze(0)
+        attn = attn.masked_fill(causal.logical_not(), float("-inf"))
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            attn = attn.masked_fill(attn_mask.logical_not(), float("-inf"))
+        else:
+            attn = attn + attn_mask
+    attn = attn.softmax(-1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return attn @ value
+
+
+def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, in_proj_bias,
+                                 out_proj_weight, out_proj_bias, training=True,
+                                 key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 dropout_p=0.0, average_attn_weights=True, is_causal=False):
+    """PyTorch's slow path (`need_weights=True`), which programs take by default."""
+    is_batched = query.dim() == 3
+    if not is_batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    head_dim = embed_dim // num_heads
+    w_q, w_k, w_v = in_proj_weight.chunk(3)
+    b_q, b_k, b_v = in_proj_bias.chunk(3) if in_proj_bias is not None else (None, None, None)
+    q = linear(query, w_q, b_q)
+    k = linear(key, w_k, b_k)
+    v = linear(value, w_v, b_v)
+    q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    k = k.reshape(src_len, bsz * num_heads, head_dim).transpose(0, 1)
+    v = v.reshape(src_len, bsz * num_heads, head_dim).transpose(0, 1)
+    mask = None
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            mask = torch.zeros(tuple(attn_mask.shape)).masked_fill(attn_mask, float("-inf"))
+        else:
+            mask = attn_mask
+        if mask.dim() == 2:
+            mask = mask.unsqueeze(0)
+    if key_padding_mask is not None:
+        pad = torch.zeros(tuple(key_padding_mask.shape)).masked_fill(key_padding_mask, float("-inf"))
+        pad = pad.reshape(bsz, 1, 1, src_len).expand(bsz, num_heads, 1, src_len)
+        pad = pad.reshape(bsz * num_heads, 1, src_len)
+        mask = pad if mask is None else mask + pad
+    q_scaled = q * math.sqrt(1.0 / float(head_dim))
+    weights = q_scaled.bmm(k.transpose(-2, -1))
+    if mask is not None:
+        weights = weights + mask
+    weights = weights.softmax(-1)
+    if dropout_p > 0.0 and training:
+        weights = dropout(weights, dropout_p, True)
+    out = weights.bmm(v)
+    out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias)
+    out = out.reshape(tgt_len, bsz, out.size(1))
+    if not need_weights:
+        return (out if is_batched else out.squeeze(1)), None
+    weights = weights.reshape(bsz, num_heads, tgt_len, src_len)
+    if average_attn_weights:
+        weights = weights.mean(dim=1)
+    if not is_batched:
+        out = out.squeeze(1)
+        weights = weights.squeeze(0)
+    return out, weights
