@@ -269,7 +269,22 @@ class Tensor(_C.TensorBase):
         return self.__repr__()
 
     def __deepcopy__(self, memo):
-        raise NotImplementedError("gradscope cannot deepcopy tensors yet")
+        if id(self) in memo:
+            return memo[id(self)]
+        if not self.is_leaf:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
+                "because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001"
+            )
+        new = self.detach().clone()
+        if self.requires_grad:
+            new.requires_grad_(True)
+        memo[id(self)] = new
+        if self.grad is not None:
+            new.grad = self.grad.__deepcopy__(memo)
+        return new
 
     def __array__(self, dtype=None):
         raise TypeError("gradscope tensors cannot become NumPy arrays")

@@ -22,6 +22,13 @@ class Parameter(torch.Tensor):
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
 
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(self.detach().clone(), self.requires_grad)
+        memo[id(self)] = result
+        return result
+
     def __reduce_ex__(self, proto):
         raise NotImplementedError("gradscope cannot pickle parameters")
 

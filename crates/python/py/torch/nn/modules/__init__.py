@@ -7,6 +7,7 @@ from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .sparse import Embedding
 from .rnn import GRU, LSTM, RNN
 from .activation_attention import MultiheadAttention
+from .transformer import TransformerEncoder, TransformerEncoderLayer
 from .conv import AdaptiveAvgPool2d, AvgPool2d, Conv2d, Flatten, MaxPool2d, Unflatten
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss,
                    MSELoss, NLLLoss, SmoothL1Loss)
@@ -14,7 +15,7 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDi
 __all__ = [
     "Module", "ModuleDict", "ModuleList", "Sequential", "Identity", "Linear", "ELU", "GELU",
     "LeakyReLU", "LogSoftmax", "ReLU", "Sigmoid", "SiLU", "Softmax", "Softplus", "Tanh",
-    "Dropout", "MultiheadAttention", "RNN", "LSTM", "GRU", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "AvgPool2d", "Conv2d",
+    "Dropout", "MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer", "RNN", "LSTM", "GRU", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "AvgPool2d", "Conv2d",
     "Flatten", "MaxPool2d", "Unflatten", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
     "L1Loss", "MSELoss", "NLLLoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss",
 ]
