@@ -55,7 +55,6 @@ pub(crate) const UNARY: &[(&str, Unary)] = &[
     ("ones_like", |t| Ok(t.ones_like())),
     ("rand_like", Tensor::rand_like),
     ("randn_like", Tensor::randn_like),
-    ("prod", Tensor::prod),
 ];
 
 /// `x.mul(y)`, `torch.mul(x, 2)`: the other operand a tensor or a number.
@@ -118,6 +117,12 @@ pub(crate) const REDUCE: &[(&str, Unary, OverDims)] = &[
     ("amax", |t| t.amax(&[], false), Tensor::amax),
     ("amin", |t| t.amin(&[], false), Tensor::amin),
     ("logsumexp", |t| t.logsumexp(&[], false), Tensor::logsumexp),
+    ("prod", Tensor::prod, |t, dims, keepdim| match dims {
+        [dim] => t.prod_dim(*dim, keepdim),
+        _ => Err(gradscope_core::Error::Backend(
+            "prod(): argument 'dim' must be int, not tuple".into(),
+        )),
+    }),
 ];
 
 /// Sizes as `x.view(2, 3)` or `x.view((2, 3))`.

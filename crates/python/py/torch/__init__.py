@@ -55,7 +55,12 @@ def _method_as_function(name):
     return function
 
 
-for _name in _C._FUNCTION_NAMES + ("sort", "argsort", "topk", "cumsum", "masked_fill"):
+_COMPOSITES = ("sort", "argsort", "topk", "cumsum", "masked_fill", "tril", "triu", "diag",
+               "diagonal", "trace", "outer", "square", "log1p", "expm1", "ceil", "trunc", "frac",
+               "fmod", "flip", "roll", "lerp", "addcmul", "addcdiv", "baddbmm", "cumprod",
+               "nonzero", "masked_select", "tile", "all", "any", "equal", "allclose", "isclose",
+               "remainder", "floor_divide")
+for _name in _C._FUNCTION_NAMES + _COMPOSITES:
     globals()[_name] = _method_as_function(_name)
 del _name
 
@@ -167,6 +172,13 @@ def remainder(input, other):
 
 def floor_divide(input, other):
     return input.floor_divide(other)
+
+
+def normal(mean, std, size=None, *, generator=None, dtype=None, **kwargs):
+    if size is None or isinstance(mean, Tensor) or isinstance(std, Tensor):
+        raise NotImplementedError("gradscope's torch.normal takes float mean and std with a size")
+    out = empty(size, dtype=dtype or float32)
+    return _C._normal_(out, float(mean), float(std))
 
 
 def typename(obj):

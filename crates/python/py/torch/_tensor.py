@@ -163,6 +163,172 @@ class Tensor(_C.TensorBase):
         out = _C.cat(parts, dim)
         return out if dtype is None else out.to(dtype)
 
+    # Composites of the engine's ops: the values are PyTorch's, the
+    # grad_fn names are those of the pieces (no RepeatBackward0, ...).
+
+    def repeat(self, *sizes):
+        if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+            sizes = tuple(sizes[0])
+        if len(sizes) < self.dim():
+            raise RuntimeError(
+                "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
+            )
+        shape = (1,) * (len(sizes) - self.dim()) + tuple(self.shape)
+        spread = []
+        for n in shape:
+            spread += [1, n]
+        target = []
+        for r, n in zip(sizes, shape):
+            target += [r, n]
+        x = self.reshape(spread).expand(target)
+        return x.reshape([r * n for r, n in zip(sizes, shape)])
+
+    def tile(self, *dims):
+        if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+            dims = tuple(dims[0])
+        dims = (1,) * (self.dim() - len(dims)) + tuple(dims)
+        return self.repeat(*dims)
+
+    def _triangle(self, keep):
+        rows, cols = self.shape[-2], self.shape[-1]
+        r = _C.arange(rows).unsqueeze(1)
+        c = _C.arange(cols).unsqueeze(0)
+        return _C.where(keep(r, c), self, _C.zeros((), dtype=self.dtype))
+
+    def tril(self, diagonal=0):
+        return self._triangle(lambda r, c: c - r <= diagonal)
+
+    def triu(self, diagonal=0):
+        return self._triangle(lambda r, c: c - r >= diagonal)
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        rows, cols = self.shape[dim1], self.shape[dim2]
+        start_r, start_c = (0, offset) if offset >= 0 else (-offset, 0)
+        n = max(0, min(rows - start_r, cols - start_c))
+        x = self.narrow(dim1, start_r, n).narrow(dim2, start_c, n)
+        index = _C.arange(n).unsqueeze(1)
+        return x.gather(1, index).squeeze(1)
+
+    def diag(self, diagonal=0):
+        if self.dim() == 1:
+            n = self.shape[0] + abs(diagonal)
+            out = self.unsqueeze(0) * _C.eye(self.shape[0], dtype=self.dtype)
+            if diagonal == 0:
+                return out
+            from .nn import functional as F
+
+            pad = (diagonal, 0, 0, diagonal) if diagonal > 0 else (0, -diagonal, -diagonal, 0)
+            return F.pad(out, pad)
+        return self.diagonal(diagonal)
+
+    def trace(self):
+        return self.diagonal().sum()
+
+    def outer(self, vec2):
+        return self.unsqueeze(1) * vec2.unsqueeze(0)
+
+    ger = outer
+
+    def square(self):
+        return self * self
+
+    def log1p(self):
+        return (self + 1).log()
+
+    def expm1(self):
+        return self.exp() - 1
+
+    def ceil(self):
+        return -((-self).floor())
+
+    def trunc(self):
+        return _C.where(self >= 0, self.floor(), self.ceil())
+
+    fix = trunc
+
+    def frac(self):
+        return self - self.trunc()
+
+    def fmod(self, other):
+        return self - (self / other).trunc() * other
+
+    def flip(self, *dims):
+        if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+            dims = tuple(dims[0])
+        out = self
+        for d in dims:
+            n = out.shape[d]
+            out = out.index_select(d, _C.arange(n - 1, -1, -1))
+        return out
+
+    def roll(self, shifts, dims=None):
+        if dims is None:
+            return self.flatten().roll(shifts, 0).reshape(self.shape)
+        if isinstance(shifts, int):
+            shifts, dims = (shifts,), (dims,) if isinstance(dims, int) else tuple(dims)
+        out = self
+        for shift, d in zip(shifts, dims):
+            n = out.shape[d]
+            shift %= n
+            if shift:
+                out = _C.cat([out.narrow(d, n - shift, shift), out.narrow(d, 0, n - shift)], d)
+        return out
+
+    def lerp(self, end, weight):
+        return self + (end - self) * weight
+
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        return self + tensor1 * value * tensor2
+
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return self + tensor1 * value / tensor2
+
+    def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+        return self * beta + batch1.bmm(batch2) * alpha
+
+    def cumprod(self, dim, dtype=None):
+        n = self.shape[dim]
+        parts = [self.narrow(dim, 0, i + 1).prod(dim, keepdim=True) for i in range(n)]
+        out = _C.cat(parts, dim)
+        return out if dtype is None else out.to(dtype)
+
+    def nonzero(self, *, as_tuple=False):
+        values = self.flatten().tolist()
+        shape = tuple(self.shape)
+        found = []
+        for flat, v in enumerate(values):
+            if v:
+                index = []
+                for n in reversed(shape):
+                    index.append(flat % n)
+                    flat //= n
+                found.append(index[::-1])
+        out = _C.tensor(found, dtype=_C.int64).reshape(len(found), len(shape))
+        if as_tuple:
+            return tuple(out[:, i] for i in range(len(shape)))
+        return out
+
+    def masked_select(self, mask):
+        return self[mask.expand_as(self)] if tuple(mask.shape) != tuple(self.shape) else self[mask]
+
+    def new_zeros(self, *size, dtype=None, **kwargs):
+        return _C.zeros(*size, dtype=dtype or self.dtype)
+
+    def new_ones(self, *size, dtype=None, **kwargs):
+        return _C.ones(*size, dtype=dtype or self.dtype)
+
+    def new_full(self, size, fill_value, *, dtype=None, **kwargs):
+        return _C.full(size, fill_value, dtype=dtype or self.dtype)
+
+    def new_tensor(self, data, *, dtype=None, requires_grad=False, **kwargs):
+        return _C.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, **kwargs):
+        return _C.zeros(*size, dtype=dtype or self.dtype)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
     def uniform_(self, from_=0, to=1, *, generator=None):
         return _C._uniform_(self, float(from_), float(to))
 
