@@ -31,6 +31,7 @@ mod methods;
 mod module;
 mod node;
 mod output;
+mod rng;
 mod runtime;
 mod state;
 mod tensor;

@@ -82,6 +82,7 @@ impl State {
             crate::node::PyNode::make_static_type(),
             crate::node::PyHookHandle::make_static_type(),
             crate::output::OutputStream::make_static_type(),
+            crate::rng::PyRngState::make_static_type(),
         );
         let runtime_error = vm.ctx.exceptions.runtime_error.to_owned();
         let base_exception = vm.ctx.exceptions.base_exception_type.to_owned();

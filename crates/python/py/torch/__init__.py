@@ -33,9 +33,22 @@ empty = _C.empty
 arange = _C.arange
 linspace = _C.linspace
 eye = _C.eye
-rand = _C.rand
-randn = _C.randn
-randint = _C.randint
+from ._generator import Generator, drawing as _drawing
+
+
+def _with_generator(factory):
+    def function(*args, generator=None, **kwargs):
+        with _drawing(generator):
+            return factory(*args, **kwargs)
+
+    function.__name__ = function.__qualname__ = factory.__name__
+    function.__module__ = "torch"
+    return function
+
+
+rand = _with_generator(_C.rand)
+randn = _with_generator(_C.randn)
+randint = _with_generator(_C.randint)
 cat = concat = concatenate = _C.cat
 stack = _C.stack
 where = _C.where
@@ -68,6 +81,24 @@ del _name
 def manual_seed(seed):
     """Seeds the generator of `rand`, `randn`, `randint` and dropout."""
     _C.manual_seed(int(seed))
+    return default_generator
+
+
+class _DefaultGenerator(Generator):
+    """`torch.default_generator`: the global generator itself."""
+
+    def __init__(self):
+        self.device = "cpu"
+
+    def manual_seed(self, seed):
+        _C.manual_seed(int(seed))
+        return self
+
+    def initial_seed(self):
+        return _C.initial_seed()
+
+
+default_generator = _DefaultGenerator()
 
 
 def seed():
@@ -140,7 +171,8 @@ def is_anomaly_enabled():
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, **kwargs):
-    out = _C._randperm(int(n), None)
+    with _drawing(generator):
+        out = _C._randperm(int(n), None)
     if dtype is not None and dtype != int64:
         out = out.to(dtype)
     return out
@@ -178,7 +210,8 @@ def normal(mean, std, size=None, *, generator=None, dtype=None, **kwargs):
     if size is None or isinstance(mean, Tensor) or isinstance(std, Tensor):
         raise NotImplementedError("gradscope's torch.normal takes float mean and std with a size")
     out = empty(size, dtype=dtype or float32)
-    return _C._normal_(out, float(mean), float(std))
+    with _drawing(generator):
+        return _C._normal_(out, float(mean), float(std))
 
 
 def typename(obj):

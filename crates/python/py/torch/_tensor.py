@@ -330,10 +330,16 @@ class Tensor(_C.TensorBase):
         return self.to(other.dtype)
 
     def uniform_(self, from_=0, to=1, *, generator=None):
-        return _C._uniform_(self, float(from_), float(to))
+        from ._generator import drawing
+
+        with drawing(generator):
+            return _C._uniform_(self, float(from_), float(to))
 
     def normal_(self, mean=0, std=1, *, generator=None):
-        return _C._normal_(self, float(mean), float(std))
+        from ._generator import drawing
+
+        with drawing(generator):
+            return _C._normal_(self, float(mean), float(std))
 
     def clamp_(self, min=None, max=None):
         return _C._inplace_with(self, "clamp_", lambda t: t.clamp(min, max))

@@ -7,6 +7,7 @@ import warnings
 import _gradscope as _C
 
 import torch
+from torch._generator import drawing
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -59,11 +60,13 @@ def _calculate_correct_fan(tensor, mode):
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
-    return _C._uniform_(tensor, float(a), float(b))
+    with drawing(generator):
+        return _C._uniform_(tensor, float(a), float(b))
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
-    return _C._normal_(tensor, float(mean), float(std))
+    with drawing(generator):
+        return _C._normal_(tensor, float(mean), float(std))
 
 
 def constant_(tensor, val):
@@ -84,13 +87,13 @@ def xavier_uniform_(tensor, gain=1.0, generator=None):
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     a = math.sqrt(3.0) * std
-    return uniform_(tensor, -a, a)
+    return uniform_(tensor, -a, a, generator)
 
 
 def xavier_normal_(tensor, gain=1.0, generator=None):
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return normal_(tensor, 0.0, std)
+    return normal_(tensor, 0.0, std, generator)
 
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
@@ -101,7 +104,7 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
     gain = calculate_gain(nonlinearity, a)
     std = gain / math.sqrt(fan)
     bound = math.sqrt(3.0) * std
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
@@ -111,4 +114,4 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
     fan = _calculate_correct_fan(tensor, mode)
     gain = calculate_gain(nonlinearity, a)
     std = gain / math.sqrt(fan)
-    return normal_(tensor, 0, std)
+    return normal_(tensor, 0, std, generator)

@@ -4,6 +4,7 @@ in order, or shuffled by `torch.randperm` from the seeded generator)."""
 import _gradscope as _C
 
 import torch
+from torch._generator import drawing
 
 __all__ = ["Dataset", "TensorDataset", "DataLoader", "random_split"]
 
@@ -39,15 +40,20 @@ def _collate(items):
 
 class DataLoader:
     def __init__(self, dataset, batch_size=1, shuffle=False, sampler=None, batch_sampler=None,
-                 num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, **kwargs):
+                 num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
+                 worker_init_fn=None, generator=None, **kwargs):
         self.dataset = dataset
         self.batch_size = batch_size
         self.shuffle = shuffle
         self.drop_last = drop_last
         self.collate_fn = collate_fn or _collate
+        self.generator = generator
 
     def _order(self):
         n = len(self.dataset)
+        if self.shuffle and self.generator is not None:
+            with drawing(self.generator):
+                return _C._randperm(n, None).tolist()
         if self.shuffle:
             # RandomSampler: a seed drawn from the global generator, then a
             # permutation from a generator seeded with it.
@@ -57,7 +63,8 @@ class DataLoader:
     def __iter__(self):
         # Each pass draws the workers' base seed first, as PyTorch's
         # iterator does, whether or not it shuffles.
-        _C._random_int64()
+        with drawing(self.generator):
+            _C._random_int64()
         order = self._order()
         size = self.batch_size
         for start in range(0, len(order), size):
@@ -78,7 +85,13 @@ class DataLoader:
 
 
 def random_split(dataset, lengths, generator=None):
-    perm = _C._randperm(len(dataset), None).tolist()
+    if all(isinstance(n, float) for n in lengths) and abs(sum(lengths) - 1) < 1e-9:
+        counts = [int(len(dataset) * f) for f in lengths]
+        for i in range(len(dataset) - sum(counts)):
+            counts[i % len(counts)] += 1
+        lengths = counts
+    with drawing(generator):
+        perm = _C._randperm(len(dataset), None).tolist()
     out, start = [], 0
     for n in lengths:
         out.append(Subset(dataset, perm[start:start + n]))
