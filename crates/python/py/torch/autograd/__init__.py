@@ -6,7 +6,7 @@ from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from . import graph
 from .function import Function, FunctionCtx, once_differentiable
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
-from . import function, profiler
+from . import function, functional, profiler
 
 
 def _tensor_list(value):
