@@ -137,10 +137,45 @@ pub(crate) fn map3<A: Element, B: Element, C: Element, O>(
             .map(|((&x, &y), &z)| f(x, y, z))
             .collect();
     }
+    // Dense operands beside broadcast scalars (`where(mask, grad, 0)` in
+    // ReLU's backward) index straight into slices, not through the
+    // strided walk.
+    if let (Some(x), Some(y), Some(z)) = (
+        Flat::new(a, a_layout),
+        Flat::new(b, b_layout),
+        Flat::new(c, c_layout),
+    ) {
+        return (0..a_layout.numel())
+            .map(|i| f(x.get(i), y.get(i), z.get(i)))
+            .collect();
+    }
     a_layout
         .indices()
         .zip(b_layout.indices())
         .zip(c_layout.indices())
         .map(|((i, j), k)| f(a[i], b[j], c[k]))
         .collect()
+}
+
+/// An operand read as a flat sequence: a dense slice or one repeated value.
+#[derive(Clone, Copy)]
+enum Flat<'a, T> {
+    Dense(&'a [T]),
+    Single(T),
+}
+
+impl<'a, T: Copy> Flat<'a, T> {
+    fn new(data: &'a [T], layout: &Layout) -> Option<Self> {
+        dense(data, layout)
+            .map(Flat::Dense)
+            .or_else(|| single(data, layout).map(Flat::Single))
+    }
+
+    #[inline]
+    fn get(self, i: usize) -> T {
+        match self {
+            Flat::Dense(d) => d[i],
+            Flat::Single(v) => v,
+        }
+    }
 }

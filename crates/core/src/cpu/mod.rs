@@ -4,6 +4,7 @@
 //! maths); [`CpuBuffer`] holds one of the dtypes and the `dispatch` macros
 //! pick the instance, so each kernel is written once.
 
+pub(crate) mod adam;
 mod binary;
 pub mod conv;
 pub mod matmul;
@@ -147,6 +148,9 @@ impl CpuBuffer {
             if let Some(dense) = dense_range(layout) {
                 return T::into_buffer(src[dense].to_vec());
             }
+            if let Some(out) = gather_matrix(src, layout) {
+                return T::into_buffer(out);
+            }
             T::into_buffer(layout.indices().map(|i| src[i]).collect())
         }
         match dtype {
@@ -194,6 +198,43 @@ impl CpuBuffer {
         }
         Ok(())
     }
+}
+
+/// Side of the square tiles [`gather_matrix`] copies: 32 rows of 32 floats
+/// read through a transpose touch 32 cache lines, which stay in L1 while the
+/// tile is written.
+const TILE: usize = 32;
+
+/// The elements of a strided matrix (a transposed weight's gradient, most
+/// often) copied out row-major tile by tile, so a transpose reads each cache
+/// line once instead of once per element; `None` for other ranks, negative
+/// strides or a layout that reads past `src`.
+fn gather_matrix<T: Element>(src: &[T], layout: &Layout) -> Option<Vec<T>> {
+    let (&[rows, cols], &[rs, cs]) = (layout.shape(), layout.strides()) else {
+        return None;
+    };
+    let (rs, cs) = (usize::try_from(rs).ok()?, usize::try_from(cs).ok()?);
+    let off = layout.offset();
+    if rows == 0 || cols == 0 {
+        return Some(Vec::new());
+    }
+    let last = off + (rows - 1) * rs + (cols - 1) * cs;
+    if last >= src.len() {
+        return None;
+    }
+    let mut out = vec![T::default(); rows * cols];
+    for r0 in (0..rows).step_by(TILE) {
+        for c0 in (0..cols).step_by(TILE) {
+            for r in r0..(r0 + TILE).min(rows) {
+                let row = &mut out[r * cols..][c0..(c0 + TILE).min(cols)];
+                let start = off + r * rs + c0 * cs;
+                for (j, o) in row.iter_mut().enumerate() {
+                    *o = src[start + j * cs];
+                }
+            }
+        }
+    }
+    Some(out)
 }
 
 /// The storage range a contiguous layout covers, element for element.

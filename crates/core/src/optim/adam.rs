@@ -1,6 +1,9 @@
 //! `torch.optim.Adam` and `torch.optim.AdamW`.
 
+use std::rc::Rc;
+
 use super::{Optimizer, assign, checked, state_like};
+use crate::cpu::adam::{AdamConstants, adam_update};
 use crate::error::Result;
 use crate::grad_mode::GradModeGuard;
 use crate::ops::arith::Scalar;
@@ -72,6 +75,66 @@ impl Adam {
     }
 }
 
+/// The update of one parameter in one pass over its buffers, when nobody
+/// records a trace and the parameter, its gradient and both moments are
+/// whole contiguous buffers of one float dtype in four distinct storages.
+/// Returns false, having changed nothing, when the op-by-op path must run:
+/// a recorded trace shows that path's ops and temporaries, as PyTorch's
+/// single-tensor Adam allocates them; the values are the same bit for bit.
+fn fused_step(p: &Tensor, grad: &Tensor, s: &State, o: &AdamOptions) -> Result<bool> {
+    if crate::trace::is_recording() {
+        return Ok(false);
+    }
+    let tensors = [p, grad, &s.exp_avg, &s.exp_avg_sq];
+    let whole = |t: &Tensor| {
+        let l = t.layout();
+        l.is_contiguous() && l.offset() == 0 && l.numel() == t.storage().data().len()
+    };
+    let distinct = tensors.iter().enumerate().all(|(i, a)| {
+        tensors[i + 1..]
+            .iter()
+            .all(|b| !Rc::ptr_eq(a.storage(), b.storage()))
+    });
+    let same = tensors
+        .iter()
+        .all(|t| t.dtype() == p.dtype() && t.shape() == p.shape());
+    if !(distinct && same && p.dtype().is_float() && tensors.iter().all(|t| whole(t))) {
+        return Ok(false);
+    }
+    let (beta1, beta2) = o.betas;
+    let step = s.step as i32;
+    let decoupled = o.decoupled && o.weight_decay != 0.0;
+    let constants = AdamConstants {
+        one_minus_beta1: 1.0 - beta1,
+        beta2,
+        one_minus_beta2: 1.0 - beta2,
+        bias_correction2_sqrt: (1.0 - beta2.powi(step)).sqrt(),
+        eps: o.eps,
+        neg_step_size: -(o.lr / (1.0 - beta1.powi(step))),
+        weight_decay: if o.decoupled { 0.0 } else { o.weight_decay },
+        decay_factor: decoupled.then_some(1.0 - o.lr * o.weight_decay),
+    };
+    if decoupled {
+        // The op-by-op path writes the parameter twice (decay, then
+        // update); its version counter says so too.
+        drop(p.storage().data_mut());
+    }
+    let grad_data = grad.storage().data();
+    let done = adam_update(
+        &mut p.storage().data_mut(),
+        &grad_data,
+        &mut s.exp_avg.storage().data_mut(),
+        &mut s.exp_avg_sq.storage().data_mut(),
+        &constants,
+    );
+    if !done {
+        return Err(crate::Error::Backend(
+            "internal error: fused Adam got mismatched buffers".into(),
+        ));
+    }
+    Ok(true)
+}
+
 impl Optimizer for Adam {
     fn step(&mut self) -> Result<()> {
         let _no_grad = GradModeGuard::internal(false);
@@ -88,6 +151,9 @@ impl Optimizer for Adam {
             }
             let Some(s) = state.as_mut() else { continue };
             s.step += 1;
+            if fused_step(p, &grad, s, &o)? {
+                continue;
+            }
             if o.weight_decay != 0.0 {
                 if o.decoupled {
                     assign(p, &p.mul(&Tensor::scalar(1.0 - o.lr * o.weight_decay))?)?;
@@ -131,5 +197,51 @@ impl Optimizer for Adam {
 
     fn set_lr(&mut self, lr: f64) {
         self.options.lr = lr;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::DType;
+
+    /// Three steps of each configuration, once through the fused pass and
+    /// once op by op (which a recorded trace selects): the same bits.
+    #[test]
+    fn adam_fused_matches_op_by_op() {
+        let configs = [
+            AdamOptions::default(),
+            AdamOptions {
+                lr: 0.01,
+                betas: (0.8, 0.99),
+                weight_decay: 0.1,
+                ..Default::default()
+            },
+            AdamOptions::adamw(),
+        ];
+        for dtype in [DType::Float32, DType::Float64] {
+            for options in configs {
+                let run = |recorded: bool| -> Result<(Vec<f64>, u64)> {
+                    crate::ops::random::manual_seed(3);
+                    let w = Tensor::randn(&[5, 7], dtype)?.requires_grad_(true);
+                    let mut opt = Adam::new(vec![w.clone()], options)?;
+                    for _ in 0..3 {
+                        opt.zero_grad(true)?;
+                        w.mul(&w)?.sin()?.sum()?.backward()?;
+                        if recorded {
+                            crate::trace::record(|| opt.step()).0?;
+                        } else {
+                            opt.step()?;
+                        }
+                    }
+                    Ok((w.to_vec::<f64>(), w.storage().version()))
+                };
+                let (fused, fused_version) = run(false).unwrap();
+                let (plain, plain_version) = run(true).unwrap();
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&fused), bits(&plain), "{dtype} {options:?}");
+                assert_eq!(fused_version, plain_version, "{dtype} {options:?}");
+            }
+        }
     }
 }
