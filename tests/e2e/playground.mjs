@@ -309,6 +309,37 @@ try {
   });
 
   await withBrowser(baseArgs, async (browser) => {
+    console.log("a lesson (?lesson=forgot-zero-grad):");
+    const { page, done } = await open(browser, { width: 1280, height: 800 }, "?lesson=forgot-zero-grad");
+    const panel = page.getByTestId("lesson-panel");
+    check((await panel.locator("h2").textContent()).startsWith("Lesson 3 ·"), "the address opens lesson 3");
+    check((await code(page)).includes("ZERO_GRAD = True"), "the editor holds the lesson's program");
+    check((await page.getByTestId("lesson").inputValue()) === "forgot-zero-grad", "the lesson menu shows it");
+    const claimsDone = () => page.waitForFunction(
+      () => / claims hold, as measured$/.test(document.querySelector("[data-testid=claims-summary]")?.textContent ?? ""),
+      null, { timeout: 120_000 });
+    await runByKeyboard(page);
+    await claimsDone();
+    const summary = await page.getByTestId("claims-summary").textContent();
+    const [held, all] = summary.match(/\d+/g).map(Number);
+    check(all >= 3 && held === all, `the engine checked the claims in the browser: ${summary}`);
+    check((await page.locator("[data-testid=figures] dt").count()) > 0, "the lesson shows its measured figures");
+    await page.screenshot({ path: join(shots, "playground-lesson-1280x800.png") });
+    // The checkbox rewrites the program's line and runs it again.
+    await page.locator("[data-control=ZERO_GRAD] input").uncheck();
+    await page.waitForFunction(() => document.querySelector("[data-testid=status]")?.textContent === "finished",
+      null, { timeout: TIMEOUT });
+    check((await code(page)).includes("ZERO_GRAD = False"), "unchecking ZERO_GRAD rewrites its line");
+    await claimsDone();
+    check(!(await code(page)).includes("ZERO_GRAD = True"), "and only that line");
+    await checkNoOverflow(page, "lesson 1280x800", { vertical: true });
+    await page.getByTestId("lesson").selectOption("");
+    check((await page.getByTestId("lesson-panel").count()) === 0, "free play closes the lesson");
+    check(!page.url().includes("lesson="), "and takes it out of the address");
+    done();
+  });
+
+  await withBrowser(baseArgs, async (browser) => {
     console.log("time limit (?time_limit=2):");
     const { page, done } = await open(browser, { width: 1280, height: 800 }, "?time_limit=2");
     await setCode(page, "while True:\n    pass\n");

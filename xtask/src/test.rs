@@ -42,7 +42,7 @@ fn exclude_wasm_only(cmd: &mut Command) {
 pub fn run(ctx: &Ctx) -> Result<bool> {
     let total = Instant::now();
     let mut stages: Vec<Stage> = Vec::new();
-    let count = 9;
+    let count = 10;
     let mut stage = |name: &'static str, body: &mut dyn FnMut() -> Result<()>| -> Outcome {
         let n = stages.len() + 1;
         println!("\n==> [{n}/{count}] {name}");
@@ -103,6 +103,20 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
         exclude_wasm_only(&mut cmd);
         cmd.args(["--exclude", "gradscope-wgpu"]);
         cargo(&mut cmd)
+    });
+
+    stage("lessons (cpu)", &mut || {
+        // Every claim of every lesson, checked against what the engine
+        // measures, as a learner's page would show it (issue 8).
+        cargo(&mut ctx.cargo([
+            "run",
+            "-q",
+            "-p",
+            "gradscope-cli",
+            "--",
+            "lessons",
+            "--check",
+        ]))
     });
 
     stage("gpu tests (lavapipe)", &mut || {

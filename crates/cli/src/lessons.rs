@@ -73,12 +73,18 @@ pub fn main(args: &[String]) -> ExitCode {
     let mut runner = NativeRunner::new();
     let mut failed = 0;
     println!("{:<3} {:<24} {:>7}  key figures", "#", "lesson", "claims");
+    // Progress on a terminal only: CI logs would get the carriage returns.
+    let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
     for lesson in chosen {
-        // Progress: some lessons run their program several times.
-        eprint!("running {} ...\r", lesson.slug);
-        let _ = std::io::stderr().flush();
+        // Some lessons run their program several times.
+        if progress {
+            eprint!("running {} ...\r", lesson.slug);
+            let _ = std::io::stderr().flush();
+        }
         let report = check(lesson, &mut runner);
-        eprint!("{:width$}\r", "", width = lesson.slug.len() + 12);
+        if progress {
+            eprint!("{:width$}\r", "", width = lesson.slug.len() + 12);
+        }
         if !report.all_passed() {
             failed += 1;
         }

@@ -113,15 +113,18 @@ fn find_control<'l>(lesson: &'l Lesson, name: &str) -> Result<&'l Control, Lesso
         })
 }
 
+/// `source` (the lesson's program, perhaps edited by the learner) with the
+/// controls' lines set to `values`; every other line is kept as it is.
 pub(crate) fn rewrite(
     lesson: &Lesson,
+    source: &str,
     values: &[(&str, ControlValue)],
 ) -> Result<String, LessonError> {
-    let mut lines: Vec<String> = lesson.program.lines().map(str::to_string).collect();
+    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
     for (name, value) in values {
         let control = find_control(lesson, name)?;
         validate(control, value)?;
-        let index = line_of(lesson.program, name).ok_or_else(|| LessonError::MissingLine {
+        let index = line_of(source, name).ok_or_else(|| LessonError::MissingLine {
             name: (*name).into(),
         })?;
         if let Some(line) = lines.get_mut(index) {
@@ -129,17 +132,22 @@ pub(crate) fn rewrite(
         }
     }
     let mut program = lines.join("\n");
-    if lesson.program.ends_with('\n') {
+    if source.ends_with('\n') {
         program.push('\n');
     }
     Ok(program)
 }
 
-pub(crate) fn current(lesson: &Lesson, name: &str) -> Result<ControlValue, LessonError> {
+/// The value of control `name` in `source`.
+pub(crate) fn current(
+    lesson: &Lesson,
+    source: &str,
+    name: &str,
+) -> Result<ControlValue, LessonError> {
     let control = find_control(lesson, name)?;
     let missing = || LessonError::MissingLine { name: name.into() };
-    let index = line_of(lesson.program, name).ok_or_else(missing)?;
-    let line = lesson.program.lines().nth(index).ok_or_else(missing)?;
+    let index = line_of(source, name).ok_or_else(missing)?;
+    let line = source.lines().nth(index).ok_or_else(missing)?;
     let (_, literal) = line.split_once('=').ok_or_else(missing)?;
     ControlValue::parse(control.kind, literal).ok_or_else(|| LessonError::WrongKind {
         name: name.into(),

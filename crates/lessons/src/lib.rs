@@ -27,7 +27,9 @@ pub use check::{ClaimReport, Figure, LessonReport, Verdict, check};
 pub use controls::ControlValue;
 pub use error::LessonError;
 pub use measure::{BackwardStats, CapturedGrad, GradStats, Measurements, Phase, RaisedError};
-pub use runner::{NativeRunner, RunRecord, Runner, Runs};
+#[cfg(feature = "native")]
+pub use runner::NativeRunner;
+pub use runner::{RunRecord, Runner, Runs};
 
 /// One lesson: a program, its text, its controls and its claims.
 #[derive(Debug)]
@@ -127,7 +129,22 @@ impl Lesson {
     /// assert!(program.contains("\nZERO_GRAD = False\n"));
     /// ```
     pub fn with_controls(&self, values: &[(&str, ControlValue)]) -> Result<String, LessonError> {
-        controls::rewrite(self, values)
+        controls::rewrite(self, self.program, values)
+    }
+
+    /// `source` (this lesson's program as the learner edited it) with some
+    /// controls set, as the page's checkboxes and sliders do.
+    pub fn set_controls_in(
+        &self,
+        source: &str,
+        values: &[(&str, ControlValue)],
+    ) -> Result<String, LessonError> {
+        controls::rewrite(self, source, values)
+    }
+
+    /// The value control `name` has in `source`.
+    pub fn value_in(&self, source: &str, name: &str) -> Result<ControlValue, LessonError> {
+        controls::current(self, source, name)
     }
 
     /// The control named `name`.
@@ -137,7 +154,7 @@ impl Lesson {
 
     /// The value a control has in the program as shipped.
     pub fn default_value(&self, name: &str) -> Result<ControlValue, LessonError> {
-        controls::current(self, name)
+        controls::current(self, self.program, name)
     }
 }
 

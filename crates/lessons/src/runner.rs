@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use std::time::Duration;
 
 use gradscope_trace::Event;
 
@@ -32,14 +31,17 @@ pub trait Runner {
 }
 
 /// Runs programs in gradscope's embedded Python runtime on this thread.
+#[cfg(feature = "native")]
 #[derive(Debug)]
 pub struct NativeRunner {
     runtime: gradscope_python::Runtime,
 }
 
 /// Long enough for the digits lesson's training in a debug build.
-const TIME_LIMIT: Duration = Duration::from_secs(300);
+#[cfg(feature = "native")]
+const TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(300);
 
+#[cfg(feature = "native")]
 impl NativeRunner {
     /// A runner with its own runtime.
     pub fn new() -> Self {
@@ -53,12 +55,14 @@ impl NativeRunner {
     }
 }
 
+#[cfg(feature = "native")]
 impl Default for NativeRunner {
     fn default() -> Self {
         Self::new()
     }
 }
 
+#[cfg(feature = "native")]
 impl Runner for NativeRunner {
     fn run(&mut self, source: &str, files: &[DataFile]) -> RunRecord {
         for file in files {

@@ -113,3 +113,32 @@ fn lessons_are_fourteen_with_short_texts() {
         assert!(!lesson.claims.is_empty(), "{}", lesson.slug);
     }
 }
+
+#[test]
+fn controls_rewrite_the_learners_edited_program() {
+    let Some(lesson) = find("forgot-zero-grad") else {
+        panic!("lesson missing")
+    };
+    // The learner added a comment and a print; the checkbox keeps both.
+    let edited = format!("# my notes\n{}print('done')\n", lesson.program);
+    let next = lesson
+        .set_controls_in(&edited, &[("ZERO_GRAD", ControlValue::Bool(false))])
+        .unwrap();
+    assert!(next.starts_with("# my notes\n"));
+    assert!(next.ends_with("print('done')\n"));
+    assert!(next.contains("\nZERO_GRAD = False\n"));
+    assert_eq!(
+        lesson.value_in(&next, "ZERO_GRAD").unwrap(),
+        ControlValue::Bool(false)
+    );
+    // A deleted control line is an error the page can ignore, not a panic.
+    let without: String = edited
+        .lines()
+        .filter(|l| !l.starts_with("ZERO_GRAD"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(matches!(
+        lesson.set_controls_in(&without, &[("ZERO_GRAD", ControlValue::Bool(true))]),
+        Err(LessonError::MissingLine { .. })
+    ));
+}

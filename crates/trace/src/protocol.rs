@@ -84,6 +84,24 @@ pub enum Request {
         /// The default device for its tensors.
         device: Device,
     },
+    /// Check a lesson's claims: run its program as each claim needs (with
+    /// its controls at the values the claim compares) and measure; answered
+    /// by [`Reply::LessonChecked`]. These runs are not streamed.
+    CheckLesson {
+        /// The lesson's slug (`forgot-zero-grad`).
+        slug: String,
+    },
+}
+
+/// One claim of a lesson, as the engine decided it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimResult {
+    /// The claim's sentence.
+    pub text: String,
+    /// Whether it held (a claim that could not be decided did not).
+    pub passed: bool,
+    /// The measurements it compared, or why it could not be decided.
+    pub measured: String,
 }
 
 /// What the worker reports back.
@@ -123,6 +141,15 @@ pub enum Reply {
     },
     /// The program ran to its end.
     Finished,
+    /// The answer to [`Request::CheckLesson`].
+    LessonChecked {
+        /// The lesson's slug.
+        slug: String,
+        /// Every claim, in the lesson's order.
+        claims: Vec<ClaimResult>,
+        /// The lesson's key figures as (label, value), measured.
+        figures: Vec<(String, String)>,
+    },
     /// The program raised, or the engine failed; the run is over.
     Error {
         /// The Python exception type (`RuntimeError`).

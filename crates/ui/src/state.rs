@@ -5,7 +5,7 @@ use std::rc::Rc;
 use gradscope_trace::Reply;
 use gradscope_trace::chart::Axis;
 use gradscope_trace::playback::Playback;
-use gradscope_trace::protocol::{Device, WebGpu};
+use gradscope_trace::protocol::{ClaimResult, Device, WebGpu};
 use gradscope_trace::step::StepBy;
 use yew::Reducible;
 
@@ -52,6 +52,20 @@ pub enum Output {
     Notice(Rc<str>),
 }
 
+/// A lesson's claims, as far as the engine has checked them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Claims {
+    /// Not asked yet (the lesson was just opened, or no lesson is open).
+    Unchecked,
+    /// The worker is running the lesson's program as its claims need.
+    Checking,
+    /// The verdicts, and the lesson's key figures.
+    Checked {
+        claims: Rc<[ClaimResult]>,
+        figures: Rc<[(String, String)]>,
+    },
+}
+
 /// Everything the page shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
@@ -68,6 +82,9 @@ pub struct State {
     pub playback: Playback,
     pub output: Vec<Output>,
     pub axis: Axis,
+    /// The open lesson's slug, if one is open.
+    pub lesson: Option<&'static str>,
+    pub claims: Claims,
 }
 
 impl State {
@@ -83,6 +100,8 @@ impl State {
             playback: Playback::default(),
             output: vec![],
             axis: Axis::Events,
+            lesson: None,
+            claims: Claims::Unchecked,
         }
     }
 
@@ -115,6 +134,10 @@ pub enum Action {
         external: bool,
     },
     SetDevice(Device),
+    /// Open a lesson (its program replaces the editor's text), or close it.
+    OpenLesson(Option<&'static str>),
+    /// The worker was asked to check the open lesson's claims.
+    CheckingClaims,
     SetAxis(Axis),
     /// Show the trace after this many events (the scrub slider).
     Seek(usize),
@@ -161,6 +184,16 @@ impl Reducible for State {
                 }
             }
             Action::SetDevice(device) => next.device = device,
+            Action::OpenLesson(slug) => {
+                let lesson = slug.and_then(gradscope_lessons::find);
+                next.lesson = lesson.map(|l| l.slug);
+                next.claims = Claims::Unchecked;
+                if let Some(lesson) = lesson {
+                    next.source = lesson.program.into();
+                    next.source_version += 1;
+                }
+            }
+            Action::CheckingClaims => next.claims = Claims::Checking,
             Action::SetAxis(axis) => next.axis = axis,
             Action::Seek(position) => next.playback.seek(position),
             Action::Step(by, forward) => next.playback.step(by, forward),
@@ -181,6 +214,18 @@ fn apply_replies(next: &mut State, replies: Vec<Reply>) {
             Reply::Stderr { text } => next.output.push(Output::Stderr(text.into())),
             Reply::Notice { text } => next.output.push(Output::Notice(text.into())),
             Reply::Finished => next.run = Run::Finished,
+            Reply::LessonChecked {
+                slug,
+                claims,
+                figures,
+            } => {
+                if next.lesson == Some(slug.as_str()) {
+                    next.claims = Claims::Checked {
+                        claims: claims.into(),
+                        figures: figures.into(),
+                    };
+                }
+            }
             Reply::Error {
                 kind,
                 message,

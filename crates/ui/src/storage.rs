@@ -35,3 +35,42 @@ pub fn use_saved_settings(state: &UseReducerHandle<State>) {
         }
     });
 }
+
+/// The lesson named by `?lesson=SLUG` in the page's address, if it exists.
+pub fn lesson_in_address() -> Option<&'static str> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let slug = search
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("lesson="))?;
+    gradscope_lessons::find(slug).map(|l| l.slug)
+}
+
+/// Puts the open lesson in the address (`?lesson=SLUG`), keeping the rest,
+/// so a reload or a copied link opens it again.
+pub fn set_lesson_in_address(slug: Option<&str>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    let (Ok(path), Ok(search)) = (location.pathname(), location.search()) else {
+        return;
+    };
+    let mut pairs: Vec<String> = search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty() && !p.starts_with("lesson="))
+        .map(str::to_string)
+        .collect();
+    if let Some(slug) = slug {
+        pairs.push(format!("lesson={slug}"));
+    }
+    let url = if pairs.is_empty() {
+        path
+    } else {
+        format!("{path}?{}", pairs.join("&"))
+    };
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}

@@ -29,8 +29,8 @@ pub struct Engine {
     worker: RefCell<Option<Spawned>>,
     /// Whether the current worker said Ready.
     ready: Rc<Cell<bool>>,
-    /// A run asked for before the worker was ready.
-    waiting: Rc<RefCell<Option<Request>>>,
+    /// Requests made before the worker was ready, in order.
+    waiting: Rc<RefCell<Vec<Request>>>,
     receiver: Rc<Receiver>,
     /// The pending time-limit timer of the current run: its id and callback.
     deadline: RefCell<Option<Deadline>>,
@@ -60,7 +60,7 @@ impl EngineHandle {
         };
         match self.0.worker.borrow().as_ref() {
             Some(spawned) if self.0.ready.get() => send(&spawned.worker, &request),
-            _ => *self.0.waiting.borrow_mut() = Some(request),
+            _ => self.0.waiting.borrow_mut().push(request),
         }
         self.arm_time_limit();
     }
@@ -106,8 +106,21 @@ impl EngineHandle {
             spawned.worker.terminate();
         }
         engine.receiver.queue.borrow_mut().clear();
-        engine.waiting.borrow_mut().take();
+        engine.waiting.borrow_mut().clear();
         engine.receiver.running.set(false);
+    }
+
+    /// Asks the worker to check a lesson's claims (after any run it was
+    /// sent, which it finishes first).
+    pub fn check_lesson(&self, slug: &str) {
+        self.0.dispatch.dispatch(Action::CheckingClaims);
+        let request = Request::CheckLesson {
+            slug: slug.to_string(),
+        };
+        match self.0.worker.borrow().as_ref() {
+            Some(spawned) if self.0.ready.get() => send(&spawned.worker, &request),
+            _ => self.0.waiting.borrow_mut().push(request),
+        }
     }
 
     /// Ends the run by terminating the worker, and starts a fresh one.
@@ -212,7 +225,7 @@ fn spawn(engine: &Engine) -> Result<Spawned, String> {
         if matches!(reply, Reply::Ready { .. }) {
             ready.set(true);
             send(&sender, &Request::ProbeDevices);
-            if let Some(request) = waiting.borrow_mut().take() {
+            for request in waiting.borrow_mut().drain(..) {
                 send(&sender, &request);
             }
         }

@@ -6,6 +6,7 @@
 //! [`Reply::Ready`].
 
 mod gpu;
+mod lesson;
 mod program;
 
 use gradscope_trace::{Reply, Request};
@@ -66,5 +67,6 @@ async fn handle(request: Request) {
             webgpu: gpu::probe().await,
         }),
         Request::RunProgram { source, device } => program::run(&source, device).await,
+        Request::CheckLesson { slug } => post(&lesson::check(&slug)),
     }
 }

@@ -51,6 +51,15 @@ pub(crate) fn start_runtime() -> f64 {
     started.elapsed().as_secs_f64() * 1000.0
 }
 
+/// Calls `f` with the worker's interpreter (made on first use if start-up
+/// did not make it).
+pub(crate) fn with_runtime<T>(f: impl FnOnce(&mut Runtime) -> T) -> T {
+    RUNTIME.with(|r| {
+        let mut slot = r.borrow_mut();
+        f(slot.get_or_insert_with(Runtime::new))
+    })
+}
+
 /// Runs `source` and posts its events, its output and how it ended.
 pub(crate) async fn run(source: &str, device: Device) {
     if device == Device::Webgpu {
@@ -58,9 +67,7 @@ pub(crate) async fn run(source: &str, device: Device) {
             text: "the GPU tensor backend is not finished: this run computes on the CPU".into(),
         });
     }
-    let out = RUNTIME.with(|r| {
-        let mut slot = r.borrow_mut();
-        let runtime = slot.get_or_insert_with(Runtime::new);
+    let out = with_runtime(|runtime| {
         runtime.set_traceback_to_sink(false);
         runtime.set_output_sink(Some(Box::new(|stream, text| {
             // Events caused before the print reach the page before its text.

@@ -8,6 +8,8 @@ use super::console_panel::ConsolePanel;
 use super::device_menu::DeviceMenu;
 use super::editor::Editor;
 use super::graph_panel::GraphPanel;
+use super::lesson_menu::LessonMenu;
+use super::lesson_panel::LessonPanel;
 use super::memory_panel::MemoryPanel;
 use super::transport::Transport;
 use crate::state::{Action, Engine, Run, State};
@@ -19,7 +21,15 @@ use crate::worker::use_engine;
 pub fn App() -> Html {
     let state = use_reducer(|| {
         let (source, device) = storage::load();
-        State::new(source, device)
+        let mut state = State::new(source, device);
+        // `?lesson=SLUG` opens a lesson: links from course pages and the README.
+        if let Some(slug) = storage::lesson_in_address() {
+            state = std::rc::Rc::unwrap_or_clone(yew::Reducible::reduce(
+                std::rc::Rc::new(state),
+                Action::OpenLesson(Some(slug)),
+            ));
+        }
+        state
     });
     let engine = use_engine(state.dispatcher());
     use_saved_settings(&state);
@@ -28,9 +38,37 @@ pub fn App() -> Html {
         (Device::Webgpu, Some(WebGpu::Available { .. })) => Device::Webgpu,
         _ => Device::Cpu,
     };
+    let lesson = state.lesson.and_then(gradscope_lessons::find);
     let on_run = {
         let (engine, source) = (engine.clone(), state.source.clone());
-        Callback::from(move |()| engine.run(&source, device))
+        Callback::from(move |()| {
+            engine.run(&source, device);
+            if let Some(lesson) = lesson {
+                engine.check_lesson(lesson.slug);
+            }
+        })
+    };
+    let on_control = {
+        let (engine, source, dispatch) = (engine.clone(), state.source.clone(), state.dispatcher());
+        Callback::from(move |(name, value)| {
+            let Some(lesson) = lesson else { return };
+            // A line the learner deleted leaves the control inert.
+            if let Ok(next) = lesson.set_controls_in(&source, &[(name, value)]) {
+                engine.run(&next, device);
+                engine.check_lesson(lesson.slug);
+                dispatch.dispatch(Action::Edited {
+                    source: next,
+                    external: true,
+                });
+            }
+        })
+    };
+    let on_lesson = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |slug: Option<&'static str>| {
+            storage::set_lesson_in_address(slug);
+            dispatch.dispatch(Action::OpenLesson(slug));
+        })
     };
     let on_stop = {
         let engine = engine.clone();
@@ -41,8 +79,8 @@ pub fn App() -> Html {
         source,
         external: false,
     });
-    let on_reset = dispatch.reform(|()| Action::Edited {
-        source: EXAMPLE.into(),
+    let on_reset = dispatch.reform(move |()| Action::Edited {
+        source: lesson.map_or(EXAMPLE, |l| l.program).into(),
         external: true,
     });
     let running = state.run == Run::Running;
@@ -69,10 +107,15 @@ pub fn App() -> Html {
             <header class="top">
                 <h1>{ "gradscope" }</h1>
                 <p class="tagline">{ "see what autograd really does" }</p>
+                <LessonMenu lesson={state.lesson} on_change={on_lesson} />
                 <DeviceMenu device={state.device} webgpu={state.webgpu.clone()}
                             on_change={dispatch.reform(Action::SetDevice)} />
                 <span class="status" data-testid="status" role="status">{ status }</span>
             </header>
+            if let Some(lesson) = lesson {
+                <LessonPanel slug={lesson.slug} source={AttrValue::from(state.source.to_string())}
+                             claims={state.claims.clone()} {on_control} />
+            }
             <section class="panel editor" aria-label="Program">
                 <Editor source={AttrValue::from(state.source.to_string())}
                         source_version={state.source_version} error_line={state.error_line()}

@@ -6,6 +6,8 @@ mod device_menu;
 mod editor;
 mod graph_node;
 mod graph_panel;
+mod lesson_menu;
+mod lesson_panel;
 mod memory_panel;
 mod transport;
 
