@@ -57,18 +57,35 @@ fn update<T: Float>(p: &mut [T], g: &[T], m: &mut [T], v: &mut [T], c: &AdamCons
     let t = |x: f64| T::from_f64(x);
     let (c1, b2, c2) = (t(c.one_minus_beta1), t(c.beta2), t(c.one_minus_beta2));
     let (bc2, eps, step) = (t(c.bias_correction2_sqrt), t(c.eps), t(c.neg_step_size));
-    let (wd, decay) = (t(c.weight_decay), c.decay_factor.map(t));
-    let coupled = c.weight_decay != 0.0 && c.decay_factor.is_none();
-    for (((p, &g), m), v) in p.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
-        if let Some(d) = decay {
-            *p = *p * d;
-        }
-        // grad.add(param, alpha=weight_decay): x + alpha * y.
-        let g = if coupled { g + wd * *p } else { g };
+    // One loop per weight-decay variant, so the common one (none) has no
+    // branch in its body and vectorises.
+    let moments = move |g: T, m: &mut T, v: &mut T| {
         *m = *m + (g - *m) * c1;
         *v = *v * b2 + (g * g) * c2;
         let denom = v.sqrt() / bc2 + eps;
-        *p = *p + (*m / denom) * step;
+        (*m / denom) * step
+    };
+    let all = p.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut());
+    match c.decay_factor {
+        Some(d) => {
+            let d = t(d);
+            for (((p, &g), m), v) in all {
+                *p = *p * d;
+                *p = *p + moments(g, m, v);
+            }
+        }
+        None if c.weight_decay != 0.0 => {
+            let wd = t(c.weight_decay);
+            for (((p, &g), m), v) in all {
+                // grad.add(param, alpha=weight_decay): x + alpha * y.
+                *p = *p + moments(g + wd * *p, m, v);
+            }
+        }
+        None => {
+            for (((p, &g), m), v) in all {
+                *p = *p + moments(g, m, v);
+            }
+        }
     }
     true
 }

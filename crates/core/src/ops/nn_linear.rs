@@ -65,6 +65,19 @@ pub(crate) fn addmm_forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
 /// `out += src` read through `layout` (the bias broadcast over the product).
 fn add_through(out: &mut CpuBuffer, src: &CpuBuffer, layout: &Layout) -> Result<()> {
     fn go<T: Copy + std::ops::AddAssign>(out: &mut [T], src: &[T], layout: &Layout) {
+        // The bias of `linear` is one dense row repeated (strides [0, 1]):
+        // add it row by row, a loop the compiler vectorises.
+        if let (&[_, cols], &[0, 1]) = (layout.shape(), layout.strides())
+            && let Some(row) = src.get(layout.offset()..layout.offset() + cols)
+            && cols > 0
+        {
+            for chunk in out.chunks_exact_mut(cols) {
+                for (o, &b) in chunk.iter_mut().zip(row) {
+                    *o += b;
+                }
+            }
+            return;
+        }
         for (o, i) in out.iter_mut().zip(layout.indices()) {
             *o += src[i];
         }
