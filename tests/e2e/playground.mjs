@@ -290,7 +290,6 @@ try {
     await page.getByTestId("stop").click();
     await waitStatus(page, "stopped");
     check((await code(page)).startsWith("x = 0\nwhile True:"), "Stop keeps the code");
-    await waitReady(page);
     await setCode(page, "print(sum(range(10)))\n");
     await runByKeyboard(page);
     check((await page.getByTestId("console").textContent()).includes("45"), "after Stop the next program runs");
@@ -348,7 +347,9 @@ try {
       null, { timeout: TIMEOUT });
     check((await page.getByTestId("status").textContent()) === "raised ExecutionLimitExceeded", "a runaway loop is stopped by the time limit");
     check((await page.getByTestId("console").textContent()).includes("time limit of 2 s"), "the console says why");
-    await waitReady(page);
+    await setCode(page, "print(6 * 7)\n");
+    await runByKeyboard(page);
+    check((await page.getByTestId("console").textContent()).includes("42"), "the fresh worker runs the next program");
     done();
   });
 

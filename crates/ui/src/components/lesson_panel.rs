@@ -126,7 +126,7 @@ pub fn LessonPanel(props: &Props) -> Html {
         lesson
             .claims
             .iter()
-            .map(|c| html! { <li class="claim unchecked">{ c.text }</li> })
+            .map(|c| html! { <li class="claim unchecked">{ inline_code(c.text) }</li> })
             .collect::<Html>()
     } else {
         claims
@@ -136,7 +136,7 @@ pub fn LessonPanel(props: &Props) -> Html {
                 html! {
                     <li class={class} data-passed={c.passed.to_string()}>
                         <span class="mark" aria-label={if c.passed { "holds" } else { "fails" }}>{ mark }</span>
-                        { c.text.clone() }
+                        { inline_code(&c.text) }
                         <div class="measured">{ c.measured.clone() }</div>
                     </li>
                 }
@@ -147,7 +147,7 @@ pub fn LessonPanel(props: &Props) -> Html {
         <section class="panel lesson" aria-label="Lesson" data-testid="lesson-panel">
             <h2>{ format!("Lesson {} · {}", lesson.number, lesson.title) }</h2>
             <div class="lesson-text">
-                { for lesson.text.split("\n\n").map(|p| html! { <p>{ p.replace('\n', " ") }</p> }) }
+                { for lesson.text.split("\n\n").map(|p| html! { <p>{ inline_code(&p.replace('\n', " ")) }</p> }) }
             </div>
             if !lesson.controls.is_empty() {
                 <div class="controls" data-testid="controls">{ for controls }</div>
@@ -163,4 +163,18 @@ pub fn LessonPanel(props: &Props) -> Html {
             }
         </section>
     }
+}
+
+/// A paragraph with its `backticked` spans as code.
+fn inline_code(text: &str) -> Html {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                html! { <code>{ part.to_string() }</code> }
+            } else {
+                html! { { part.to_string() } }
+            }
+        })
+        .collect()
 }
