@@ -421,3 +421,35 @@ fn matmul_batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 fn unsafe_view(x: &Tensor, shape: &[usize]) -> Result<Tensor> {
     apply(Op::View(ViewOp::UnsafeView(shape.to_vec())), &[x])
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::dtype::DType;
+    use crate::tensor::Tensor;
+
+    /// `linear` passes the weight transposed; its gradient is computed in
+    /// the weight's own layout (PyTorch's `mm_mat2_backward`), so `.grad`
+    /// is contiguous and equals the plain formula `(x^T @ grad)^T`.
+    #[test]
+    fn linear_weight_grad_layout() {
+        crate::ops::random::manual_seed(1);
+        let x = Tensor::randn(&[3, 4], DType::Float64).unwrap();
+        let w = Tensor::randn(&[5, 4], DType::Float64)
+            .unwrap()
+            .requires_grad_(true);
+        let b = Tensor::full_dtype(&[5], 0.0, DType::Float64).requires_grad_(true);
+        let g = Tensor::randn(&[3, 5], DType::Float64).unwrap();
+        x.linear(&w, Some(&b))
+            .unwrap()
+            .mul(&g)
+            .unwrap()
+            .sum()
+            .unwrap()
+            .backward()
+            .unwrap();
+        let grad = w.grad().unwrap();
+        assert!(grad.layout().is_contiguous());
+        let want = x.t().unwrap().mm(&g).unwrap().t().unwrap();
+        assert_eq!(grad.to_vec::<f64>(), want.to_vec::<f64>());
+    }
+}

@@ -57,8 +57,12 @@ impl Reduction {
 /// An op of this family; the comment on each names its inputs in order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum NnOp {
-    /// `addmm(self, mat1, mat2)`: `self + mat1 @ mat2`.
-    Addmm,
+    /// `addmm(self, mat1, mat2)`: `self + mat1 @ mat2`. As PyTorch's
+    /// `AddmmBackward0` keeps mat2's strides, this records whether mat2 is
+    /// column-major (the transposed weight `linear` passes): its gradient is
+    /// then computed as `(grad^T @ mat1)^T`, which has mat2's layout, so the
+    /// weight's gradient comes out contiguous with no copy.
+    Addmm { mat2_column_major: bool },
     /// `mse_loss(self, target)`.
     MseLoss(Reduction),
     /// `nll_loss(self, target, weight, total_weight)`.
@@ -146,7 +150,7 @@ pub enum NnOp {
 impl OpInfo for NnOp {
     fn node_name(&self) -> &'static str {
         match self {
-            NnOp::Addmm => "AddmmBackward0",
+            NnOp::Addmm { .. } => "AddmmBackward0",
             NnOp::MseLoss(_) => "MseLossBackward0",
             NnOp::NllLoss { spatial: false, .. } => "NllLossBackward0",
             NnOp::NllLoss { spatial: true, .. } => "NllLoss2DBackward0",
@@ -167,7 +171,7 @@ impl OpInfo for NnOp {
 
     fn name(&self) -> &'static str {
         match self {
-            NnOp::Addmm => "addmm",
+            NnOp::Addmm { .. } => "addmm",
             NnOp::MseLoss(_) => "mse_loss",
             NnOp::NllLoss { spatial: false, .. } => "nll_loss",
             NnOp::NllLoss { spatial: true, .. } => "nll_loss2d",
@@ -194,7 +198,7 @@ impl OpInfo for NnOp {
             | NnOp::AvgPool2dBackward { .. }
             | NnOp::MulScalar(_) => 1,
             NnOp::MseLoss(_) | NnOp::MaxPool2d(_) | NnOp::MaskedFill(_) => 2,
-            NnOp::Addmm | NnOp::BinaryCrossEntropy { .. } | NnOp::Conv2d { .. } => 3,
+            NnOp::Addmm { .. } | NnOp::BinaryCrossEntropy { .. } | NnOp::Conv2d { .. } => 3,
             NnOp::NllLoss { .. } | NnOp::BceWithLogits { .. } => 4,
             NnOp::LayerNorm { .. } => 5,
             NnOp::BatchNorm { .. } => 7,
@@ -208,7 +212,7 @@ impl OpInfo for NnOp {
             NnOp::BinaryCrossEntropy { .. } | NnOp::BceWithLogits { .. } => i <= 1,
             // Statistics (given or computed) carry no gradient.
             NnOp::LayerNorm { .. } | NnOp::BatchNorm { .. } => i <= 2,
-            NnOp::Addmm
+            NnOp::Addmm { .. }
             | NnOp::MseLoss(_)
             | NnOp::Conv2d { .. }
             | NnOp::Im2Col(_)
@@ -227,7 +231,7 @@ impl OpInfo for NnOp {
         // whenever the node exists unless only one input's formula reads them.
         match self {
             // mat1: grad @ mat2^T needs mat2; mat2: mat1^T @ grad needs mat1.
-            NnOp::Addmm => [when(needs(2), 1), when(needs(1), 2)]
+            NnOp::Addmm { .. } => [when(needs(2), 1), when(needs(1), 2)]
                 .into_iter()
                 .flatten()
                 .collect(),
@@ -306,7 +310,7 @@ impl OpInfo for NnOp {
 impl NnOp {
     pub(crate) fn forward(&self, ins: &[&Tensor]) -> Result<Tensor> {
         match self {
-            NnOp::Addmm => super::nn_linear::addmm_forward(self, ins),
+            NnOp::Addmm { .. } => super::nn_linear::addmm_forward(self, ins),
             NnOp::MseLoss(_)
             | NnOp::NllLoss { .. }
             | NnOp::BinaryCrossEntropy { .. }

@@ -113,7 +113,14 @@ impl Tensor {
     /// # Ok::<(), gradscope_core::Error>(())
     /// ```
     pub fn addmm(&self, mat1: &Tensor, mat2: &Tensor) -> Result<Tensor> {
-        apply(Op::Nn(NnOp::Addmm), &[self, mat1, mat2])
+        // PyTorch's test in mm_mat2_backward: strides (1, rows).
+        let (shape, strides) = (mat2.shape(), mat2.layout().strides());
+        let mat2_column_major =
+            shape.len() == 2 && strides[0] == 1 && strides[1] == shape[0] as isize;
+        apply(
+            Op::Nn(NnOp::Addmm { mat2_column_major }),
+            &[self, mat1, mat2],
+        )
     }
 
     /// `self @ weight^T + bias`, PyTorch's `F.linear(input, weight, bias)`,

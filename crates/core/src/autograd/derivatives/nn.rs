@@ -18,11 +18,16 @@ use crate::tensor::Tensor;
 pub(super) fn backward(op: &NnOp, b: &BackwardInputs<'_>) -> Result<Vec<Option<Tensor>>> {
     let grad = b.grad;
     Ok(match op {
-        // self: grad; mat1: grad.mm(mat2.t()); mat2: mat1.t().mm(grad)
-        NnOp::Addmm => vec![
+        // self: grad; mat1: grad.mm(mat2.t()); mat2: mm_mat2_backward,
+        // which for a column-major mat2 computes grad.t().mm(mat1).t() so
+        // the gradient has mat2's layout.
+        NnOp::Addmm { mat2_column_major } => vec![
             b.when(0, || Ok(grad.clone()))?,
             b.when(1, || grad.mm(&b.input(2)?.t()?))?,
-            b.when(2, || b.input(1)?.t()?.mm(grad))?,
+            b.when(2, || match mat2_column_major {
+                true => grad.t()?.mm(b.input(1)?)?.t(),
+                false => b.input(1)?.t()?.mm(grad),
+            })?,
         ],
         // self: mse_loss_backward(grad, self, target); target: its negation
         NnOp::MseLoss(reduction) => {
