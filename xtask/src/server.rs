@@ -139,7 +139,8 @@ pub fn mime_type(path: &Path) -> &'static str {
         "svg" => "image/svg+xml",
         "png" => "image/png",
         "ico" => "image/x-icon",
-        "txt" => "text/plain; charset=utf-8",
+        // Markdown (the data attribution) reads as text in a browser tab.
+        "txt" | "md" => "text/plain; charset=utf-8",
         "wgsl" => "text/plain; charset=utf-8",
         "py" => "text/x-python; charset=utf-8",
         "woff2" => "font/woff2",

@@ -95,6 +95,14 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
     }
     let editor = ctx.root.join(EDITOR_DIR);
     copy_dir(&web, &site, &editor)?;
+    // The digits ship inside the worker; their attribution ships beside them.
+    let data = site.join("data");
+    fs::create_dir_all(&data)?;
+    fs::copy(
+        ctx.root.join("crates/lessons/data/README.md"),
+        data.join("README.md"),
+    )
+    .context("copying the digits' attribution (crates/lessons/data/README.md)")?;
     bundle_editor(ctx, &editor, &site)?;
 
     print_sizes(ctx, &site)?;

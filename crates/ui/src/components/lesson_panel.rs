@@ -149,6 +149,12 @@ pub fn LessonPanel(props: &Props) -> Html {
             <div class="lesson-text">
                 { for lesson.text.split("\n\n").map(|p| html! { <p>{ inline_code(&p.replace('\n', " ")) }</p> }) }
             </div>
+            { for lesson.files.iter().map(|file| html! {
+                <p class="data-note">
+                    { "Data: " }<code>{ file.name }</code>{ ", shipped with gradscope: " }
+                    <a href="data/README.md" target="_blank" rel="noopener">{ "source and licence" }</a>
+                </p>
+            }) }
             if !lesson.controls.is_empty() {
                 <div class="controls" data-testid="controls">{ for controls }</div>
             }
