@@ -127,27 +127,33 @@ pub(crate) fn map3<A: Element, B: Element, C: Element, O>(
     if a_layout.numel() == 0 {
         return Vec::new();
     }
-    if let (Some(a), Some(b), Some(c)) =
-        (dense(a, a_layout), dense(b, b_layout), dense(c, c_layout))
-    {
-        return a
-            .iter()
-            .zip(b)
-            .zip(c)
-            .map(|((&x, &y), &z)| f(x, y, z))
-            .collect();
-    }
-    // Dense operands beside broadcast scalars (`where(mask, grad, 0)` in
-    // ReLU's backward) index straight into slices, not through the
+    // Dense operands, alone or beside broadcast scalars (`where(mask, grad,
+    // 0)` in ReLU's backward): one plain slice loop per combination, not the
     // strided walk.
     if let (Some(x), Some(y), Some(z)) = (
         Flat::new(a, a_layout),
         Flat::new(b, b_layout),
         Flat::new(c, c_layout),
     ) {
-        return (0..a_layout.numel())
-            .map(|i| f(x.get(i), y.get(i), z.get(i)))
-            .collect();
+        use Flat::{Dense, Single};
+        let f = &f;
+        return match (x, y, z) {
+            (Dense(a), Dense(b), Dense(c)) => a
+                .iter()
+                .zip(b)
+                .zip(c)
+                .map(|((&x, &y), &z)| f(x, y, z))
+                .collect(),
+            (Dense(a), Dense(b), Single(z)) => a.iter().zip(b).map(|(&x, &y)| f(x, y, z)).collect(),
+            (Dense(a), Single(y), Dense(c)) => a.iter().zip(c).map(|(&x, &z)| f(x, y, z)).collect(),
+            (Single(x), Dense(b), Dense(c)) => b.iter().zip(c).map(|(&y, &z)| f(x, y, z)).collect(),
+            (Dense(a), Single(y), Single(z)) => a.iter().map(|&x| f(x, y, z)).collect(),
+            (Single(x), Dense(b), Single(z)) => b.iter().map(|&y| f(x, y, z)).collect(),
+            (Single(x), Single(y), Dense(c)) => c.iter().map(|&z| f(x, y, z)).collect(),
+            (Single(x), Single(y), Single(z)) => {
+                (0..a_layout.numel()).map(|_| f(x, y, z)).collect()
+            }
+        };
     }
     a_layout
         .indices()
@@ -169,13 +175,5 @@ impl<'a, T: Copy> Flat<'a, T> {
         dense(data, layout)
             .map(Flat::Dense)
             .or_else(|| single(data, layout).map(Flat::Single))
-    }
-
-    #[inline]
-    fn get(self, i: usize) -> T {
-        match self {
-            Flat::Dense(d) => d[i],
-            Flat::Single(v) => v,
-        }
     }
 }
