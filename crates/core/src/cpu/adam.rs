@@ -1,7 +1,7 @@
 //! Adam's update as one pass over contiguous buffers: the same arithmetic,
 //! in the same order and element type, as the op-by-op update in
 //! `optim/adam.rs` (PyTorch's single-tensor path), so the results are
-//! bit-for-bit equal, without the eight temporaries that path allocates.
+//! bit-for-bit equal, without the dozen temporaries that path allocates.
 
 use super::{CpuBuffer, Float};
 
