@@ -40,6 +40,10 @@ pub enum Error {
     )]
     ExpandLeading { size: i64, dim: usize },
 
+    /// A new tensor whose size in bytes does not fit the address space.
+    #[error("Storage size calculation overflowed with sizes={sizes:?}")]
+    StorageSizeOverflow { sizes: Vec<usize> },
+
     /// A negative size PyTorch only notices when it multiplies sizes.
     #[error("numel: integer multiplication overflow")]
     NumelOverflow,
@@ -747,6 +751,18 @@ pub enum Error {
     )]
     WhereCondition { dtype: crate::dtype::DType },
 
+    /// `nll_loss` of one sample (`[C]` input) against more than one target.
+    #[error("For 1D input, 1D target must have size 1, but got target size: {size}")]
+    NllTarget1d { size: usize },
+
+    /// `cross_entropy` with a target of the input's shape (class
+    /// probabilities) that is not floating point.
+    #[error(
+        "Expected floating point type for target with class probabilities, got {}",
+        scalar_type_name(*dtype)
+    )]
+    CrossEntropyProbabilityDtype { dtype: crate::dtype::DType },
+
     /// A class index outside `[0, classes)` that is not `ignore_index`.
     #[error("Target {target} is out of bounds.")]
     NllTargetBounds { target: i64 },
@@ -1021,6 +1037,7 @@ impl Error {
         match self {
             Error::OutOfMemory { .. } => "OutOfMemoryError",
             Error::OptimizerEmpty | Error::NesterovMomentum => "ValueError",
+            Error::NllTarget1d { .. } => "ValueError",
             Error::SliceStepZero | Error::SliceStepNegative | Error::CatEmpty => "ValueError",
             Error::DimOutOfRange { .. }
             | Error::NarrowStart { .. }

@@ -80,6 +80,34 @@ pub(crate) fn allocate(bytes: u64) -> bool {
     })
 }
 
+/// Refuses a new buffer of `shape` and `dtype` before it is allocated: its
+/// size overflowing (PyTorch's "Storage size calculation overflowed"), or
+/// passing the budget (`torch.OutOfMemoryError`). [`allocate`] counts after
+/// the host allocation, and a request of terabytes aborts the process there.
+pub fn check_new_buffer(shape: &[usize], dtype: crate::DType) -> Result<(), crate::Error> {
+    let overflowed = || crate::Error::StorageSizeOverflow {
+        sizes: shape.to_vec(),
+    };
+    let numel = shape
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .ok_or_else(overflowed)?;
+    let bytes = numel
+        .checked_mul(dtype.size())
+        .filter(|&b| isize::try_from(b).is_ok())
+        .ok_or_else(overflowed)? as u64;
+    with(|l| match l.budget {
+        Some(budget) if l.stats.total.saturating_add(bytes) > budget => {
+            Err(crate::Error::OutOfMemory {
+                requested: bytes,
+                allocated: l.stats.total,
+                budget,
+            })
+        }
+        _ => Ok(()),
+    })
+}
+
 /// The out-of-memory error of an allocation refused since the last call.
 pub fn check_out_of_memory() -> Result<(), crate::Error> {
     with(|l| l.refused.take()).map_or(Ok(()), Err)

@@ -159,6 +159,7 @@ mod _gradscope {
         }
         no_extra_kws(&args, what, vm)?;
         let shape = convert::shape_from_funcargs(&args, vm)?;
+        gradscope_core::ledger::check_new_buffer(&shape, dtype).py(vm)?;
         finish(Tensor::full_dtype(&shape, value, dtype), requires_grad, vm)
     }
 
@@ -208,8 +209,10 @@ mod _gradscope {
             convert::Scalar::Int(_) => DType::Int64,
             convert::Scalar::Float(_) => DType::DEFAULT_FLOAT,
         };
+        let dtype = dtype.unwrap_or(inferred);
+        gradscope_core::ledger::check_new_buffer(&shape, dtype).py(vm)?;
         let numel = shape.iter().product();
-        let t = convert::from_scalars(&vec![value; numel], &shape, dtype.unwrap_or(inferred), vm)?;
+        let t = convert::from_scalars(&vec![value; numel], &shape, dtype, vm)?;
         finish(t, requires_grad, vm)
     }
 

@@ -144,6 +144,62 @@ fn recursion_limit_raises_recursion_error() {
     );
 }
 
+/// Found by the fuzz test: each of these allocated terabytes (or overflowed
+/// the byte count) before the ledger saw it, and aborted the process.
+#[test]
+fn huge_allocations_raise_before_allocating() {
+    let mut rt = Runtime::with_limits(Limits {
+        memory: Some(64 << 20),
+        ..Limits::default()
+    });
+    for expr in [
+        "torch.ones(10**6, 10**6)",
+        "torch.zeros(10**12)",
+        "torch.empty(2**40)",
+        "torch.full((10**12,), 2)",
+        "torch.randn(100000, 100000)",
+        "torch.rand(10**12)",
+        "torch.randint(0, 5, (10**12,))",
+        "torch.arange(10**12)",
+        "torch.linspace(0, 1, 10**12)",
+        "torch.eye(10**6)",
+        "torch.ones(2, 2).repeat(10**5, 10**5)",
+        "torch.ones(1).expand(10**6, 10**6).contiguous()",
+        "torch.ones(1).expand(10**6, 10**6).clone()",
+    ] {
+        let (ty, msg, _) = error_of(&mut rt, &format!("import torch\n{expr}\n"));
+        assert_eq!(ty, "OutOfMemoryError", "{expr}: {msg}");
+        assert!(msg.starts_with("out of memory. Tried to allocate"), "{msg}");
+    }
+    let (ty, msg, _) = error_of(&mut rt, "import torch\ntorch.ones(2**62, 4)\n");
+    assert_eq!(ty, "RuntimeError");
+    assert_eq!(
+        msg,
+        "Storage size calculation overflowed with sizes=[4611686018427387904, 4]"
+    );
+    assert_eq!(rt.run("print(1+1)\n").stdout, "2\n");
+}
+
+/// Found by the fuzz test: RustPython 0.6 panicked scanning the string
+/// literals of these sources (they do not parse) for invalid escapes.
+#[test]
+fn unparsable_non_ascii_sources_raise_syntax_error() {
+    let mut rt = Runtime::new();
+    for (source, message) in [
+        ("\"é", "unterminated string literal (detected at line 1)"),
+        (
+            "x = 1\n\"\"\"éé",
+            "unterminated triple-quoted string literal (detected at line 2)",
+        ),
+        ("''\0''F\"{:¡\"", ""),
+    ] {
+        let (ty, msg, _) = error_of(&mut rt, source);
+        assert_eq!(ty, "SyntaxError", "{source:?}: {msg}");
+        assert!(msg.starts_with(message), "{source:?}: {msg}");
+    }
+    assert_eq!(rt.run("print(1+1)\n").stdout, "2\n");
+}
+
 #[test]
 fn memory_limit_raises_torch_out_of_memory_error() {
     let limits = Limits {

@@ -239,6 +239,11 @@ fn gather_matrix<T: Element>(src: &[T], layout: &Layout) -> Option<Vec<T>> {
 
 /// The storage range a contiguous layout covers, element for element.
 fn dense_range(layout: &Layout) -> Option<std::ops::Range<usize>> {
+    // An empty view may start past its storage's end, as in PyTorch
+    // (`x[1:0]` of a size-1 dimension keeps offset 1).
+    if layout.numel() == 0 {
+        return Some(0..0);
+    }
     layout
         .is_contiguous()
         .then(|| layout.offset()..layout.offset() + layout.numel())

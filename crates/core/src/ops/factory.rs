@@ -36,6 +36,7 @@ impl Tensor {
             return Err(Error::ArangeSign);
         }
         let len = ((end - start) / step).ceil().max(0.0) as usize;
+        crate::ledger::check_new_buffer(&[len], dtype)?;
         let buffer = match dtype {
             DType::Float64 => CpuBuffer::F64(arange_blocks(
                 len,
@@ -69,6 +70,7 @@ impl Tensor {
             return Err(Error::LinspaceSteps);
         }
         let n = steps as usize;
+        crate::ledger::check_new_buffer(&[n], dtype)?;
         let half = n / 2;
         // The first half counts up from `start`, the second down from `end`.
         let buffer = match dtype {
@@ -117,6 +119,8 @@ impl Tensor {
             return Err(Error::EyeNegative { arg: "m", value: m });
         }
         let (n, m) = (n as usize, m as usize);
+        // The values are built as f64 before the cast to `dtype`.
+        crate::ledger::check_new_buffer(&[n, m], DType::Float64)?;
         let values: Vec<f64> = (0..n * m)
             .map(|k| f64::from(u8::from(k / m.max(1) == k % m.max(1))))
             .collect();

@@ -249,6 +249,11 @@ impl Tensor {
                 if target.shape().len() > 1 {
                     return Err(Error::NllTargetRank);
                 }
+                if rank == 1 && target.shape().len() == 1 && target.numel() != 1 {
+                    return Err(Error::NllTarget1d {
+                        size: target.numel(),
+                    });
+                }
                 if let Some(w) = weight
                     && (w.shape().len() != 1 || w.numel() != classes)
                 {
@@ -348,6 +353,13 @@ impl Tensor {
         let smoothing = options.label_smoothing;
         if smoothing > 1.0 {
             return Err(Error::LabelSmoothing { value: smoothing });
+        }
+        // PyTorch reads a target of the input's shape as class probabilities.
+        if !self.shape().is_empty() && self.shape() == target.shape() && !target.dtype().is_float()
+        {
+            return Err(Error::CrossEntropyProbabilityDtype {
+                dtype: target.dtype(),
+            });
         }
         let class_dim = if self.shape().len() == 1 { 0 } else { 1 };
         let input = self.log_softmax(class_dim)?;

@@ -216,7 +216,9 @@ impl Tensor {
             super::nn::same_dtype(self, t)?;
         }
         let cols: usize = normalized_shape.iter().product();
-        let rows = self.numel() / cols.max(1);
+        // Rows from the leading sizes, not numel / cols: with a size-0
+        // normalized dim there is still one row per leading index.
+        let rows: usize = shape[..shape.len() - dims].iter().product();
         let (mean, var, _) = float_dispatch!(self.dtype(), "LayerNormKernelImpl", T => {
             Ok(moments(&dense::<T>(self), cols, rows))
         })?;

@@ -157,6 +157,19 @@ fn check_pool(x: &Tensor, o: &Pool2dOptions, dilation: [i64; 2]) -> Result<(Wind
         return Err(Error::PoolRank);
     }
     let stride = o.stride.unwrap_or(o.kernel);
+    // PyTorch narrows every size to a C int first (`safe_downcast`); the
+    // checks below would overflow on sizes such as -2**63.
+    let all = o
+        .kernel
+        .iter()
+        .chain(&stride)
+        .chain(&o.padding)
+        .chain(&dilation);
+    if all.into_iter().any(|&v| i32::try_from(v).is_err()) {
+        return Err(Error::ConvShape(
+            "value cannot be converted to type int without overflow".into(),
+        ));
+    }
     let (h, w) = (x.shape()[rank - 2] as i64, x.shape()[rank - 1] as i64);
     let mut out = [0i64; 2];
     for (a, size) in [h, w].into_iter().enumerate() {

@@ -182,6 +182,7 @@ fn float_dtype(dtype: DType) -> DType {
 /// Uniform samples in `[from, to)`, PyTorch's `uniform_` on a new tensor.
 pub fn uniform(shape: &[i64], from: f64, to: f64, dtype: DType) -> Result<Tensor> {
     let shape = factory_shape(shape)?;
+    crate::ledger::check_new_buffer(&shape, float_dtype(dtype))?;
     let numel = shape.iter().product();
     let buffer = with_generator(|g| match float_dtype(dtype) {
         DType::Float64 => CpuBuffer::F64(
@@ -204,6 +205,7 @@ pub fn uniform(shape: &[i64], from: f64, to: f64, dtype: DType) -> Result<Tensor
 /// Normal samples with `mean` and `std`, PyTorch's `normal_` on a new tensor.
 pub fn normal(shape: &[i64], mean: f64, std: f64, dtype: DType) -> Result<Tensor> {
     let shape = factory_shape(shape)?;
+    crate::ledger::check_new_buffer(&shape, float_dtype(dtype))?;
     let numel: usize = shape.iter().product();
     let buffer = with_generator(|g| match (float_dtype(dtype), numel >= 16) {
         (DType::Float64, true) => {
@@ -383,6 +385,7 @@ impl Tensor {
                 to: high,
             });
         }
+        crate::ledger::check_new_buffer(&shape, DType::Int64)?;
         let range = high.wrapping_sub(low) as u64;
         let numel = shape.iter().product();
         let values = with_generator(|g| {

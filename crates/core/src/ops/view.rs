@@ -154,8 +154,13 @@ impl ViewOp {
                 l.view(shape).ok_or(Error::ViewStride)?
             }
             ViewOp::Alias => l.clone(),
-            ViewOp::Clone => return Ok(copy_dense(x)),
+            ViewOp::Clone => {
+                crate::ledger::check_new_buffer(x.shape(), x.dtype())?;
+                return Ok(copy_dense(x));
+            }
             ViewOp::Contiguous => {
+                // A copy of an expanded view can be far larger than its storage.
+                crate::ledger::check_new_buffer(x.shape(), x.dtype())?;
                 let buffer = x.storage().data().gather_as(l, x.dtype());
                 return Ok(new_tensor(buffer, x.shape()));
             }
