@@ -19,6 +19,7 @@
 //! adds with [`Runtime::add_file`]: read-only, by relative name, through
 //! `open`, `gzip` and `csv`.
 
+mod compile;
 mod convert;
 mod dtype;
 mod errors;

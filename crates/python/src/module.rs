@@ -24,6 +24,7 @@ mod _gradscope {
     pub(crate) fn module_exec(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<()> {
         __module_exec(vm, module);
         crate::methods::register(vm);
+        crate::compile::register(vm)?;
         crate::functional::register(vm, module)?;
         crate::function::register(vm, module)?;
         crate::rng::register(vm, module)?;

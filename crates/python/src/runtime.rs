@@ -5,10 +5,9 @@
 use std::fmt;
 use std::rc::Rc;
 
-use rustpython_vm::builtins::{PyBaseExceptionRef, PyCode};
+use rustpython_vm::builtins::PyBaseExceptionRef;
 use rustpython_vm::compiler::Mode;
-use rustpython_vm::vm::VmCompileError;
-use rustpython_vm::{AsObject, Interpreter, PyRef, PyResult, VirtualMachine};
+use rustpython_vm::{AsObject, Interpreter, PyResult, VirtualMachine};
 
 use crate::limits::{self, Limits, Watchdog};
 use crate::output::{CAPTURED, Captured, OutputSink, Stream};
@@ -275,35 +274,10 @@ fn reset_engine_modes() {
     }
 }
 
-/// Compiles `source` as `vm.compile` does, except for a source that does
-/// not parse: RustPython 0.6 then scans its string literals for invalid
-/// escapes byte by byte, and slices mid-character on some non-ASCII text
-/// (`"é` alone, `F"{:¡"`) and panics. Such a source compiles here without
-/// the escape warnings, which CPython does not give for it either; the
-/// compile fails with the usual `SyntaxError`. As in that scan, a source
-/// its pre-parse check rejects is never parsed here: dropping the tree of
-/// a deeply nested one would exhaust the stack.
-fn compile(
-    vm: &VirtualMachine,
-    source: &str,
-    file_name: &str,
-) -> Result<PyRef<PyCode>, VmCompileError> {
-    use rustpython_vm::compiler;
-    let source_file = compiler::core::SourceFileBuilder::new(file_name, source).finish();
-    let safe = compiler::pre_parse_source_error(&source_file).is_err()
-        || compiler::parser::parse(source, compiler::parser::Mode::Module.into()).is_ok();
-    if safe {
-        return vm.compile(source, Mode::Exec, file_name);
-    }
-    compiler::compile(source, Mode::Exec, file_name, vm.compile_opts())
-        .map(|code| PyCode::new_ref_from_bytecode(vm, code))
-        .map_err(VmCompileError::Compile)
-}
-
 /// Compiles and runs `source` in a fresh `__main__` namespace.
 fn execute(vm: &VirtualMachine, source: &str, file_name: &str) -> PyResult<()> {
-    let code =
-        compile(vm, source, file_name).map_err(|err| err.into_pyexception(vm, Some(source)))?;
+    let code = crate::compile::compile(vm, source, Mode::Exec, file_name)
+        .map_err(|err| err.into_pyexception(vm, Some(source)))?;
     let scope = vm.new_scope_with_builtins();
     scope
         .globals

@@ -113,7 +113,20 @@ fn arbitrary_text() {
         0..120,
     )
     .prop_map(|c| c.into_iter().collect::<String>());
-    fuzz(prop_oneof![any::<String>(), bytes, chars]);
+    // The same text through exec, eval and compile inside a program.
+    let nested = (
+        proptest::collection::vec(any::<u8>(), 0..120),
+        select(vec!["exec", "eval", "compile"]),
+    )
+        .prop_map(|(b, f)| {
+            let list = b.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+            let call = match f {
+                "compile" => "compile(s, 'f', 'exec')".to_string(),
+                f => format!("{f}(s)"),
+            };
+            format!("s = bytes([{list}]).decode('utf-8', 'replace')\ntry:\n    {call}\nexcept Exception as e:\n    print(type(e).__name__)\n")
+        });
+    fuzz(prop_oneof![any::<String>(), bytes, chars, nested]);
 }
 
 // ---- (b) token soup ------------------------------------------------------
