@@ -42,3 +42,12 @@ for k in [-2**63, 2**63 - 1, 10**12, -1]:
 
 # A size that overflows the storage's byte count.
 attempt("ones overflow", lambda: torch.ones(2**62, 4))
+
+# Sizes whose element count or strides overflow.
+attempt("expand overflow", lambda: torch.ones(1).expand(10**12, 10**12))
+attempt("expand overflow 3d", lambda: torch.ones(3).expand(2**40, 2**30, 3))
+attempt("repeat overflow", lambda: torch.ones(2, 3).repeat(10**12, 10**12))
+attempt("stride overflow", lambda: torch.zeros(0, 10**12, 10**12))
+attempt("conv2d stride overflow", lambda: nn.Conv2d(2, 0, 10**12))
+attempt("zeros numel overflow", lambda: torch.zeros(10**12, 10**12, 0))
+attempt("view of size 0", lambda: torch.zeros(0).view(0, 10**12, 10**12).shape)

@@ -44,6 +44,10 @@ pub enum Error {
     #[error("Storage size calculation overflowed with sizes={sizes:?}")]
     StorageSizeOverflow { sizes: Vec<usize> },
 
+    /// A new tensor (with a size-0 dimension) whose strides do not fit.
+    #[error("Stride calculation overflowed")]
+    StrideOverflow,
+
     /// A negative size PyTorch only notices when it multiplies sizes.
     #[error("numel: integer multiplication overflow")]
     NumelOverflow,

@@ -28,7 +28,9 @@ impl Layout {
         let mut acc = 1isize;
         for (stride, &dim) in strides.iter_mut().zip(shape).rev() {
             *stride = acc;
-            acc *= dim.max(1) as isize;
+            // Saturating: strides past isize only arise with a size-0
+            // dimension, where no element is ever addressed.
+            acc = acc.saturating_mul(dim.max(1) as isize);
         }
         Self {
             shape: shape.to_vec(),
@@ -118,7 +120,8 @@ impl Layout {
             let existing = i.checked_sub(extra);
             let (size, stride) = match existing {
                 Some(d) => (self.shape[d], self.strides[d]),
-                None if i + 1 < rank => (1, shape[i + 1] as isize * strides[i + 1]),
+                // Saturating: the sizes are checked below, after the loop.
+                None if i + 1 < rank => (1, (shape[i + 1] as isize).saturating_mul(strides[i + 1])),
                 None => (1, 1),
             };
             let target = match sizes[i] {
@@ -143,6 +146,13 @@ impl Layout {
             } else {
                 (target as usize, 0)
             };
+        }
+        // PyTorch's numel is an int64 product of the sizes.
+        let numel = shape
+            .iter()
+            .try_fold(1i64, |n, &d| n.checked_mul(i64::try_from(d).ok()?));
+        if numel.is_none() {
+            return Err(Error::NumelOverflow);
         }
         Ok(Self {
             shape,

@@ -105,7 +105,18 @@ pub fn check_new_buffer(shape: &[usize], dtype: crate::DType) -> Result<(), crat
             })
         }
         _ => Ok(()),
-    })
+    })?;
+    // A size-0 tensor passes the checks above whatever its other sizes.
+    let strides_fit = shape
+        .iter()
+        .skip(1)
+        .try_fold(1i64, |n, &d| n.checked_mul(i64::try_from(d.max(1)).ok()?))
+        .is_some();
+    if strides_fit {
+        Ok(())
+    } else {
+        Err(crate::Error::StrideOverflow)
+    }
 }
 
 /// The out-of-memory error of an allocation refused since the last call.

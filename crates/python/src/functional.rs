@@ -419,6 +419,7 @@ fn randperm(n: i64, seed: Option<u64>) -> gradscope_core::Result<Tensor> {
     if n < 0 {
         return Err(Error::Backend(format!("n must be non-negative, got{n}")));
     }
+    gradscope_core::ledger::check_new_buffer(&[n as usize], gradscope_core::DType::Int64)?;
     let mut values: Vec<i64> = (0..n).collect();
     gradscope_core::ops::random::with_generator(|g| {
         for i in 0..(n.max(1) - 1) as usize {

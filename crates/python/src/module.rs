@@ -637,6 +637,16 @@ mod _gradscope {
         vm.ctx.new_list(names).into()
     }
 
+    /// Raises what allocating a tensor of `shape` with `like`'s dtype
+    /// would (a size overflow, out of memory) without allocating; for
+    /// composites such as `repeat`, whose pieces would fail differently.
+    #[pyfunction]
+    fn _check_new_buffer(like: PyObjectRef, shape: Vec<i64>, vm: &VirtualMachine) -> PyResult<()> {
+        let dtype = tensor_arg(&like, vm)?.dtype();
+        let shape: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
+        ledger::check_new_buffer(&shape, dtype).py(vm)
+    }
+
     #[pyfunction]
     fn _is_tensor(obj: PyObjectRef) -> bool {
         obj.downcast_ref::<PyTensor>().is_some()

@@ -525,6 +525,79 @@ fn expr() -> impl Strategy<Value = String> {
         (functional, var(), dims()).prop_map(|(f, t, d)| format!("{f}({t}, {d})")),
         (var(), var()).prop_map(|(a, b)| format!("torch.autograd.grad({a}, {b})")),
         (var(), int()).prop_map(|(t, n)| format!("F.cross_entropy({t}, y * {n})")),
+        more_expr(),
+    ]
+}
+
+/// Calls with several arguments of their own kinds.
+fn more_expr() -> impl Strategy<Value = String> {
+    let two = select(vec![
+        "torch.mm",
+        "torch.bmm",
+        "torch.outer",
+        "torch.dot",
+        "torch.maximum",
+        "torch.minimum",
+        "torch.atan2",
+        "torch.dist",
+        "torch.cdist",
+        "F.embedding",
+        "F.conv1d",
+        "F.conv2d",
+        "torch.take_along_dim",
+        "torch.masked_select",
+        "torch.bucketize",
+        "torch.einsum",
+        "torch.tensordot",
+        "torch.kron",
+        "torch.polar",
+        "torch.block_diag",
+    ]);
+    let random = select(vec![
+        "torch.multinomial",
+        "torch.randperm",
+        "torch.normal",
+        "torch.bernoulli",
+        "torch.manual_seed",
+        "torch.poisson",
+        "torch.randint_like",
+    ]);
+    prop_oneof![
+        (two, var(), var()).prop_map(|(f, a, b)| format!("{f}({a}, {b})")),
+        (random.clone(), var(), int()).prop_map(|(f, t, n)| format!("{f}({t}, {n})")),
+        (random, int()).prop_map(|(f, n)| format!("{f}({n})")),
+        (int(), int(), int(), int(), int(), var()).prop_map(|(i, o, k, st, p, t)| {
+            format!("nn.Conv2d({i}, {o}, {k}, stride={st}, padding={p})({t})")
+        }),
+        (int(), int(), var()).prop_map(|(i, o, t)| format!("nn.Linear({i}, {o})({t})")),
+        (int(), int(), var()).prop_map(|(i, o, t)| {
+            format!("nn.Sequential(nn.Linear({i}, {o}), nn.ReLU(), nn.Linear({o}, 1))({t})")
+        }),
+        (var(), int(), var()).prop_map(|(t, d, i)| format!("{t}.index_select({d}, {i})")),
+        (var(), int(), var()).prop_map(|(t, d, i)| format!("{t}.gather({d}, {i})")),
+        (var(), int(), var(), var()).prop_map(|(t, d, i, u)| format!("{t}.scatter({d}, {i}, {u})")),
+        (var(), int(), var(), var())
+            .prop_map(|(t, d, i, u)| format!("{t}.index_add({d}, {i}, {u})")),
+        (var(), int(), int(), int())
+            .prop_map(|(t, d, n, st)| format!("{t}.unfold({d}, {n}, {st})")),
+        (var(), int(), int(), int()).prop_map(|(t, d, a, n)| format!("{t}.narrow({d}, {a}, {n})")),
+        (var(), int()).prop_map(|(t, d)| format!("{t}.sum(dim={d}, keepdim=True)")),
+        (var(), dims()).prop_map(|(t, d)| format!("{t}.expand({d}).contiguous()")),
+        (var(), dims()).prop_map(|(t, d)| format!("{t}.view({d})")),
+        (var(), scalar(), scalar()).prop_map(|(t, a, b)| format!("{t}.clamp(min={a}, max={b})")),
+        (var(), var(), scalar()).prop_map(|(t, m, v)| format!("{t}.masked_fill({m} > 0, {v})")),
+        (var(), var())
+            .prop_map(|(t, u)| format!("torch.autograd.grad({t}.sum(), {u}, create_graph=True)")),
+        (var(), int()).prop_map(|(t, n)| format!("{t}.repeat_interleave({n})")),
+        (var(), var()).prop_map(|(t, u)| format!("{t}.to({u})")),
+        var().prop_map(|t| format!("{t}.register_hook(lambda g: g * 2)")),
+        var().prop_map(|t| format!("{t}.retain_grad()")),
+        (var(), var())
+            .prop_map(|(a, b)| format!("torch.nn.utils.clip_grad_norm_([{a}, {b}], 1.0)")),
+        (var(), dims()).prop_map(|(t, d)| format!("F.interpolate({t}, size=({d}))")),
+        (var(), dims()).prop_map(|(t, d)| format!("F.max_pool2d({t}, ({d}))")),
+        (var(), dims()).prop_map(|(t, d)| format!("F.avg_pool2d({t}, ({d}))")),
+        (var(), dims()).prop_map(|(t, d)| format!("F.pad({t}, ({d}))")),
     ]
 }
 
@@ -566,6 +639,10 @@ fn statement() -> impl Strategy<Value = String> {
         1 => (var(), index(), var()).prop_map(|(t, i, u)| format!("{t}[{i}] = {u}")),
         1 => (var(), scalar()).prop_map(|(t, s)| format!("{t} += {s}")),
         1 => (var(), expr()).prop_map(|(v, e)| format!("with torch.no_grad():\n    {v} = {e}")),
+        1 => (var(), expr()).prop_map(|(v, e)| {
+            format!("with torch.autograd.detect_anomaly():\n    {v} = {e}\n    {v}.sum().backward()")
+        }),
+        1 => (var(), expr()).prop_map(|(v, e)| format!("with torch.enable_grad():\n    {v} = {e}")),
         1 => (var(), scalar()).prop_map(|(t, s)| {
             format!("opt = torch.optim.SGD([{t}], lr={s})\n{t}.sum().backward()\nopt.step()")
         }),

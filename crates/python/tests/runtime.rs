@@ -166,6 +166,7 @@ fn huge_allocations_raise_before_allocating() {
         "torch.ones(2, 2).repeat(10**5, 10**5)",
         "torch.ones(1).expand(10**6, 10**6).contiguous()",
         "torch.ones(1).expand(10**6, 10**6).clone()",
+        "torch.randperm(10**12)",
     ] {
         let (ty, msg, _) = error_of(&mut rt, &format!("import torch\n{expr}\n"));
         assert_eq!(ty, "OutOfMemoryError", "{expr}: {msg}");

@@ -180,8 +180,13 @@ class Tensor(_C.TensorBase):
         target = []
         for r, n in zip(sizes, shape):
             target += [r, n]
+        out = [r * n for r, n in zip(sizes, shape)]
+        # PyTorch allocates the result first: its size errors come before
+        # any from the expand below.
+        if all(r >= 0 for r in sizes):
+            _C._check_new_buffer(self, out)
         x = self.reshape(spread).expand(target)
-        return x.reshape([r * n for r, n in zip(sizes, shape)])
+        return x.reshape(out)
 
     def tile(self, *dims):
         if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
