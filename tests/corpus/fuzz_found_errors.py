@@ -51,3 +51,9 @@ attempt("stride overflow", lambda: torch.zeros(0, 10**12, 10**12))
 attempt("conv2d stride overflow", lambda: nn.Conv2d(2, 0, 10**12))
 attempt("zeros numel overflow", lambda: torch.zeros(10**12, 10**12, 0))
 attempt("view of size 0", lambda: torch.zeros(0).view(0, 10**12, 10**12).shape)
+
+# chunk with a huge count.
+z = torch.randn(2, 3)
+attempt("chunk 10**12", lambda: z.chunk(10**12)[0].shape)
+attempt("chunk 2**63-1", lambda: z.chunk(2**63 - 1))
+attempt("chunk empty 5", lambda: len(torch.zeros(0).chunk(5)))

@@ -167,6 +167,7 @@ fn huge_allocations_raise_before_allocating() {
         "torch.ones(1).expand(10**6, 10**6).contiguous()",
         "torch.ones(1).expand(10**6, 10**6).clone()",
         "torch.randperm(10**12)",
+        "torch.zeros(0).chunk(10**12)",
     ] {
         let (ty, msg, _) = error_of(&mut rt, &format!("import torch\n{expr}\n"));
         assert_eq!(ty, "OutOfMemoryError", "{expr}: {msg}");

@@ -310,9 +310,13 @@ impl Tensor {
         }
         let d = wrap_dim(dim, rank)?;
         let size = self.shape()[d] as i64;
-        let split_size = (size + chunks - 1) / chunks;
+        // Wrapping as PyTorch's int64 does: a huge `chunks` gives split_size
+        // -1, which `split` rejects with PyTorch's message.
+        let split_size = size.wrapping_add(chunks).wrapping_sub(1) / chunks;
         if split_size == 0 && size == 0 {
-            // Keep the requested number of (empty) chunks, as PyTorch does.
+            // Keep the requested number of (empty) chunks, as PyTorch does;
+            // their list counts against the memory budget like a buffer.
+            crate::ledger::check_new_buffer(&[chunks as usize], crate::DType::Int64)?;
             let sizes = vec![0; chunks as usize];
             return self.split_with_sizes(&sizes, dim);
         }
