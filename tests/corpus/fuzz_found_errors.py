@@ -57,3 +57,7 @@ z = torch.randn(2, 3)
 attempt("chunk 10**12", lambda: z.chunk(10**12)[0].shape)
 attempt("chunk 2**63-1", lambda: z.chunk(2**63 - 1))
 attempt("chunk empty 5", lambda: len(torch.zeros(0).chunk(5)))
+
+# arange with more elements than an int64 counts.
+attempt("arange tiny step", lambda: torch.arange(0, 1, 1e-300))
+attempt("arange huge span", lambda: torch.arange(1e308, -1e308, -1e307))

@@ -48,6 +48,10 @@ pub enum Error {
     #[error("Stride calculation overflowed")]
     StrideOverflow,
 
+    /// `arange` with more elements than an int64 counts.
+    #[error("invalid size, possible overflow?")]
+    ArangeSize,
+
     /// A negative size PyTorch only notices when it multiplies sizes.
     #[error("numel: integer multiplication overflow")]
     NumelOverflow,

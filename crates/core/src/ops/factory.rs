@@ -35,7 +35,11 @@ impl Tensor {
         if (step > 0.0 && end < start) || (step < 0.0 && end > start) {
             return Err(Error::ArangeSign);
         }
-        let len = ((end - start) / step).ceil().max(0.0) as usize;
+        let len = ((end - start) / step).ceil();
+        if len.is_nan() || len > i64::MAX as f64 {
+            return Err(Error::ArangeSize);
+        }
+        let len = len.max(0.0) as usize;
         crate::ledger::check_new_buffer(&[len], dtype)?;
         let buffer = match dtype {
             DType::Float64 => CpuBuffer::F64(arange_blocks(
