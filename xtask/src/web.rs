@@ -39,18 +39,22 @@ pub fn site_dir(ctx: &Ctx) -> PathBuf {
 
 /// Builds the site; returns its directory.
 pub fn build(ctx: &Ctx) -> Result<PathBuf> {
-    let mut cmd = ctx.cargo([
-        "build",
-        "--profile",
-        "wasm-release",
-        "--target",
-        "wasm32-unknown-unknown",
-    ]);
+    // One build per crate: built together, cargo would unify their
+    // features, and the page would carry what only the worker needs (the
+    // lessons' checks and data).
     for (package, _) in WASM_CRATES {
-        cmd.args(["-p", package]);
+        let mut cmd = ctx.cargo([
+            "build",
+            "--profile",
+            "wasm-release",
+            "--target",
+            "wasm32-unknown-unknown",
+            "-p",
+            package,
+        ]);
+        println!("build-web: {}", util::display(&cmd));
+        util::run(&mut cmd)?;
     }
-    println!("build-web: {}", util::display(&cmd));
-    util::run(&mut cmd)?;
 
     let site = site_dir(ctx);
     if site.exists() {

@@ -84,6 +84,7 @@ impl LessonReport {
 
 /// Checks every claim of `lesson`, running its program through `runner` as
 /// the claims need (each distinct set of controls once).
+#[cfg(feature = "checks")]
 pub fn check(lesson: &Lesson, runner: &mut dyn Runner) -> LessonReport {
     let mut runs = Runs::new(lesson, runner);
     let claims = lesson

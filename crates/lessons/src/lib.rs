@@ -16,6 +16,11 @@
 //! }
 //! ```
 
+// Without `checks` (the page's main thread) the claims' functions, the
+// figures and the data files' bytes are left out of the catalogue, and so
+// out of the page's wasm; their code still compiles, unused.
+#![cfg_attr(not(feature = "checks"), allow(dead_code, unused_imports))]
+
 mod catalog;
 mod check;
 mod controls;
@@ -23,7 +28,9 @@ mod error;
 mod measure;
 mod runner;
 
-pub use check::{ClaimReport, Figure, LessonReport, Verdict, check};
+#[cfg(feature = "checks")]
+pub use check::check;
+pub use check::{ClaimReport, Figure, LessonReport, Verdict};
 pub use controls::ControlValue;
 pub use error::LessonError;
 pub use measure::{BackwardStats, CapturedGrad, GradStats, Measurements, Phase, RaisedError};
@@ -49,6 +56,7 @@ pub struct Lesson {
     /// What the engine checks.
     pub claims: &'static [Claim],
     /// The figures worth showing beside the claims (peaks, norms).
+    #[cfg(feature = "checks")]
     pub figures: FigureFn,
     /// Files the program opens by a relative name.
     pub files: &'static [DataFile],
@@ -94,6 +102,7 @@ pub struct Claim {
     /// What it says, in the lesson's words.
     pub text: &'static str,
     /// Runs what it needs and compares what was measured.
+    #[cfg(feature = "checks")]
     pub check: ClaimFn,
 }
 
@@ -115,6 +124,7 @@ pub struct DataFile {
     /// The relative name the program opens.
     pub name: &'static str,
     /// Its bytes.
+    #[cfg(feature = "checks")]
     pub bytes: &'static [u8],
 }
 

@@ -45,17 +45,21 @@ the peak at 1, 4 and 16 segments.",
     claims: &[
         Claim {
             text: "sqrt(DEPTH) segments give the lowest activation peak of 1, 2, 4, 8 and 16, under 2/3 of no checkpointing",
+            #[cfg(feature = "checks")]
             check: peak,
         },
         Claim {
             text: "checkpointing recomputes forward ops, and more segments recompute more",
+            #[cfg(feature = "checks")]
             check: recompute,
         },
         Claim {
             text: "the gradients equal those of the plain run",
+            #[cfg(feature = "checks")]
             check: gradients,
         },
     ],
+    #[cfg(feature = "checks")]
     figures,
     files: &[],
 };

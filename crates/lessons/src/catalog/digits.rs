@@ -7,6 +7,7 @@ use crate::{Claim, Control, ControlKind, DataFile, Figure, Lesson, LessonError, 
 /// The handwritten digits (UCI, CC BY 4.0; see data/README.md).
 const DIGITS: DataFile = DataFile {
     name: "digits.csv.gz",
+    #[cfg(feature = "checks")]
     bytes: include_bytes!("../../data/digits.csv.gz"),
 };
 
@@ -55,17 +56,21 @@ much slower the loss falls.",
     claims: &[
         Claim {
             text: "the training loss of the last epoch is below the first's",
+            #[cfg(feature = "checks")]
             check: loss_falls,
         },
         Claim {
             text: "held-out accuracy rises from near chance to at least 80%",
+            #[cfg(feature = "checks")]
             check: accuracy,
         },
         Claim {
             text: "the validation phases save no tensors for backward",
+            #[cfg(feature = "checks")]
             check: validation_saves_nothing,
         },
     ],
+    #[cfg(feature = "checks")]
     figures,
     files: &[DIGITS],
 };

@@ -40,17 +40,21 @@ For evaluation you want both: `model.eval()` and `with torch.no_grad():`.",
     claims: &[
         Claim {
             text: "eval() without no_grad still saves tensors for backward",
+            #[cfg(feature = "checks")]
             check: eval_saves,
         },
         Claim {
             text: "no_grad in train mode still drops units: two passes differ, and agree in eval mode",
+            #[cfg(feature = "checks")]
             check: dropout,
         },
         Claim {
             text: "BatchNorm's running statistics change in train mode only, with or without no_grad",
+            #[cfg(feature = "checks")]
             check: running_stats,
         },
     ],
+    #[cfg(feature = "checks")]
     figures,
     files: &[],
 };

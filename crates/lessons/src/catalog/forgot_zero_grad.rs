@@ -48,17 +48,21 @@ it at every step; without, `.grad` is the running sum of all of them.",
     claims: &[
         Claim {
             text: "with zero_grad, .grad after each backward equals that batch's gradient (autograd.grad on the same loss)",
+            #[cfg(feature = "checks")]
             check: batch_gradient,
         },
         Claim {
             text: "without zero_grad, .grad after each backward equals the running sum of the batch gradients",
+            #[cfg(feature = "checks")]
             check: running_sum,
         },
         Claim {
             text: "without zero_grad the gradient norm at the last step is at least twice the norm with it",
+            #[cfg(feature = "checks")]
             check: norm_ratio,
         },
     ],
+    #[cfg(feature = "checks")]
     figures,
     files: &[],
 };

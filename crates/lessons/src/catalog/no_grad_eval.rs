@@ -46,21 +46,26 @@ Change BATCH and compare the peaks: the saving grows with the batch.",
     claims: &[
         Claim {
             text: "no_grad and inference_mode save nothing in the eval pass; grad mode does",
+            #[cfg(feature = "checks")]
             check: saved,
         },
         Claim {
             text: "with grad, the saved bytes grow with BATCH",
+            #[cfg(feature = "checks")]
             check: grows,
         },
         Claim {
             text: "the eval pass peaks lower under no_grad than with grad",
+            #[cfg(feature = "checks")]
             check: peak,
         },
         Claim {
             text: "an inference tensor used by a layer that needs grad raises PyTorch's error",
+            #[cfg(feature = "checks")]
             check: reuse,
         },
     ],
+    #[cfg(feature = "checks")]
     figures,
     files: &[],
 };

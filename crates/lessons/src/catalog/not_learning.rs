@@ -36,21 +36,26 @@ and watch the printed loss.",
     claims: &[
         Claim {
             text: "the fixed program's loss falls",
+            #[cfg(feature = "checks")]
             check: falls,
         },
         Claim {
             text: "with the forward under no_grad, backward raises PyTorch's error",
+            #[cfg(feature = "checks")]
             check: no_grad,
         },
         Claim {
             text: "with detach or a frozen head, fewer parameters get a gradient than in the fixed program",
+            #[cfg(feature = "checks")]
             check: starved,
         },
         Claim {
             text: "the starved layer's weights are unchanged after training; in the fixed program both change",
+            #[cfg(feature = "checks")]
             check: unchanged,
         },
     ],
+    #[cfg(feature = "checks")]
     figures,
     files: &[],
 };

@@ -38,17 +38,21 @@ Use retain_graph only when you really backward twice through the same graph.",
     claims: &[
         Claim {
             text: "the gradient after two backwards is twice the gradient after one",
+            #[cfg(feature = "checks")]
             check: doubles,
         },
         Claim {
             text: "saved bytes after the loop grow linearly with STEPS when retaining",
+            #[cfg(feature = "checks")]
             check: linear,
         },
         Claim {
             text: "without retain_graph the saved bytes after the loop do not grow with STEPS",
+            #[cfg(feature = "checks")]
             check: flat,
         },
     ],
+    #[cfg(feature = "checks")]
     figures,
     files: &[],
 };
