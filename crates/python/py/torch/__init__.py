@@ -7,7 +7,7 @@ import _gradscope as _C
 from ._size import Size
 from ._device import device
 from ._tensor import Tensor
-from . import autograd, cuda, return_types
+from . import autograd, cpu, cuda, return_types, webgpu
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,
