@@ -96,6 +96,9 @@ fn type_name(obj: &PyObjectRef) -> String {
     obj.class().name().to_string()
 }
 
+/// The most dimensions `torch.tensor` reads from nested sequences.
+const MAX_DIMS: usize = 128;
+
 fn flatten(obj: &PyObjectRef, dim: usize, out: &mut Nested, vm: &VirtualMachine) -> PyResult<()> {
     if let Some(value) = scalar(obj, vm)? {
         if dim != out.shape.len() {
@@ -127,6 +130,11 @@ fn flatten(obj: &PyObjectRef, dim: usize, out: &mut Nested, vm: &VirtualMachine)
         return Err(vm.new_type_error(format!("new(): invalid data type '{}'", type_name(obj))));
     };
     if dim == out.shape.len() {
+        // PyTorch's limit, which also bounds this recursion: a list nested
+        // a hundred thousand deep would overflow the stack.
+        if dim == MAX_DIMS {
+            return Err(vm.new_value_error(format!("too many dimensions '{}'", type_name(obj))));
+        }
         out.shape.push(items.len());
     } else if out.shape.get(dim) != Some(&items.len()) {
         let expected = out.shape.get(dim).copied().unwrap_or_default();

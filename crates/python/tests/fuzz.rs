@@ -741,7 +741,14 @@ fn runaway_programs_end_with_a_clear_error() {
 fn replay() {
     let path = std::env::var("FUZZ_PROGRAM").expect("FUZZ_PROGRAM names a file");
     let source = std::fs::read_to_string(path).expect("a readable program");
-    let mut rt = Runtime::with_limits(limits());
+    // `FUZZ_LINES=<n>` changes the line budget, for programs written by hand.
+    let lines = std::env::var("FUZZ_LINES")
+        .ok()
+        .and_then(|l| l.parse().ok());
+    let mut rt = Runtime::with_limits(Limits {
+        lines: lines.or(Some(LINES)),
+        ..limits()
+    });
     let out = rt.run(&source);
     println!("{}{}", out.stdout, out.stderr);
     if let Some(e) = out.error {
