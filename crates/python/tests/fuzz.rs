@@ -69,8 +69,22 @@ fn check(source: &str) -> Result<(), TestCaseError> {
     RUNTIME.with(|rt| {
         let mut rt = rt.borrow_mut();
         let started = Instant::now();
-        let out = rt.run(source);
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| rt.run(source)));
         let took = started.elapsed();
+        let out = match run {
+            Ok(out) => out,
+            Err(panic) => {
+                // A fresh runtime for the shrinking that follows: the
+                // panicked one may be left in any state.
+                *rt = Runtime::with_limits(limits());
+                let message = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                return Err(TestCaseError::fail(format!("run panicked: {message}")));
+            }
+        };
         if std::env::var("FUZZ_DEBUG").is_ok() {
             eprintln!(
                 "=== {source}\n--- {}{:?}",
