@@ -282,6 +282,12 @@ try {
       `${programs.length} corpus programs print in the browser what PyTorch printed (${seconds.toFixed(1)} s)` +
       (failures.length ? `; differ: ${failures.join("; ")}` : ""));
 
+    // Issue 6's speed figure, in the browser: the chain written in Python.
+    await setCode(page, readFileSync(new URL("../bench/chain.py", import.meta.url), "utf8"));
+    await runByKeyboard(page);
+    const chainLine = (await page.getByTestId("console").textContent()).match(/chain: .*/)?.[0];
+    check(chainLine !== undefined, `measured in the page's worker: ${chainLine}`);
+
     // Stop ends a runaway loop at once and keeps the code.
     await setCode(page, "x = 0\nwhile True:\n    x += 1\n");
     await page.getByTestId("run").click();
