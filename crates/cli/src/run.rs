@@ -15,6 +15,7 @@ Usage:
 
   --time-limit SECONDS   stop the program after this long (default 30; 0: no limit)
   --memory-limit BYTES   budget for tensor memory; past it, torch.OutOfMemoryError
+                         (default 4 GiB; 0: no limit, and a failed allocation aborts)
   --file PATH            let the program open PATH (read-only) by that relative name;
                          repeat for more files
 
@@ -58,10 +59,15 @@ impl Outputs {
     }
 }
 
+/// The tensor memory a program may hold unless `--memory-limit` says
+/// otherwise: an allocation the system refuses aborts the process, so a
+/// runaway `torch.ones(10**6, 10**6)` gets PyTorch's out-of-memory error.
+const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
+
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut file = None;
     let mut time_limit = Some(30.0);
-    let mut memory_limit = None;
+    let mut memory_limit = Some(DEFAULT_MEMORY_LIMIT);
     let mut outputs = Outputs::default();
     let mut files = vec![];
     let mut it = args.iter();
@@ -74,7 +80,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
             "--memory-limit" => {
                 let v = it.next().ok_or("--memory-limit needs a number of bytes")?;
-                memory_limit = Some(v.parse().map_err(|_| format!("bad --memory-limit '{v}'"))?);
+                let bytes: u64 = v.parse().map_err(|_| format!("bad --memory-limit '{v}'"))?;
+                memory_limit = (bytes > 0).then_some(bytes);
             }
             "--file" => files.push(it.next().ok_or("--file needs a path")?.clone()),
             flag @ ("--trace" | "--chrome-trace" | "--graph" | "--memory") => {
@@ -240,6 +247,14 @@ mod tests {
                 files: vec![],
                 outputs: Outputs::default(),
             })
+        );
+        assert_eq!(
+            parse(&args(&["prog.py"])).map(|o| o.memory_limit),
+            Ok(Some(DEFAULT_MEMORY_LIMIT))
+        );
+        assert_eq!(
+            parse(&args(&["prog.py", "--memory-limit", "0"])).map(|o| o.memory_limit),
+            Ok(None)
         );
         let parsed = parse(&args(&[
             "a.py", "--trace", "t.jsonl", "--graph", "g.svg", "--memory", "m.csv",

@@ -23,6 +23,9 @@ const BATCH: usize = 4096;
 /// program runs (about two animation frames).
 const EVERY: Duration = Duration::from_millis(30);
 
+/// Tensor bytes a program may hold in the browser.
+pub(crate) const MEMORY_BUDGET: u64 = 1 << 30;
+
 thread_local! {
     /// The worker's interpreter, made once at start-up and reused: each run
     /// gets fresh globals, and imported modules stay loaded.
@@ -37,6 +40,9 @@ pub(crate) fn start_runtime() -> f64 {
         // Natively a watchdog thread enforces time; here a tracer would have
         // to, costing every Python line. The page terminates an overdue worker.
         time: None,
+        // wasm32 has 4 GiB of address space and an allocation that fails
+        // aborts the module: tensors past this raise torch.OutOfMemoryError.
+        memory: Some(MEMORY_BUDGET),
         ..Limits::default()
     };
     let mut runtime = Runtime::with_limits(limits);
