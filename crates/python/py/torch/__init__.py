@@ -252,7 +252,27 @@ def broadcast_shapes(*shapes):
 
 
 def broadcast_tensors(*tensors):
-    shape = broadcast_shapes(*(t.shape for t in tensors))
+    # Folded pair by pair, as PyTorch's TensorIterator reports a mismatch
+    # (unlike broadcast_shapes, whose message names no sizes).
+    shape = []
+    for t in tensors:
+        s = list(t.shape)
+        n = _builtins.max(len(shape), len(s))
+        a = [1] * (n - len(shape)) + shape
+        b = [1] * (n - len(s)) + s
+        shape = [1] * n
+        # From the last dimension, as PyTorch compares them.
+        for d in range(n - 1, -1, -1):
+            x, y = a[d], b[d]
+            if x == y or y == 1:
+                shape[d] = x
+            elif x == 1:
+                shape[d] = y
+            else:
+                raise RuntimeError(
+                    f"The size of tensor a ({x}) must match the size of tensor b ({y}) "
+                    f"at non-singleton dimension {d}"
+                )
     return tuple(t.expand(shape) for t in tensors)
 
 

@@ -250,8 +250,7 @@ def _broadcast_pair(input, target):
         "Please ensure they have the same size.",
         stacklevel=3,
     )
-    shape = torch.broadcast_shapes(input.shape, target.shape)
-    return input.expand(shape), target.expand(shape)
+    return torch.broadcast_tensors(input, target)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
