@@ -82,7 +82,7 @@ pub(crate) fn allocate(bytes: u64) -> bool {
 
 /// Refuses a new buffer of `shape` and `dtype` before it is allocated: its
 /// size overflowing (PyTorch's "Storage size calculation overflowed"), or
-/// passing the budget (`torch.OutOfMemoryError`). [`allocate`] counts after
+/// passing the budget (`torch.OutOfMemoryError`). `allocate` counts after
 /// the host allocation, and a request of terabytes aborts the process there.
 pub fn check_new_buffer(shape: &[usize], dtype: crate::DType) -> Result<(), crate::Error> {
     let overflowed = || crate::Error::StorageSizeOverflow {
