@@ -65,6 +65,9 @@ export function create(parent, doc, onChange, onRun) {
         lineNumbers(), highlightActiveLineGutter(), highlightSpecialChars(), history(),
         drawSelection(), indentOnInput(), bracketMatching(), indentUnit.of("    "),
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }), python(), marks, theme,
+        // The program's column is narrow beside the graph: wrap rather than
+        // scroll sideways, so a long comment never hides the code's start.
+        EditorView.lineWrapping,
         keymap.of([{ key: "Mod-Enter", run, preventDefault: true }, indentWithTab,
           ...defaultKeymap, ...historyKeymap]),
         EditorView.contentAttributes.of({ "aria-label": "Python program", "data-testid": "code" }),

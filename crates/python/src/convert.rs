@@ -224,9 +224,17 @@ pub(crate) fn shape_from_args(args: &[PyObjectRef], vm: &VirtualMachine) -> PyRe
                 )));
             };
             let v = i64::try_from_borrowed_object(vm, i.as_object())?;
+            if v < 0 {
+                return Err(vm.new_runtime_error(format!(
+                    "Trying to create tensor with negative dimension {v}: {:?}",
+                    dims_debug(&dims, vm)
+                )));
+            }
+            // Only on wasm32, whose address space is 4 GiB: such a size
+            // cannot be stored there, and must not be truncated.
             usize::try_from(v).map_err(|_| {
                 vm.new_runtime_error(format!(
-                    "Trying to create tensor with negative dimension {v}: {:?}",
+                    "Storage size calculation overflowed with sizes={:?}",
                     dims_debug(&dims, vm)
                 ))
             })

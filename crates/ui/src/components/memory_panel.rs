@@ -34,6 +34,9 @@ fn category_class(category: Category) -> &'static str {
     }
 }
 
+/// About how wide one character of a span's label is, in chart units.
+const LABEL_CHAR_WIDTH: f64 = 6.0;
+
 /// Stacked areas, the peak, backward and grad-mode spans, and a legend that
 /// reads the bytes at the cursor.
 #[function_component]
@@ -54,9 +57,13 @@ pub fn MemoryPanel(props: &Props) -> Html {
             <g class={classes!("span", s.kind.label().replace('_', "-"))}>
                 <rect x={s.x0.to_string()} y="0" width={(s.x1 - s.x0).max(1.0).to_string()}
                       height={PLOT_HEIGHT.to_string()} />
-                <text x={(s.x0 + 3.0).to_string()} y={(10.0 + 11.0 * s.depth as f64).to_string()}>
-                    { s.kind.label() }
-                </text>
+                // A label only where it fits: a training loop's many narrow
+                // spans would otherwise print over each other.
+                if s.x1 - s.x0 >= LABEL_CHAR_WIDTH * s.kind.label().len() as f64 + 6.0 {
+                    <text x={(s.x0 + 3.0).to_string()} y={(10.0 + 11.0 * s.depth as f64).to_string()}>
+                        { s.kind.label() }
+                    </text>
+                }
             </g>
         }
     });
