@@ -36,14 +36,19 @@ pub fn use_saved_settings(state: &UseReducerHandle<State>) {
     });
 }
 
-/// The lesson named by `?lesson=SLUG` in the page's address, if it exists.
-pub fn lesson_in_address() -> Option<&'static str> {
+/// The value of `name` in the page's address (`?name=value`), if given.
+pub fn address_param(name: &str) -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;
-    let slug = search
+    search
         .trim_start_matches('?')
         .split('&')
-        .find_map(|pair| pair.strip_prefix("lesson="))?;
-    gradscope_lessons::find(slug).map(|l| l.slug)
+        .find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
+        .map(str::to_string)
+}
+
+/// The lesson named by `?lesson=SLUG` in the page's address, if it exists.
+pub fn lesson_in_address() -> Option<&'static str> {
+    gradscope_lessons::find(&address_param("lesson")?).map(|l| l.slug)
 }
 
 /// Puts the open lesson in the address (`?lesson=SLUG`), keeping the rest,

@@ -135,14 +135,8 @@ impl EngineHandle {
 /// How long one run may take, in seconds: `?time_limit=N` in the page's
 /// address (for tests and long lessons), else [`DEFAULT_TIME_LIMIT`].
 fn time_limit_secs() -> u32 {
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .and_then(|search| {
-            search
-                .trim_start_matches('?')
-                .split('&')
-                .find_map(|pair| pair.strip_prefix("time_limit=")?.parse::<u32>().ok())
-        })
+    crate::storage::address_param("time_limit")
+        .and_then(|secs| secs.parse::<u32>().ok())
         .filter(|&secs| secs > 0)
         .unwrap_or(DEFAULT_TIME_LIMIT)
 }

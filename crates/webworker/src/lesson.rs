@@ -13,11 +13,11 @@ use crate::program::with_runtime;
 struct WorkerRunner;
 
 impl Runner for WorkerRunner {
-    fn run(&mut self, source: &str, files: &[DataFile]) -> RunRecord {
+    fn run(&mut self, source: &str, _files: &[DataFile]) -> RunRecord {
+        // The worker's interpreter was given every lesson's files when it
+        // was made (`program::make_runtime`); copying them again per run
+        // would cost the digits' bytes on every claim's run.
         with_runtime(|runtime| {
-            for file in files {
-                runtime.add_file(file.name, file.bytes.to_vec());
-            }
             runtime.set_output_sink(None);
             let (out, events) = trace::record(|| runtime.run(source));
             RunRecord {

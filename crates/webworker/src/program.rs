@@ -36,6 +36,13 @@ thread_local! {
 /// milliseconds.
 pub(crate) fn start_runtime() -> f64 {
     let started = web_time::Instant::now();
+    let runtime = make_runtime();
+    RUNTIME.with(|r| *r.borrow_mut() = Some(runtime));
+    started.elapsed().as_secs_f64() * 1000.0
+}
+
+/// The worker's interpreter: its limits, and every lesson's data file.
+fn make_runtime() -> Runtime {
     let limits = Limits {
         // Natively a watchdog thread enforces time; here a tracer would have
         // to, costing every Python line. The page terminates an overdue worker.
@@ -53,8 +60,7 @@ pub(crate) fn start_runtime() -> f64 {
             runtime.add_file(file.name, file.bytes.to_vec());
         }
     }
-    RUNTIME.with(|r| *r.borrow_mut() = Some(runtime));
-    started.elapsed().as_secs_f64() * 1000.0
+    runtime
 }
 
 /// Calls `f` with the worker's interpreter (made on first use if start-up
@@ -62,7 +68,7 @@ pub(crate) fn start_runtime() -> f64 {
 pub(crate) fn with_runtime<T>(f: impl FnOnce(&mut Runtime) -> T) -> T {
     RUNTIME.with(|r| {
         let mut slot = r.borrow_mut();
-        f(slot.get_or_insert_with(Runtime::new))
+        f(slot.get_or_insert_with(make_runtime))
     })
 }
 
