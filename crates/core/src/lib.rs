@@ -30,7 +30,7 @@ pub mod storage;
 pub mod tensor;
 pub mod trace;
 
-pub use backend::BinaryOp;
+pub use backend::{BinaryOp, DeviceBackend, DeviceBuffer, ReduceKernel};
 pub use dtype::DType;
 pub use error::{Error, Result};
 pub use layout::Layout;
