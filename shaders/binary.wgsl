@@ -27,6 +27,8 @@
 //
 // Strides are signed so that flipped views need no copy; 0 means broadcast.
 //
+// Neighbouring dimensions that are dense in both operands arrive merged.
+//
 // Dispatch: workgroups of 64 on a 2-D grid, because one grid dimension holds at
 // most 65535 workgroups. The host sends x = min(groups, limit) and enough rows y;
 // invocation (gx, gy) handles element gy * x * 64 + gx, and those past numel return.
@@ -88,5 +90,11 @@ fn binary_strided(
         l += coord * bitcast<i32>(metadata[HEADER + rank + d]);
         r += coord * bitcast<i32>(metadata[HEADER + 2u * rank + d]);
     }
-    out[index] = apply(metadata[0], lhs[l], rhs[r]);
+    // The host checked both layouts against their buffers; the kernel checks
+    // again rather than rely on WebGPU's robust-access clamping.
+    let li = u32(l);
+    let ri = u32(r);
+    if li < arrayLength(&lhs) && ri < arrayLength(&rhs) {
+        out[index] = apply(metadata[0], lhs[li], rhs[ri]);
+    }
 }

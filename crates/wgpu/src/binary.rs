@@ -4,10 +4,8 @@ use gradscope_core::{BinaryOp, Error, Layout, Result};
 
 use crate::buffer::GpuBuffer;
 use crate::device::GpuDevice;
+use crate::launch::{check_in_bounds, coalesce_many, stride_word, word};
 use crate::pipeline::{Access, KernelSpec};
-
-/// Invocations per workgroup; `WORKGROUP_SIZE` in the shader.
-const WORKGROUP_SIZE: u32 = 64;
 
 /// The strided kernel: any two layouts of one shape into a contiguous output.
 const STRIDED: KernelSpec = KernelSpec {
@@ -21,7 +19,7 @@ impl GpuDevice {
     /// `op(lhs, rhs)` elementwise into a new contiguous buffer.
     ///
     /// Both layouts must already be broadcast to the output shape (stride 0
-    /// where an operand repeats). The kernel is encoded and submitted; nothing
+    /// where an operand repeats). The kernel joins the current batch; nothing
     /// waits for it.
     pub fn binary(
         &self,
@@ -38,64 +36,13 @@ impl GpuDevice {
             return Ok(out);
         }
         let grid = self.grid(numel)?;
-        let metadata_buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(STRIDED.label),
-            size: 4 * metadata.len() as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        self.queue
-            .write_buffer(&metadata_buffer, 0, bytemuck::cast_slice(&metadata));
-
-        let kernel = self.pipelines.get(&self.device, &STRIDED);
-        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(STRIDED.label),
-            layout: &kernel.bind_group_layout,
-            entries: &[&lhs.buffer, &rhs.buffer, &out.buffer, &metadata_buffer]
-                .into_iter()
-                .zip(0u32..)
-                .map(|(buffer, binding)| wgpu::BindGroupEntry {
-                    binding,
-                    resource: buffer.as_entire_binding(),
-                })
-                .collect::<Vec<_>>(),
-        });
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some(STRIDED.label),
-            });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(STRIDED.label),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&kernel.pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            pass.dispatch_workgroups(grid.0, grid.1, 1);
-        }
-        self.queue.submit([encoder.finish()]);
-        self.check_errors(STRIDED.label)?;
+        self.launch(
+            &STRIDED,
+            &[&lhs.buffer, &rhs.buffer, &out.buffer],
+            &metadata,
+            grid,
+        )?;
         Ok(out)
-    }
-
-    /// Workgroups `(x, y)` covering `numel` invocations, `x` within the
-    /// per-dimension limit; the shader skips the surplus.
-    fn grid(&self, numel: usize) -> Result<(u32, u32)> {
-        let max = self
-            .device
-            .limits()
-            .max_compute_workgroups_per_dimension
-            .max(1);
-        let groups = numel.div_ceil(WORKGROUP_SIZE as usize);
-        let x = groups.min(max as usize);
-        let y = groups.div_ceil(x);
-        match (u32::try_from(x), u32::try_from(y)) {
-            (Ok(x), Ok(y)) if y <= max => Ok((x, y)),
-            _ => Err(Error::Backend(format!(
-                "GPU dispatch of {numel} elements exceeds {max}x{max} workgroups"
-            ))),
-        }
     }
 }
 
@@ -115,59 +62,27 @@ fn binary_metadata(
             rhs_layout.shape()
         )));
     }
-    let numel = lhs_layout.numel();
-    if numel > 0 {
-        check_in_bounds("lhs", lhs_layout, lhs.len())?;
-        check_in_bounds("rhs", rhs_layout, rhs.len())?;
+    check_in_bounds("binary op: lhs", lhs_layout, lhs.len())?;
+    check_in_bounds("binary op: rhs", rhs_layout, rhs.len())?;
+    let (shape, strides) = coalesce_many(
+        lhs_layout.shape(),
+        &[lhs_layout.strides(), rhs_layout.strides()],
+    );
+    let mut words = Vec::with_capacity(5 + 3 * shape.len());
+    words.extend([
+        op.code(),
+        word(shape.len())?,
+        word(lhs_layout.numel())?,
+        word(lhs_layout.offset())?,
+        word(rhs_layout.offset())?,
+    ]);
+    for &dim in &shape {
+        words.push(word(dim)?);
     }
-    let rank = lhs_layout.rank();
-    let mut words = Vec::with_capacity(5 + 3 * rank);
-    words.push(op.code());
-    words.push(to_u32(rank)?);
-    words.push(to_u32(numel)?);
-    words.push(to_u32(lhs_layout.offset())?);
-    words.push(to_u32(rhs_layout.offset())?);
-    for &dim in lhs_layout.shape() {
-        words.push(to_u32(dim)?);
-    }
-    for layout in [lhs_layout, rhs_layout] {
-        for &stride in layout.strides() {
-            let stride = i32::try_from(stride).map_err(|_| too_large(stride))?;
-            words.push(u32::from_ne_bytes(stride.to_ne_bytes()));
+    for operand in &strides {
+        for &stride in operand {
+            words.push(stride_word(stride)?);
         }
     }
     Ok(words)
-}
-
-/// Fails unless every element the layout reaches lies in `0..len`.
-fn check_in_bounds(name: &str, layout: &Layout, len: usize) -> Result<()> {
-    let (mut low, mut high) = (layout.offset() as i128, layout.offset() as i128);
-    for (&dim, &stride) in layout.shape().iter().zip(layout.strides()) {
-        let reach = (dim as i128 - 1) * stride as i128;
-        if reach < 0 {
-            low += reach;
-        } else {
-            high += reach;
-        }
-    }
-    if low < 0 || high >= len as i128 {
-        return Err(Error::Backend(format!(
-            "GPU binary op: {name} layout {:?} strides {:?} offset {} reaches elements \
-             {low}..={high} of a buffer of {len}",
-            layout.shape(),
-            layout.strides(),
-            layout.offset()
-        )));
-    }
-    Ok(())
-}
-
-fn to_u32(value: usize) -> Result<u32> {
-    u32::try_from(value).map_err(|_| too_large(value))
-}
-
-fn too_large(value: impl std::fmt::Display) -> Error {
-    Error::Backend(format!(
-        "GPU kernel metadata value {value} does not fit in 32 bits"
-    ))
 }

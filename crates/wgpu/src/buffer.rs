@@ -1,7 +1,12 @@
-//! Device buffers of `f32`: upload, and readback through a mapped staging buffer.
+//! Device buffers of `f32`: allocation through the caching allocator, upload,
+//! and readback through a mapped staging buffer.
+
+use std::sync::Arc;
 
 use gradscope_core::{Error, Result};
+use wgpu::util::DeviceExt;
 
+use crate::alloc::{Pool, size_class};
 use crate::device::{GpuDevice, backend_error};
 use crate::oneshot;
 
@@ -10,10 +15,15 @@ const ELEMENT_BYTES: u64 = 4;
 
 /// A storage buffer of `f32` on one [`GpuDevice`], read by kernels through a
 /// layout and written by them contiguously.
+///
+/// Dropping it returns its block to the device's cache (see
+/// [`GpuDevice::empty_cache`]), not to the device.
 #[derive(Debug)]
 pub struct GpuBuffer {
     pub(crate) buffer: wgpu::Buffer,
     len: usize,
+    label: &'static str,
+    pool: Arc<Pool>,
 }
 
 impl GpuBuffer {
@@ -26,67 +36,117 @@ impl GpuBuffer {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+
+    /// What made it, `gradscope::<family>::<op>` (e.g. `gradscope::matmul::register_blocked`),
+    /// for the memory view. A cached block reused for another purpose is
+    /// relabelled here; the wgpu label stays the first use's.
+    pub fn label(&self) -> &'static str {
+        self.label
+    }
+
+    /// Bytes it holds from the device: its size class, at least `4 * len`.
+    pub fn reserved_bytes(&self) -> u64 {
+        self.buffer.size()
+    }
+}
+
+impl Drop for GpuBuffer {
+    fn drop(&mut self) {
+        // The cache keeps a handle; queued work that still reads the block
+        // runs before any later use, since the queue runs in order.
+        self.pool.release(self.buffer.clone());
+    }
 }
 
 impl GpuDevice {
-    /// An uninitialised buffer of `len` elements for kernels to read and write.
+    /// An uninitialised buffer of `len` elements for kernels to read and
+    /// write, from the cache when a block of its size class is free.
     ///
-    /// Empty buffers still get 4 bytes, since WebGPU cannot bind zero bytes.
-    pub(crate) fn alloc(&self, len: usize, label: &str) -> Result<GpuBuffer> {
+    /// Empty buffers still get a block, since WebGPU cannot bind zero bytes.
+    pub(crate) fn alloc(&self, len: usize, label: &'static str) -> Result<GpuBuffer> {
+        let limit = self.max_binding_bytes();
         let bytes = u64::try_from(len)
             .ok()
             .and_then(|n| n.checked_mul(ELEMENT_BYTES))
-            .filter(|&bytes| bytes <= self.max_binding_bytes())
+            .filter(|&bytes| bytes <= limit)
             .ok_or_else(|| {
                 Error::Backend(format!(
-                    "GPU buffer of {len} elements exceeds the device's limit of {} bytes",
-                    self.max_binding_bytes()
+                    "GPU buffer of {len} elements ({label}) exceeds the device's limit of {limit} bytes"
                 ))
             })?;
-        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size: bytes.max(ELEMENT_BYTES),
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        Ok(GpuBuffer { buffer, len })
+        // A class past the limit falls back to the exact size (a multiple of 4).
+        let class = Some(size_class(bytes))
+            .filter(|&class| class <= limit)
+            .unwrap_or(bytes.max(ELEMENT_BYTES));
+        let buffer = match self.pool.take(class) {
+            Some(buffer) => buffer,
+            None => {
+                let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(label),
+                    size: class,
+                    usage: wgpu::BufferUsages::STORAGE
+                        | wgpu::BufferUsages::COPY_SRC
+                        | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                self.pool.created(class);
+                buffer
+            }
+        };
+        Ok(GpuBuffer {
+            buffer,
+            len,
+            label,
+            pool: self.pool.clone(),
+        })
     }
 
-    /// A new buffer holding `data`; the copy happens before the next submission.
+    /// A new buffer holding `data`.
+    ///
+    /// The data goes through a staging buffer filled at creation and a copy
+    /// recorded in the current batch, so it lands in order with the kernels
+    /// around it even when its block was cached from a buffer queued work
+    /// still reads (a `queue.write_buffer` would run before the whole batch).
     pub fn upload(&self, data: &[f32]) -> Result<GpuBuffer> {
         let buffer = self.alloc(data.len(), "gradscope::buffer::upload")?;
         if !data.is_empty() {
-            self.queue
-                .write_buffer(&buffer.buffer, 0, bytemuck::cast_slice(data));
+            let staging = self
+                .device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("gradscope::buffer::upload_staging"),
+                    contents: bytemuck::cast_slice(data),
+                    usage: wgpu::BufferUsages::COPY_SRC,
+                });
+            let bytes = staging.size();
+            self.record(|encoder| {
+                encoder.copy_buffer_to_buffer(&staging, 0, &buffer.buffer, 0, bytes);
+            });
         }
         self.check_errors("upload")?;
         Ok(buffer)
     }
 
-    /// The buffer's elements, copied back once all work submitted before has run.
+    /// The buffer's elements, copied back once all work queued before has run.
     ///
     /// Natively this blocks on the device; in the browser it yields to the
     /// event loop until the map completes.
     pub async fn read(&self, buffer: &GpuBuffer) -> Result<Vec<f32>> {
         if buffer.is_empty() {
-            return self.check_errors("read").map(|()| Vec::new());
+            self.flush()?;
+            return Ok(Vec::new());
         }
-        let size = buffer.buffer.size();
+        let size = ELEMENT_BYTES * buffer.len as u64;
         let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("gradscope::buffer::readback"),
             size,
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("gradscope::buffer::readback"),
-            });
-        encoder.copy_buffer_to_buffer(&buffer.buffer, 0, &staging, 0, size);
-        self.queue.submit([encoder.finish()]);
+        // The copy joins the batch, and the batch goes to the device now.
+        self.record(|encoder| {
+            encoder.copy_buffer_to_buffer(&buffer.buffer, 0, &staging, 0, size);
+        });
+        self.flush()?;
 
         let (sender, receiver) = oneshot::channel();
         staging.map_async(wgpu::MapMode::Read, .., move |mapped| sender.send(mapped));
@@ -109,8 +169,6 @@ impl GpuDevice {
             bytemuck::pod_collect_to_vec::<u8, f32>(&view)
         };
         staging.unmap();
-        let mut data = data;
-        data.truncate(buffer.len);
         Ok(data)
     }
 }

@@ -4,7 +4,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use gradscope_core::{Error, Result};
 
+use crate::alloc::{MemoryStats, Pool};
 use crate::pipeline::PipelineCache;
+
+/// Commands recorded before a submission: enough to amortise the submit,
+/// few enough that the device starts on long op chains before a readback.
+const MAX_BATCH: u32 = 64;
 
 /// One GPU: a wgpu device and queue with the kernels built on it so far.
 ///
@@ -15,8 +20,20 @@ pub struct GpuDevice {
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
     pub(crate) pipelines: PipelineCache,
+    pub(crate) pool: Arc<Pool>,
+    pending: Mutex<Pending>,
     info: wgpu::AdapterInfo,
     errors: ErrorSink,
+}
+
+/// The batch being recorded: kernels, uploads and copies go into one
+/// encoder, submitted when it holds [`MAX_BATCH`] commands or when something
+/// must come back (a readback) or be finished ([`GpuDevice::flush`]).
+#[derive(Debug, Default)]
+struct Pending {
+    encoder: Option<wgpu::CommandEncoder>,
+    commands: u32,
+    submissions: u64,
 }
 
 /// Validation and out-of-memory errors wgpu reports outside any call's return
@@ -83,6 +100,8 @@ impl GpuDevice {
             device,
             queue,
             pipelines: PipelineCache::default(),
+            pool: Arc::default(),
+            pending: Mutex::default(),
             info: adapter.get_info(),
             errors,
         })
@@ -109,6 +128,58 @@ impl GpuDevice {
             .min(limits.max_buffer_size)
     }
 
+    /// Records commands into the current batch, submitting the batch once
+    /// it is full. Nothing waits for the device.
+    pub(crate) fn record(&self, f: impl FnOnce(&mut wgpu::CommandEncoder)) {
+        let full = {
+            let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+            let encoder = pending.encoder.get_or_insert_with(|| {
+                self.device
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("gradscope::batch"),
+                    })
+            });
+            f(encoder);
+            pending.commands += 1;
+            (pending.commands >= MAX_BATCH).then(|| take_batch(&mut pending))
+        };
+        if let Some(encoder) = full.flatten() {
+            self.queue.submit([encoder.finish()]);
+        }
+    }
+
+    /// Submits the recorded batch, if any, and reports errors from its
+    /// recording. The device runs it in order with everything submitted before.
+    pub fn flush(&self) -> Result<()> {
+        let batch = {
+            let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+            take_batch(&mut pending)
+        };
+        if let Some(encoder) = batch {
+            self.queue.submit([encoder.finish()]);
+        }
+        self.check_errors("submit")
+    }
+
+    /// Submissions made so far: how many batches the recorded work took.
+    pub fn submissions(&self) -> u64 {
+        self.pending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .submissions
+    }
+
+    /// The caching allocator's counters.
+    pub fn memory_stats(&self) -> MemoryStats {
+        self.pool.stats()
+    }
+
+    /// Gives cached, unused blocks back to the device, PyTorch's
+    /// `torch.cuda.empty_cache()`; returns the bytes released.
+    pub fn empty_cache(&self) -> u64 {
+        self.pool.empty()
+    }
+
     /// Turns errors wgpu reported since the last check into an `Err`.
     pub(crate) fn check_errors(&self, what: &str) -> Result<()> {
         let errors = self.errors.take();
@@ -118,4 +189,14 @@ impl GpuDevice {
             Err(backend_error(what, errors.join("; ")))
         }
     }
+}
+
+/// The batch's encoder, leaving an empty batch, counted as one submission.
+fn take_batch(pending: &mut Pending) -> Option<wgpu::CommandEncoder> {
+    let encoder = pending.encoder.take();
+    if encoder.is_some() {
+        pending.commands = 0;
+        pending.submissions += 1;
+    }
+    encoder
 }

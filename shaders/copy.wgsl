@@ -1,0 +1,61 @@
+// Strided copy: out[i] = src[s(i)], any layout (transposed, sliced with steps,
+// expanded with stride 0, flipped) into a contiguous output.
+//
+// Bindings, group 0:
+//
+// | binding | name     | type                                  |
+// |---------|----------|---------------------------------------|
+// | 0       | src      | array<f32>, storage, read             |
+// | 1       | out      | array<f32>, storage, read_write       |
+// | 2       | metadata | array<u32>, storage, read (see below) |
+//
+// Metadata, in u32 words, r = rank (crates/wgpu/src/launch.rs,
+// strided_metadata, packs it; the same header as unary.wgsl):
+//
+// | word         | field                                         |
+// |--------------|-----------------------------------------------|
+// | 0            | op code, unused here                          |
+// | 1            | rank r (size-1 and dense runs already merged) |
+// | 2            | numel, elements of the output                 |
+// | 3            | src offset, in elements                       |
+// | 4, 5         | parameters, unused here                       |
+// | 6 .. 6+r     | shape                                         |
+// | 6+r .. 6+2r  | src strides, in elements, i32 bit-cast to u32 |
+//
+// Dispatch: workgroups of 64 on a 2-D grid (x at most the per-dimension
+// limit); invocation (gx, gy) handles element gy * x * 64 + gx, and those at
+// or past numel return. The host has checked that every element the layout
+// reaches lies inside src.
+
+const WORKGROUP_SIZE: u32 = 64u;
+const HEADER: u32 = 6u;
+
+@group(0) @binding(0) var<storage, read> src: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<storage, read> metadata: array<u32>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn copy_strided(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let index = gid.y * groups.x * WORKGROUP_SIZE + gid.x;
+    let numel = metadata[2];
+    if index >= numel {
+        return;
+    }
+    let rank = metadata[1];
+    // Peel coordinates off the row-major output index, innermost first.
+    var rest = index;
+    var s = i32(metadata[3]);
+    for (var k = rank; k > 0u; k--) {
+        let d = k - 1u;
+        let size = metadata[HEADER + d];
+        s += i32(rest % size) * bitcast<i32>(metadata[HEADER + rank + d]);
+        rest = rest / size;
+    }
+    let at = u32(s);
+    if at < arrayLength(&src) {
+        out[index] = src[at];
+    }
+}
