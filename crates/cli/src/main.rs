@@ -1,6 +1,7 @@
 //! `gradscope`: runs gradscope's engine headlessly.
 
 mod bench;
+mod gradcheck;
 mod lessons;
 mod outputs;
 mod run;
@@ -20,6 +21,9 @@ Usage:
   gradscope run FILE.py      run a PyTorch program on gradscope's engine (see `gradscope run --help`)
   gradscope lessons [--check] [--only SLUG]
                              run the lessons and check their claims (see `gradscope lessons --help`)
+  gradscope gradcheck [--device cpu|webgpu] [--only NAME] [--json]
+                             check every op's backward against finite differences
+                             (see `gradscope gradcheck --help`)
   gradscope bench [--suite cpu] [--json] [--runs N] [--baseline PYTHON]
                              time the benchmark workloads (beside PyTorch with --baseline)
   gradscope --version        print the version
@@ -32,6 +36,9 @@ fn main() -> ExitCode {
     }
     if args.first().is_some_and(|a| a == "lessons") {
         return lessons::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "gradcheck") {
+        return gradcheck::main(&args[1..]);
     }
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,

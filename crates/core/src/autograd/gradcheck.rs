@@ -71,6 +71,97 @@ pub fn gradcheck(
     Ok(())
 }
 
+/// How far one input's analytical Jacobian (from backward) lies from the
+/// numerical one (central differences): what [`gradcheck`] judges, as
+/// figures for a report.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JacobianError {
+    /// The input's position.
+    pub input: usize,
+    /// The largest `|analytical - numerical|` over the Jacobian's entries.
+    pub max_abs_error: f64,
+    /// The largest `|analytical - numerical| / |numerical|` over the entries
+    /// whose numerical value exceeds `atol`: smaller entries are judged by
+    /// the absolute error alone, as PyTorch's `atol + rtol * |numerical|` does,
+    /// and dividing by them would report noise. 0 when no entry is that large.
+    pub max_rel_error: f64,
+    /// PyTorch's verdict: every entry within `atol + rtol * |numerical|`
+    /// (a NaN anywhere fails).
+    pub passed: bool,
+}
+
+/// The figures behind [`gradcheck`]'s verdict, one per input that requires
+/// grad, instead of a verdict: for tables of many ops. Errors only when `f`
+/// fails or an input that requires grad is not float64.
+///
+/// ```
+/// use gradscope_core::Tensor;
+/// use gradscope_core::autograd::gradcheck::{jacobian_errors, GradcheckOptions};
+/// let x = Tensor::from_vec(vec![0.5f64, -1.0, 2.0], &[3])?.requires_grad_(true);
+/// let errors = jacobian_errors(|t| t[0].exp(), &[x], GradcheckOptions::default())?;
+/// assert!(errors[0].passed && errors[0].max_abs_error < 1e-6);
+/// # Ok::<(), gradscope_core::Error>(())
+/// ```
+pub fn jacobian_errors(
+    f: impl Fn(&[Tensor]) -> Result<Tensor>,
+    inputs: &[Tensor],
+    options: GradcheckOptions,
+) -> Result<Vec<JacobianError>> {
+    let output = f(inputs)?;
+    let n_out = output.numel();
+    let mut errors = vec![];
+    for (i, input) in inputs.iter().enumerate() {
+        if !input.requires_grad() {
+            continue;
+        }
+        if input.dtype() != DType::Float64 {
+            return Err(Error::GradcheckFailed(format!(
+                "Input #{i} requires gradient and is not a double precision floating point. \
+                 gradcheck runs in float64."
+            )));
+        }
+        let analytical = analytical_jacobian(&f, inputs, i, n_out)?;
+        let numerical = numerical_jacobian(&f, inputs, i, n_out, options.eps)?;
+        let mut error = JacobianError {
+            input: i,
+            max_abs_error: 0.0,
+            max_rel_error: 0.0,
+            passed: true,
+        };
+        for (a, n) in analytical.iter().zip(&numerical) {
+            let diff = (a - n).abs();
+            // `f64::max` drops NaN; a NaN must show in the figures too.
+            error.max_abs_error = nan_max(error.max_abs_error, diff);
+            if n.abs() > options.atol || diff.is_nan() {
+                error.max_rel_error = nan_max(error.max_rel_error, diff / n.abs());
+            }
+            if diff.is_nan() || diff > options.atol + options.rtol * n.abs() {
+                error.passed = false;
+            }
+        }
+        errors.push(error);
+    }
+    Ok(errors)
+}
+
+/// The op whose backward `node` runs; `None` for a leaf's `AccumulateGrad`
+/// and for a custom function's node. A gradcheck report uses it to name the
+/// ops a checked function's graph exercised, from the op enums themselves.
+pub fn node_op(node: &super::Node) -> Option<&crate::ops::Op> {
+    match &node.kind {
+        super::NodeKind::Op(op) => Some(op),
+        super::NodeKind::AccumulateGrad(_) | super::NodeKind::Custom(_) => None,
+    }
+}
+
+fn nan_max(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
+}
+
 /// Jacobian row by row: one backward per output element with a one-hot
 /// gradient. Entry `[k * n_out + j]` is d out_j / d in_k.
 fn analytical_jacobian(
