@@ -2,6 +2,7 @@
 //! trait the engine routes tensor ops through.
 
 use gradscope_core::backend::Kernel;
+use gradscope_core::ops::UnaryOp;
 use gradscope_core::{BinaryOp, DeviceBackend, DeviceBuffer, Error, Layout, Result};
 
 use crate::buffer::GpuBuffer;
@@ -59,6 +60,11 @@ impl DeviceBackend for GpuDevice {
 
     fn copy(&self, x: &dyn DeviceBuffer, layout: &Layout) -> Kernel {
         made(GpuDevice::copy(self, own(x, "copy")?, layout)?)
+    }
+
+    fn unary(&self, op: &UnaryOp, x: &dyn DeviceBuffer, layout: &Layout) -> Kernel {
+        let x = own(x, "unary op")?;
+        Ok(GpuDevice::unary(self, op, x, layout)?.map(|b| Box::new(b) as Box<dyn DeviceBuffer>))
     }
 
     fn binary(

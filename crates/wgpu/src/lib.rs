@@ -15,6 +15,7 @@ mod device;
 mod launch;
 mod oneshot;
 mod pipeline;
+mod unary;
 
 pub use alloc::MemoryStats;
 pub use buffer::GpuBuffer;
