@@ -11,6 +11,32 @@ use tiny_http::{Header, Method, Request, Response, Server};
 
 const WORKERS: usize = 4;
 
+/// The site's Content-Security-Policy (also in its pages' meta tags, for
+/// static hosts that set no headers): scripts only from the site itself,
+/// plus compiling its WebAssembly; no eval, no inline script, no plugins.
+/// Styles allow inline attributes (the graph sizes its SVG with one, and
+/// CodeMirror injects its theme). No `frame-ancestors`: the widget's
+/// `embed.html` is meant to be framed by any page.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
+     script-src 'self' 'wasm-unsafe-eval'; \
+     style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data:; \
+     connect-src 'self'; \
+     worker-src 'self'; \
+     object-src 'none'; \
+     base-uri 'none'; \
+     form-action 'none'";
+
+/// Whose pages a server serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// gradscope's site: every response carries [`CONTENT_SECURITY_POLICY`].
+    Site,
+    /// Another site's pages (the widget's demo host in the e2e test): no
+    /// policy of gradscope's, so it may load the loader from the site's origin.
+    Host,
+}
+
 /// Which requests to print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Log {
@@ -28,8 +54,14 @@ pub struct StaticServer {
 }
 
 impl StaticServer {
-    /// Serves `root` on 127.0.0.1:`port` (0: any free port) from background threads.
+    /// Serves the site at `root` on 127.0.0.1:`port` (0: any free port) from
+    /// background threads, with the site's Content-Security-Policy.
     pub fn start(root: &Path, port: u16, log: Log) -> Result<Self> {
+        Self::start_as(root, port, log, Origin::Site)
+    }
+
+    /// Serves `root` as `origin`'s pages.
+    pub fn start_as(root: &Path, port: u16, log: Log, origin: Origin) -> Result<Self> {
         let root = root
             .canonicalize()
             .with_context(|| format!("the site directory {} is missing", root.display()))?;
@@ -47,7 +79,7 @@ impl StaticServer {
                 std::thread::spawn(move || {
                     // recv fails only when unblocked, on drop.
                     while let Ok(request) = server.recv() {
-                        handle(&root, request, log);
+                        handle(&root, request, log, origin);
                     }
                 })
             })
@@ -211,7 +243,7 @@ fn header(name: &str, value: &str) -> Option<Header> {
     Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
 }
 
-fn handle(root: &Path, request: Request, log: Log) {
+fn handle(root: &Path, request: Request, log: Log, origin: Origin) {
     let method = request.method().clone();
     let url = request.url().to_string();
     let (status, result) = if !matches!(method, Method::Get | Method::Head) {
@@ -235,6 +267,11 @@ fn handle(root: &Path, request: Request, log: Log) {
                 ]
                 .into_iter()
                 .flatten()
+                {
+                    response.add_header(h);
+                }
+                if origin == Origin::Site
+                    && let Some(h) = header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
                 {
                     response.add_header(h);
                 }
@@ -357,12 +394,34 @@ mod tests {
         assert!(index.starts_with("HTTP/1.1 200"), "{index}");
         assert!(index.contains("text/html"), "{index}");
         assert!(index.ends_with("<p>hi</p>"), "{index}");
+        assert!(
+            index.contains(
+                "Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval';"
+            ),
+            "{index}"
+        );
         let wasm = get(server.addr(), "/pkg/app_bg.wasm")?;
         assert!(wasm.contains("Content-Type: application/wasm"), "{wasm}");
         assert!(get(server.addr(), "/missing")?.starts_with("HTTP/1.1 404"));
         assert!(get(server.addr(), "/../secret.txt")?.starts_with("HTTP/1.1 403"));
         drop(server);
+        let host = StaticServer::start_as(&dir.join("site"), 0, Log::Errors, Origin::Host)?;
+        let index = get(host.addr(), "/")?;
+        assert!(index.starts_with("HTTP/1.1 200"), "{index}");
+        assert!(!index.contains("Content-Security-Policy"), "{index}");
+        drop(host);
         fs::remove_dir_all(&dir)?;
         Ok(())
+    }
+
+    #[test]
+    fn policy_allows_only_own_scripts_and_wasm() {
+        let directives: Vec<&str> = CONTENT_SECURITY_POLICY.split("; ").collect();
+        assert!(directives.contains(&"script-src 'self' 'wasm-unsafe-eval'"));
+        assert!(directives.contains(&"object-src 'none'"));
+        assert!(!CONTENT_SECURITY_POLICY.contains("'unsafe-eval'"));
+        assert!(!CONTENT_SECURITY_POLICY.contains("frame-ancestors"));
+        // A header value must be one line.
+        assert!(!CONTENT_SECURITY_POLICY.contains('\n'));
     }
 }

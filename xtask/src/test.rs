@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 
-use crate::server::{Log, StaticServer};
+use crate::server::{Log, Origin, StaticServer};
 use crate::setup::{self, CHROMEDRIVER};
 use crate::util::{self, Ctx};
 use crate::web;
@@ -171,7 +171,9 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
     Ok(failed == 0)
 }
 
-/// Serves the site on a free port and runs the browser script against it.
+/// Serves the site on a free port and runs the browser scripts against it:
+/// the playground, then the embeddable widget (its demo article served from
+/// a second port, another origin). Both run; either failing fails the stage.
 fn e2e(ctx: &Ctx) -> Result<()> {
     let script = ctx.root.join("tests/e2e/playground.mjs");
     if !script.is_file() {
@@ -180,17 +182,34 @@ fn e2e(ctx: &Ctx) -> Result<()> {
     let out_dir = ctx.target_dir.join("e2e");
     fs::create_dir_all(&out_dir)?;
     let screenshot = out_dir.join("playground-1280x800.png");
-    let server = StaticServer::start(&web::site_dir(ctx), 0, Log::Errors)?;
+    let site = web::site_dir(ctx);
+    let server = StaticServer::start(&site, 0, Log::Errors)?;
     let mut cmd = ctx.cmd("node");
     cmd.arg("tests/e2e/playground.mjs")
         .env("GRADSCOPE_URL", server.url())
         .env("GRADSCOPE_SCREENSHOT", &screenshot);
     println!("{}", util::display(&cmd));
-    let result = util::run_with_timeout(&mut cmd, E2E_LIMIT);
-    drop(server);
-    result?;
+    let playground = util::run_with_timeout(&mut cmd, E2E_LIMIT);
     if screenshot.is_file() {
         println!("e2e: screenshot at {}", ctx.show(&screenshot));
     }
-    Ok(())
+
+    let host_dir = out_dir.join("widget-host");
+    web::write_demo_host(&site, &server.url(), &host_dir)?;
+    let host = StaticServer::start_as(&host_dir, 0, Log::Errors, Origin::Host)?;
+    let mut cmd = ctx.cmd("node");
+    cmd.arg("tests/e2e/widget.mjs")
+        .env("GRADSCOPE_URL", server.url())
+        .env("GRADSCOPE_HOST_URL", host.url())
+        .env("GRADSCOPE_SHOTS", &out_dir);
+    println!("{}", util::display(&cmd));
+    let widget = util::run_with_timeout(&mut cmd, E2E_LIMIT);
+    drop(host);
+    drop(server);
+    match (playground, widget) {
+        (Ok(()), Ok(())) => Ok(()),
+        (Err(err), Ok(())) => Err(err),
+        (Ok(()), Err(err)) => Err(err),
+        (Err(a), Err(b)) => bail!("{a:#}; and {b:#}"),
+    }
 }

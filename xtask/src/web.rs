@@ -32,6 +32,27 @@ const WASM_OPT_FEATURES: &[&str] = &[
 /// The editor's npm project (CodeMirror 6 and esbuild), under the repository root.
 pub const EDITOR_DIR: &str = "web/editor";
 
+/// The lesson catalogue the widget shows before it loads the engine (titles,
+/// programs, controls), written by the build from `gradscope-lessons`.
+pub const EMBED_CATALOG: &str = "embed-lessons.json";
+
+/// What a page with one widget loads before the engine is needed: the
+/// loader in the host page, and the frame's page, script, styles and
+/// catalogue. The yew app, the editor and the worker come later (when the
+/// widget is seen or Run is pressed).
+pub const WIDGET_BEFORE_ENGINE: &[&str] = &[
+    "widget.js",
+    "embed.html",
+    "embed.js",
+    "style.css",
+    "embed.css",
+    EMBED_CATALOG,
+];
+
+/// Issue 9's budget for [`WIDGET_BEFORE_ENGINE`], gzipped (150 KB, read as
+/// the stricter 150,000 bytes).
+pub const WIDGET_BUDGET_GZ: usize = 150_000;
+
 /// The site directory.
 pub fn site_dir(ctx: &Ctx) -> PathBuf {
     ctx.target_dir.join("site")
@@ -108,9 +129,117 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
     )
     .context("copying the digits' attribution (crates/lessons/data/README.md)")?;
     bundle_editor(ctx, &editor, &site)?;
+    fs::write(site.join(EMBED_CATALOG), catalog_json())
+        .with_context(|| format!("writing {EMBED_CATALOG}"))?;
 
     print_sizes(ctx, &site)?;
+    widget_budget(&site)?;
     Ok(site)
+}
+
+/// Writes, into `dir`, the demo article as another site would serve it: its
+/// page and stylesheet with the loader fetched from `site_url` (the site's
+/// origin, e.g. `http://127.0.0.1:8080/`), so the widgets are cross-origin
+/// frames. The e2e test serves `dir` on a second port.
+pub fn write_demo_host(site: &Path, site_url: &str, dir: &Path) -> Result<()> {
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let page =
+        fs::read_to_string(site.join("embed-demo.html")).context("reading embed-demo.html")?;
+    const LOADER: &str = "src=\"./widget.js\"";
+    if !page.contains(LOADER) {
+        bail!("embed-demo.html no longer loads {LOADER}: update write_demo_host");
+    }
+    let page = page.replace(LOADER, &format!("src=\"{site_url}widget.js\""));
+    fs::write(dir.join("index.html"), page)?;
+    fs::copy(site.join("embed-demo.css"), dir.join("embed-demo.css"))
+        .context("copying embed-demo.css")?;
+    Ok(())
+}
+
+/// Prints what the widget loads before the engine, gzipped, and fails the
+/// build when it is over [`WIDGET_BUDGET_GZ`].
+pub fn widget_budget(site: &Path) -> Result<usize> {
+    let mut total = 0;
+    let mut parts = Vec::new();
+    for name in WIDGET_BEFORE_ENGINE {
+        let path = site.join(name);
+        let data = fs::read(&path)
+            .with_context(|| format!("reading {} (the widget needs it)", path.display()))?;
+        let gz = gzip_len(&data)?;
+        parts.push(format!("{name} {}", grouped(gz)));
+        total += gz;
+    }
+    println!(
+        "widget before the engine: {} bytes gzipped of a {} budget ({})",
+        grouped(total),
+        grouped(WIDGET_BUDGET_GZ),
+        parts.join(", ")
+    );
+    check_budget(total)?;
+    Ok(total)
+}
+
+fn check_budget(total: usize) -> Result<()> {
+    if total > WIDGET_BUDGET_GZ {
+        bail!(
+            "the widget loads {} bytes gzipped before the engine, over its budget of {}",
+            grouped(total),
+            grouped(WIDGET_BUDGET_GZ)
+        );
+    }
+    Ok(())
+}
+
+/// The lessons as the widget's first view needs them, as JSON: slug,
+/// number, title, program, text and the controls' names and labels.
+pub fn catalog_json() -> String {
+    let lessons: Vec<String> = gradscope_lessons::lessons()
+        .iter()
+        .map(|l| {
+            let controls: Vec<String> = l
+                .controls
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{{\"name\":{},\"label\":{}}}",
+                        json_string(c.name),
+                        json_string(c.label)
+                    )
+                })
+                .collect();
+            format!(
+                "{{\"slug\":{},\"number\":{},\"title\":{},\"program\":{},\"text\":{},\"controls\":[{}]}}",
+                json_string(l.slug),
+                l.number,
+                json_string(l.title),
+                json_string(l.program),
+                json_string(l.text),
+                controls.join(",")
+            )
+        })
+        .collect();
+    format!("{{\"lessons\":[\n{}\n]}}\n", lessons.join(",\n"))
+}
+
+/// `s` as a JSON string literal; `<` is escaped too, so the text can never
+/// close a script element it might be pasted into.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '<' => out.push_str("\\u003c"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// `web/editor/main.js` and the CodeMirror it imports, as one minified ES
@@ -237,6 +366,69 @@ mod tests {
         assert_eq!(grouped(999), "999");
         assert_eq!(grouped(1000), "1,000");
         assert_eq!(grouped(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn json_strings_escape() {
+        assert_eq!(json_string("a"), r#""a""#);
+        assert_eq!(json_string("\"q\"\\"), r#""\"q\"\\""#);
+        assert_eq!(json_string("l1\nl2\t"), r#""l1\nl2\t""#);
+        assert_eq!(json_string("</script>"), r#""\u003c/script>""#);
+        assert_eq!(json_string("\u{1}"), r#""\u0001""#);
+        assert_eq!(json_string("é"), "\"é\"");
+    }
+
+    #[test]
+    fn catalog_holds_every_lesson() {
+        let json = catalog_json();
+        for lesson in gradscope_lessons::lessons() {
+            assert!(
+                json.contains(&format!("\"slug\":\"{}\"", lesson.slug)),
+                "{}",
+                lesson.slug
+            );
+        }
+        assert!(json.contains("ZERO_GRAD = True"), "programs are in it");
+        assert!(json.starts_with("{\"lessons\":["));
+    }
+
+    #[test]
+    fn pages_carry_the_servers_policy() -> Result<()> {
+        // Static hosts send no header: the meta tag must say the same.
+        let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web");
+        let meta = format!(
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">",
+            crate::server::CONTENT_SECURITY_POLICY
+        );
+        for page in ["index.html", "embed.html"] {
+            let text = fs::read_to_string(web.join(page))?;
+            assert!(text.contains(&meta), "{page} lacks {meta}");
+            // Inline scripts would be refused by the policy.
+            assert!(
+                !text.contains("<script>") && !text.contains("<script type=\"module\">"),
+                "{page}"
+            );
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn demo_host_loads_the_loader_from_the_site() -> Result<()> {
+        let dir = std::env::temp_dir().join(format!("xtask-demo-host-{}", std::process::id()));
+        let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web");
+        write_demo_host(&web, "http://127.0.0.1:9/", &dir)?;
+        let page = fs::read_to_string(dir.join("index.html"))?;
+        assert!(page.contains("<script src=\"http://127.0.0.1:9/widget.js\" defer>"));
+        assert_eq!(page.matches("<gradscope-widget").count(), 2);
+        assert!(dir.join("embed-demo.css").is_file());
+        fs::remove_dir_all(&dir)?;
+        Ok(())
+    }
+
+    #[test]
+    fn budget_refuses_more_than_150_kb() {
+        assert!(check_budget(WIDGET_BUDGET_GZ).is_ok());
+        assert!(check_budget(WIDGET_BUDGET_GZ + 1).is_err());
     }
 
     #[test]

@@ -1,20 +1,40 @@
 //! gradscope's page: a yew app on the main thread. It owns no maths: the
 //! engine runs in the Web Worker, and layouts come from `gradscope-trace`.
+//!
+//! The same module is the embeddable widget: in `embed.html`, whose
+//! `<main id="app">` carries the settings `embed.js` checked in its
+//! `data-config` attribute, it mounts [`components::EmbedApp`] instead.
 
 mod components;
+mod embed;
 mod size;
 mod state;
 mod storage;
 mod worker;
 
+use std::rc::Rc;
+
 use wasm_bindgen::prelude::*;
 
-/// Mounts the app on the page's `<main id="app">` (or the body).
+/// Mounts the app on the page's `<main id="app">` (or the body): the
+/// widget when that element has a `data-config`, else the playground.
 #[wasm_bindgen(start)]
 pub fn start() {
     let document = web_sys::window().and_then(|w| w.document());
     match document.and_then(|d| d.get_element_by_id("app")) {
-        Some(root) => yew::Renderer::<components::App>::with_root(root).render(),
-        None => yew::Renderer::<components::App>::new().render(),
-    };
+        Some(root) => match root.get_attribute("data-config") {
+            Some(json) => {
+                let props = components::EmbedAppProps {
+                    config: Rc::new(embed::Config::from_json(&json)),
+                };
+                yew::Renderer::<components::EmbedApp>::with_root_and_props(root, props).render();
+            }
+            None => {
+                yew::Renderer::<components::App>::with_root(root).render();
+            }
+        },
+        None => {
+            yew::Renderer::<components::App>::new().render();
+        }
+    }
 }

@@ -105,6 +105,23 @@ impl State {
         }
     }
 
+    /// The status line: the engine's state, or the last run's.
+    pub fn status_text(&self) -> String {
+        match (&self.engine, &self.run) {
+            (Engine::Failed(message), _) => format!("engine failed: {message}"),
+            (Engine::Loading, Run::Running) | (Engine::Loading, Run::Idle) => {
+                "loading engine".into()
+            }
+            (_, Run::Running) => "running".into(),
+            (_, Run::Finished) => "finished".into(),
+            (_, Run::Raised { kind, .. }) => format!("raised {kind}"),
+            (_, Run::Stopped) => "stopped".into(),
+            (Engine::Ready { startup_ms }, Run::Idle) => {
+                format!("ready (Python started in {startup_ms:.0} ms)")
+            }
+        }
+    }
+
     /// The line that raised, if the last run did.
     pub fn error_line(&self) -> Option<u32> {
         match &self.run {

@@ -91,17 +91,7 @@ pub fn App() -> Html {
     } else {
         playback.line()
     };
-    let status = match (&state.engine, &state.run) {
-        (Engine::Failed(message), _) => format!("engine failed: {message}"),
-        (Engine::Loading, Run::Running) | (Engine::Loading, Run::Idle) => "loading engine".into(),
-        (_, Run::Running) => "running".into(),
-        (_, Run::Finished) => "finished".into(),
-        (_, Run::Raised { kind, .. }) => format!("raised {kind}"),
-        (_, Run::Stopped) => "stopped".into(),
-        (Engine::Ready { startup_ms }, Run::Idle) => {
-            format!("ready (Python started in {startup_ms:.0} ms)")
-        }
-    };
+    let status = state.status_text();
     html! {
         <>
             <header class="top">

@@ -4,6 +4,7 @@ mod app;
 mod console_panel;
 mod device_menu;
 mod editor;
+mod embed_app;
 mod graph_node;
 mod graph_panel;
 mod lesson_menu;
@@ -12,3 +13,4 @@ mod memory_panel;
 mod transport;
 
 pub use app::App;
+pub use embed_app::{EmbedApp, Props as EmbedAppProps};

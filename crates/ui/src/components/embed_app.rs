@@ -1,0 +1,199 @@
+//! The embeddable widget (`embed.html`): the playground's views for one
+//! lesson or one program, in a frame on someone else's page. It keeps
+//! nothing in `localStorage`, so two widgets, and the playground, never
+//! overwrite each other's code.
+
+use std::rc::Rc;
+
+use gradscope_trace::protocol::{Device, WebGpu};
+use yew::prelude::*;
+
+use super::console_panel::ConsolePanel;
+use super::device_menu::DeviceMenu;
+use super::editor::Editor;
+use super::graph_panel::GraphPanel;
+use super::lesson_panel::LessonPanel;
+use super::memory_panel::MemoryPanel;
+use super::transport::Transport;
+use crate::embed::{Checked, Config, Program};
+use crate::state::{Action, Engine, Run, State};
+use crate::worker::use_engine;
+
+/// Props of [`EmbedApp`].
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// The settings `embed.js` handed over, or why they could not be read.
+    pub config: Rc<Result<Config, String>>,
+}
+
+/// The widget, or the reason it cannot be shown.
+#[function_component]
+pub fn EmbedApp(props: &Props) -> Html {
+    match props.config.as_ref().clone().and_then(|c| c.check()) {
+        Ok(checked) => html! { <Widget config={Rc::new(checked)} /> },
+        Err(message) => html! { <EmbedError {message} /> },
+    }
+}
+
+/// Props of [`EmbedError`].
+#[derive(Properties, PartialEq)]
+pub struct ErrorProps {
+    pub message: String,
+}
+
+/// What is wrong with the widget's settings, where the widget would be.
+#[function_component]
+pub fn EmbedError(props: &ErrorProps) -> Html {
+    html! {
+        <div class="embed-error" role="alert" data-testid="widget-error">
+            <strong>{ "This gradscope widget cannot start: " }</strong>{ props.message.clone() }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct WidgetProps {
+    config: Rc<Checked>,
+}
+
+#[function_component]
+fn Widget(props: &WidgetProps) -> Html {
+    let config = props.config.clone();
+    let state = use_reducer({
+        let config = config.clone();
+        move || {
+            let mut state = State::new(config.source.clone(), config.device);
+            if let Program::Lesson(lesson) = config.program {
+                state.lesson = Some(lesson.slug);
+            }
+            state
+        }
+    });
+    let engine = use_engine(state.dispatcher());
+    let device = match (&state.device, &state.webgpu) {
+        (Device::Webgpu, Some(WebGpu::Available { .. })) => Device::Webgpu,
+        _ => Device::Cpu,
+    };
+    let lesson = match config.program {
+        Program::Lesson(lesson) => Some(lesson),
+        Program::Inline => None,
+    };
+    // Claims are checked only where the lesson's panel shows them.
+    let check_claims = config.show.lesson;
+    let on_run = {
+        let (engine, source) = (engine.clone(), state.source.clone());
+        Callback::from(move |()| {
+            engine.run(&source, device);
+            if let (Some(lesson), true) = (lesson, check_claims) {
+                engine.check_lesson(lesson.slug);
+            }
+        })
+    };
+    // A run asked for before the app loaded (Run in the first view, or the
+    // host's autorun of a lesson) starts once the engine is ready and, when
+    // WebGPU may be used, once the worker has probed for an adapter.
+    let pending = use_mut_ref(|| config.run_at_once);
+    {
+        let ready = matches!(state.engine, Engine::Ready { .. });
+        let probed = state.webgpu.is_some() || !config.wants_gpu;
+        let (pending, on_run) = (pending.clone(), on_run.clone());
+        use_effect_with((ready, probed), move |&(ready, probed)| {
+            if ready && probed && pending.replace(false) {
+                on_run.emit(());
+            }
+        });
+    }
+    let on_control = {
+        let (engine, source, dispatch) = (engine.clone(), state.source.clone(), state.dispatcher());
+        Callback::from(move |(name, value)| {
+            let Some(lesson) = lesson else { return };
+            if let Ok(next) = lesson.set_controls_in(&source, &[(name, value)]) {
+                engine.run(&next, device);
+                if check_claims {
+                    engine.check_lesson(lesson.slug);
+                }
+                dispatch.dispatch(Action::Edited {
+                    source: next,
+                    external: true,
+                });
+            }
+        })
+    };
+    let on_stop = {
+        let engine = engine.clone();
+        Callback::from(move |()| engine.stop())
+    };
+    let dispatch = state.dispatcher().to_callback();
+    let on_edit = dispatch.reform(|source| Action::Edited {
+        source,
+        external: false,
+    });
+    let original = config.source.clone();
+    let on_reset = dispatch.reform(move |()| Action::Edited {
+        source: original.clone(),
+        external: true,
+    });
+    let playback = &state.playback;
+    let position = playback.position();
+    let current_line = if playback.is_live() {
+        None
+    } else {
+        playback.line()
+    };
+    let (title, open_link) = match lesson {
+        Some(l) => (
+            format!("Lesson {} · {}", l.number, l.title),
+            Some(format!("./?lesson={}", l.slug)),
+        ),
+        None => ("gradscope".to_string(), None),
+    };
+    let show = config.show;
+    html! {
+        <>
+            <header class="top">
+                <h1 class="title" data-testid="title">{ title }</h1>
+                if let Some(href) = open_link {
+                    <a class="open" {href} target="_blank" rel="noopener">{ "open in gradscope ↗" }</a>
+                }
+                <DeviceMenu device={state.device} webgpu={state.webgpu.clone()}
+                            on_change={dispatch.reform(Action::SetDevice)} />
+                <span class="status" data-testid="status" role="status">{ state.status_text() }</span>
+            </header>
+            if show.lesson || show.code || show.console {
+                <div class="left">
+                    if let (Some(lesson), true) = (lesson, show.lesson) {
+                        <LessonPanel slug={lesson.slug} source={AttrValue::from(state.source.to_string())}
+                                     claims={state.claims.clone()} {on_control} />
+                    }
+                    if show.code {
+                        <section class="panel editor" aria-label="Program">
+                            <Editor source={AttrValue::from(state.source.to_string())}
+                                    source_version={state.source_version} error_line={state.error_line()}
+                                    {current_line} on_change={on_edit} on_run={on_run.clone()} />
+                        </section>
+                    }
+                    if show.console {
+                        <ConsolePanel output={state.output.clone()} run={state.run.clone()} />
+                    }
+                </div>
+            }
+            if show.graph || show.memory {
+                <div class="right">
+                    if show.graph {
+                        <GraphPanel graph={playback.graph().clone()} />
+                    }
+                    if show.memory {
+                        <MemoryPanel log={playback.log().clone()} {position} axis={state.axis}
+                                     on_axis={dispatch.reform(Action::SetAxis)} />
+                    }
+                </div>
+            }
+            <Transport running={state.run == Run::Running}
+                       can_run={!matches!(state.engine, Engine::Failed(_))}
+                       {position} len={playback.log().len()} line={playback.line()}
+                       {on_run} {on_stop} {on_reset}
+                       on_step={dispatch.reform(|(by, forward)| Action::Step(by, forward))}
+                       on_seek={dispatch.reform(Action::Seek)} />
+        </>
+    }
+}
