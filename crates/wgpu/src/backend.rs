@@ -3,7 +3,7 @@
 
 use gradscope_core::backend::Kernel;
 use gradscope_core::ops::UnaryOp;
-use gradscope_core::{BinaryOp, DeviceBackend, DeviceBuffer, Error, Layout, Result};
+use gradscope_core::{BinaryOp, DeviceBackend, DeviceBuffer, Error, Layout, ReduceKernel, Result};
 
 use crate::buffer::GpuBuffer;
 use crate::device::GpuDevice;
@@ -77,6 +77,22 @@ impl DeviceBackend for GpuDevice {
     ) -> Kernel {
         let (a, b) = (own(a, "binary op")?, own(b, "binary op")?);
         made(GpuDevice::binary(self, op, a, a_layout, b, b_layout)?)
+    }
+
+    fn reduce(
+        &self,
+        op: ReduceKernel,
+        x: &dyn DeviceBuffer,
+        layout: &Layout,
+        dims: &[usize],
+    ) -> Kernel {
+        made(GpuDevice::reduce(
+            self,
+            op,
+            own(x, "reduce")?,
+            layout,
+            dims,
+        )?)
     }
 
     fn reserved_bytes(&self) -> u64 {

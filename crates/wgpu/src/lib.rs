@@ -15,6 +15,7 @@ mod device;
 mod launch;
 mod oneshot;
 mod pipeline;
+mod reduce;
 mod unary;
 
 pub use alloc::MemoryStats;

@@ -7,8 +7,11 @@
 mod common;
 
 use common::{assert_close, be, device, on_gpu, result, values, views};
+use gradscope_core::cpu::CpuBuffer;
+use gradscope_core::cpu::reduce::{Fold, reduce as cpu_reduce_kernel};
 use gradscope_core::ops::UnaryOp;
-use gradscope_core::{BinaryOp, DeviceBackend, DeviceBuffer, Layout, Scalar, Tensor};
+use gradscope_core::{BinaryOp, DeviceBackend, DeviceBuffer, Layout, ReduceKernel, Scalar, Tensor};
+use gradscope_wgpu::GpuDevice;
 
 /// A buffer some other backend made.
 #[derive(Debug)]
@@ -280,4 +283,121 @@ fn unary_to_dtype_has_no_kernel() {
         .unary(&op, &*x, &Layout::contiguous(&[2]))
         .expect("no error");
     assert!(out.is_none(), "to(dtype) must fall back to the host");
+}
+
+/// The CPU kernel's fold over `dims` (as flags), as float32.
+fn cpu_reduce(op: ReduceKernel, x: &Tensor, dims: &[usize]) -> Vec<f32> {
+    let flags: Vec<bool> = (0..x.layout().rank()).map(|d| dims.contains(&d)).collect();
+    let fold = match op {
+        ReduceKernel::Sum => Fold::Sum,
+        ReduceKernel::Max => Fold::Max,
+        ReduceKernel::Min => Fold::Min,
+        ReduceKernel::Prod => Fold::Prod,
+    };
+    match cpu_reduce_kernel(&x.storage().data(), x.layout(), &flags, fold).expect("cpu reduce") {
+        CpuBuffer::F32(v) => v,
+        other => panic!("cpu reduce gave {}", other.dtype()),
+    }
+}
+
+/// Every subset of a layout's axes, as sorted lists.
+fn axis_sets(rank: usize) -> Vec<Vec<usize>> {
+    (0..1usize << rank)
+        .map(|mask| (0..rank).filter(|d| mask & (1 << d) != 0).collect())
+        .collect()
+}
+
+/// Compares one fold: sums within float32 rounding of the sum of
+/// magnitudes (the GPU adds in a tree, the CPU in f64), products within a
+/// few ulps per factor, max and min exactly.
+fn check_reduce(dev: &GpuDevice, what: &str, x: &Tensor, op: ReduceKernel, dims: &[usize]) {
+    let (xb, xl) = on_gpu(dev, x);
+    let got = result(dev, what, be(dev).reduce(op, &*xb, &xl, dims));
+    let want = cpu_reduce(op, x, dims);
+    let folded: usize = dims.iter().map(|&d| x.shape()[d]).product();
+    match op {
+        ReduceKernel::Sum => {
+            let magnitudes = cpu_reduce(ReduceKernel::Sum, &x.abs().expect("abs"), dims);
+            assert_eq!(got.len(), want.len(), "{what}");
+            for (i, ((g, w), m)) in got.iter().zip(&want).zip(&magnitudes).enumerate() {
+                let ok = if w.is_finite() {
+                    (g - w).abs() <= 1e-6 * m
+                } else {
+                    g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan())
+                };
+                assert!(ok, "{what}: element {i} is {g}, expected {w}");
+            }
+        }
+        ReduceKernel::Prod => assert_close(what, &got, &want, 1e-6 * folded as f32, 0.0),
+        ReduceKernel::Max | ReduceKernel::Min => assert_close(what, &got, &want, 0.0, 0.0),
+    }
+}
+
+#[test]
+fn reduce_matches_cpu_over_every_axis_set() {
+    let Some(dev) = device() else { return };
+    for (name, x) in views(4) {
+        // Products of 300 factors leave float32's range; the others fold
+        // few enough for products to stay finite.
+        let ops: &[ReduceKernel] = if name == "large" {
+            &[ReduceKernel::Sum, ReduceKernel::Max, ReduceKernel::Min]
+        } else {
+            &ReduceKernel::ALL
+        };
+        for dims in axis_sets(x.layout().rank()) {
+            for &op in ops {
+                check_reduce(&dev, &format!("{name} {op:?} over {dims:?}"), &x, op, &dims);
+            }
+        }
+    }
+}
+
+#[test]
+fn reduce_long_folds_and_special_values() {
+    let Some(dev) = device() else { return };
+    // A long fold through the tree kernel, with many outputs (2-D grid) too.
+    let long = common::tensor(&[3, 100_000], 5);
+    check_reduce(&dev, "long rows", &long, ReduceKernel::Sum, &[1]);
+    check_reduce(&dev, "long rows max", &long, ReduceKernel::Max, &[1]);
+    check_reduce(&dev, "all", &long, ReduceKernel::Sum, &[0, 1]);
+    // Past 65535 workgroups of the tree kernel: the 2-D grid.
+    let many = common::tensor(&[66_000, 65], 6);
+    check_reduce(&dev, "many outputs", &many, ReduceKernel::Sum, &[1]);
+    check_reduce(&dev, "many outputs min", &many, ReduceKernel::Min, &[1]);
+    check_reduce(&dev, "columns", &many, ReduceKernel::Sum, &[0]);
+
+    // NaN wins in max and min (and poisons sum and prod), in short and long folds.
+    for len in [5, 1000] {
+        let mut data = common::values(2 * len, 9);
+        data[3] = f32::NAN;
+        data[len + 1] = f32::INFINITY;
+        let x = Tensor::from_vec(data, &[2, len]).expect("tensor");
+        for op in ReduceKernel::ALL {
+            check_reduce(&dev, &format!("nan {len} {op:?}"), &x, op, &[1]);
+        }
+    }
+
+    // Empty folds give the identity; empty outputs give nothing.
+    let empty = Tensor::from_vec(Vec::<f32>::new(), &[3, 0]).expect("tensor");
+    let (eb, el) = on_gpu(&dev, &empty);
+    for (op, identity) in [
+        (ReduceKernel::Sum, 0.0),
+        (ReduceKernel::Prod, 1.0),
+        (ReduceKernel::Max, f32::NEG_INFINITY),
+        (ReduceKernel::Min, f32::INFINITY),
+    ] {
+        let got = result(&dev, "empty fold", be(&dev).reduce(op, &*eb, &el, &[1]));
+        assert_eq!(got, vec![identity; 3], "{op:?}");
+        let got = result(&dev, "empty output", be(&dev).reduce(op, &*eb, &el, &[0]));
+        assert!(got.is_empty(), "{op:?}");
+    }
+
+    // Unsorted or out-of-range axes are errors.
+    let (xb, xl) = on_gpu(&dev, &common::tensor(&[2, 3], 1));
+    assert!(
+        be(&dev)
+            .reduce(ReduceKernel::Sum, &*xb, &xl, &[1, 0])
+            .is_err()
+    );
+    assert!(be(&dev).reduce(ReduceKernel::Sum, &*xb, &xl, &[2]).is_err());
 }
