@@ -1036,6 +1036,32 @@ pub enum Error {
     /// A backend failed (a GPU device lost, a buffer it could not map).
     #[error("{0}")]
     Backend(String),
+
+    /// A device this build has no backend for (`cuda`), as a CPU-only
+    /// PyTorch says it (AssertionError).
+    #[error("Torch not compiled with {} enabled", device.to_uppercase())]
+    DeviceNotCompiled { device: String },
+
+    /// A device string that names no device.
+    #[error("Expected one of cpu, webgpu, gpu device type at start of device string: {text}")]
+    DeviceString { text: String },
+
+    /// `webgpu` asked for where no GPU could be opened.
+    #[error("WebGPU is not available: {reason}")]
+    DeviceUnavailable { reason: String },
+
+    /// Tensors on different devices in one op.
+    #[error(
+        "Expected all tensors to be on the same device, but found at least two devices, {first} and {second}!"
+    )]
+    DeviceMismatch { first: String, second: String },
+
+    /// float64 asked for on the GPU: WGSL has no 64-bit floats (TypeError,
+    /// as PyTorch's MPS says it).
+    #[error(
+        "Cannot convert a WebGPU Tensor to float64 dtype as WebGPU doesn't support float64. Please use float32 instead."
+    )]
+    GpuFloat64,
 }
 
 impl Error {
@@ -1044,6 +1070,8 @@ impl Error {
         // Most of PyTorch's errors are RuntimeError; list the others here.
         match self {
             Error::OutOfMemory { .. } => "OutOfMemoryError",
+            Error::DeviceNotCompiled { .. } => "AssertionError",
+            Error::GpuFloat64 => "TypeError",
             Error::OptimizerEmpty | Error::NesterovMomentum => "ValueError",
             Error::NllTarget1d { .. } => "ValueError",
             Error::SliceStepZero | Error::SliceStepNegative | Error::CatEmpty => "ValueError",

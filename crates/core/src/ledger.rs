@@ -9,6 +9,8 @@
 use std::cell::RefCell;
 use std::fmt::Write;
 
+use crate::device::Device;
+
 pub use gradscope_trace::Category;
 
 /// Current and peak bytes, per category and in total.
@@ -47,19 +49,26 @@ struct Ledger {
 }
 
 thread_local! {
-    static LEDGER: RefCell<Ledger> = RefCell::new(Ledger::default());
+    /// One ledger per device, in [`Device::ALL`] order.
+    static LEDGERS: RefCell<[Ledger; 2]> = RefCell::new(Default::default());
 }
 
+fn with_on<T>(device: Device, f: impl FnOnce(&mut Ledger) -> T) -> T {
+    LEDGERS.with(|l| f(&mut l.borrow_mut()[device as usize]))
+}
+
+/// The CPU's ledger: the figures `torch.cpu` and the memory view report
+/// when no GPU is in use.
 fn with<T>(f: impl FnOnce(&mut Ledger) -> T) -> T {
-    LEDGER.with(|l| f(&mut l.borrow_mut()))
+    with_on(Device::Cpu, f)
 }
 
 /// Counts an allocation and returns `true`, or refuses it (`false`) when it
 /// would pass the budget. A refused allocation is never counted; the op that
 /// made it fails at [`check_out_of_memory`], so buffers need no fallible
 /// constructor on every path.
-pub(crate) fn allocate(bytes: u64) -> bool {
-    with(|l| {
+pub(crate) fn allocate_on(device: Device, bytes: u64) -> bool {
+    with_on(device, |l| {
         let after = l.stats.total + bytes;
         if let Some(budget) = l.budget
             && after > budget
@@ -96,7 +105,7 @@ pub fn check_new_buffer(shape: &[usize], dtype: crate::DType) -> Result<(), crat
         .checked_mul(dtype.size())
         .filter(|&b| isize::try_from(b).is_ok())
         .ok_or_else(overflowed)? as u64;
-    with(|l| match l.budget {
+    with_on(crate::device::current(), |l| match l.budget {
         Some(budget) if l.stats.total.saturating_add(bytes) > budget => {
             Err(crate::Error::OutOfMemory {
                 requested: bytes,
@@ -121,7 +130,8 @@ pub fn check_new_buffer(shape: &[usize], dtype: crate::DType) -> Result<(), crat
 
 /// The out-of-memory error of an allocation refused since the last call.
 pub fn check_out_of_memory() -> Result<(), crate::Error> {
-    with(|l| l.refused.take()).map_or(Ok(()), Err)
+    let refused = LEDGERS.with(|l| l.borrow_mut().iter_mut().find_map(|l| l.refused.take()));
+    refused.map_or(Ok(()), Err)
 }
 
 fn add(stats: &mut MemoryStats, category: Category, bytes: u64) {
@@ -131,8 +141,8 @@ fn add(stats: &mut MemoryStats, category: Category, bytes: u64) {
 }
 
 /// Counts a release of `bytes` held under `category`.
-pub(crate) fn free(bytes: u64, category: Category) {
-    with(|l| {
+pub(crate) fn free_on(device: Device, bytes: u64, category: Category) {
+    with_on(device, |l| {
         l.stats.total = l.stats.total.saturating_sub(bytes);
         let i = category as usize;
         l.stats.current[i] = l.stats.current[i].saturating_sub(bytes);
@@ -140,9 +150,9 @@ pub(crate) fn free(bytes: u64, category: Category) {
 }
 
 /// Moves `bytes` from one category to another.
-pub(crate) fn recategorise(bytes: u64, from: Category, to: Category) {
+pub(crate) fn recategorise_on(device: Device, bytes: u64, from: Category, to: Category) {
     if from != to {
-        with(|l| {
+        with_on(device, |l| {
             let i = from as usize;
             l.stats.current[i] = l.stats.current[i].saturating_sub(bytes);
             add(&mut l.stats, to, bytes);
@@ -150,9 +160,22 @@ pub(crate) fn recategorise(bytes: u64, from: Category, to: Category) {
     }
 }
 
-/// The ledger's figures now.
+/// The CPU ledger's figures now.
 pub fn stats() -> MemoryStats {
-    with(|l| l.stats.clone())
+    stats_on(Device::Cpu)
+}
+
+/// The figures of `device`'s ledger now.
+pub fn stats_on(device: Device) -> MemoryStats {
+    with_on(device, |l| l.stats.clone())
+}
+
+/// Starts peak tracking of `device`'s ledger again from its current figures.
+pub fn reset_peak_memory_stats_on(device: Device) {
+    with_on(device, |l| {
+        l.stats.total_peak = l.stats.total;
+        l.stats.peak = l.stats.current;
+    });
 }
 
 /// Bytes held by live storages, PyTorch's `torch.cuda.memory_allocated()`
@@ -183,13 +206,18 @@ pub fn reset_peak_memory_stats() {
 
 /// Sets (or with `None` removes) the budget past which allocations fail.
 pub fn set_memory_budget(bytes: Option<u64>) {
-    with(|l| l.budget = bytes);
+    LEDGERS.with(|l| l.borrow_mut().iter_mut().for_each(|l| l.budget = bytes));
 }
 
 /// A table of current and peak bytes per category, in the spirit of
 /// PyTorch's `torch.cuda.memory_summary()`.
 pub fn memory_summary() -> String {
-    let s = stats();
+    memory_summary_on(Device::Cpu)
+}
+
+/// [`memory_summary`] for `device`'s ledger.
+pub fn memory_summary_on(device: Device) -> String {
+    let s = stats_on(device);
     let mut out = String::new();
     let rule = "-".repeat(58);
     let _ = writeln!(

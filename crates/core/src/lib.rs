@@ -18,6 +18,7 @@
 pub mod autograd;
 pub mod backend;
 pub mod cpu;
+pub mod device;
 pub mod display;
 pub mod dtype;
 pub mod error;
@@ -31,6 +32,7 @@ pub mod tensor;
 pub mod trace;
 
 pub use backend::{BinaryOp, DeviceBackend, DeviceBuffer, ReduceKernel};
+pub use device::Device;
 pub use dtype::DType;
 pub use error::{Error, Result};
 pub use layout::Layout;

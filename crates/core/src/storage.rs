@@ -1,12 +1,21 @@
 //! Storage: one allocation, shared by every view of it, with PyTorch's
 //! version counter and the roles that decide its memory category.
+//!
+//! A GPU storage keeps up to two copies: the device buffer kernels read and
+//! write, and a host copy for the ops that have no kernel yet and for
+//! reading values out. Whichever was written last is current; the other is
+//! refreshed only when asked for, so a chain of kernels never crosses to the
+//! host, and a chain of host ops never crosses to the device.
 
 use std::cell::{Cell, Ref, RefCell, RefMut};
 
 use gradscope_trace::{Category, EventKind, StorageId};
 
+use crate::backend::DeviceBuffer;
 use crate::cpu::CpuBuffer;
+use crate::device::{self, Device};
 use crate::dtype::DType;
+use crate::error::{Error, Result};
 use crate::{ledger, trace};
 
 thread_local! {
@@ -16,13 +25,20 @@ thread_local! {
 /// Roles a holder can give a storage: every category but `Other`.
 const ROLES: usize = 4;
 
-/// One allocation on the CPU. Not `Clone`: copying memory is an allocation
-/// that may fail, so it is always explicit.
+/// One allocation. Not `Clone`: copying memory is an allocation that may
+/// fail, so it is always explicit.
 #[derive(Debug)]
 pub struct Storage {
     id: StorageId,
     bytes: u64,
+    len: usize,
+    dtype: DType,
+    device: Device,
+    /// The host copy; on a GPU storage current only while `host_current`.
     data: RefCell<CpuBuffer>,
+    host_current: Cell<bool>,
+    /// The device copy of a GPU storage, when it has one that is current.
+    gpu: RefCell<Option<Box<dyn DeviceBuffer>>>,
     version: Cell<u64>,
     /// How many holders give it each role, in [`Category`] order.
     roles: Cell<[u32; ROLES]>,
@@ -32,27 +48,72 @@ pub struct Storage {
 }
 
 impl Storage {
-    /// Takes ownership of `data`, counting it in the ledger.
+    /// Takes ownership of `data`, counting it in the ledger of the device
+    /// the running op computes on (the CPU outside ops). On the GPU the
+    /// values go to the device when a kernel first reads them.
     pub fn new(data: CpuBuffer) -> Self {
+        Self::new_on(data, device::current())
+    }
+
+    /// Takes ownership of `data` as a storage on `device`.
+    pub fn new_on(data: CpuBuffer, device: Device) -> Self {
+        let len = data.len();
+        let dtype = data.dtype();
+        let bytes = data.bytes() as u64;
+        if device == Device::WebGpu && dtype == DType::Float64 {
+            device::defer_error(Error::GpuFloat64);
+        }
+        Self::counted(bytes, len, dtype, device, data, true, None)
+    }
+
+    /// A GPU storage over a buffer a kernel made (float32).
+    pub fn from_device(buffer: Box<dyn DeviceBuffer>) -> Self {
+        let len = buffer.len();
+        let host = CpuBuffer::F32(Vec::new());
+        let bytes = (len * DType::Float32.size()) as u64;
+        Self::counted(
+            bytes,
+            len,
+            DType::Float32,
+            Device::WebGpu,
+            host,
+            false,
+            Some(buffer),
+        )
+    }
+
+    fn counted(
+        bytes: u64,
+        len: usize,
+        dtype: DType,
+        device: Device,
+        data: CpuBuffer,
+        host_current: bool,
+        gpu: Option<Box<dyn DeviceBuffer>>,
+    ) -> Self {
         let id = NEXT_ID.with(|n| {
             let id = n.get();
             n.set(id + 1);
             id
         });
-        let bytes = data.bytes() as u64;
-        let counted = ledger::allocate(bytes);
+        let counted = ledger::allocate_on(device, bytes);
         if counted {
             trace::emit(|| EventKind::StorageAllocated {
                 storage: id,
                 bytes,
-                device: "cpu".into(),
+                device: device.type_name().into(),
                 category: Category::Other,
             });
         }
         Self {
             id,
             bytes,
+            len,
+            dtype,
+            device,
             data: RefCell::new(data),
+            host_current: Cell::new(host_current),
+            gpu: RefCell::new(gpu),
             version: Cell::new(0),
             roles: Cell::new([0; ROLES]),
             counted,
@@ -69,21 +130,92 @@ impl Storage {
         self.bytes
     }
 
-    /// Its element type.
-    pub fn dtype(&self) -> DType {
-        self.data.borrow().dtype()
+    /// Its number of elements.
+    pub fn len(&self) -> usize {
+        self.len
     }
 
-    /// Reads the elements.
+    /// Whether it holds no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Its element type.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// The device it lives on.
+    pub fn device(&self) -> Device {
+        self.device
+    }
+
+    /// Reads the elements, first copying them from the device if a kernel
+    /// wrote them last. A failed copy is deferred to the running op (see
+    /// [`device::check_device_error`]) and reads as zeros.
     pub fn data(&self) -> Ref<'_, CpuBuffer> {
+        self.sync_to_host();
         self.data.borrow()
     }
 
     /// Writes the elements in place, bumping the version counter as
-    /// PyTorch's in-place ops do.
+    /// PyTorch's in-place ops do. On the GPU the device copy is dropped: the
+    /// host copy is current until a kernel next needs it.
     pub fn data_mut(&self) -> RefMut<'_, CpuBuffer> {
+        self.sync_to_host();
+        if self.device == Device::WebGpu {
+            self.gpu.borrow_mut().take();
+        }
         self.version.set(self.version.get() + 1);
         self.data.borrow_mut()
+    }
+
+    fn sync_to_host(&self) {
+        if self.host_current.get() {
+            return;
+        }
+        let values = (|| {
+            let gpu = self.gpu.borrow();
+            let buffer = gpu
+                .as_deref()
+                .ok_or_else(|| Error::Backend("internal error: GPU storage has no copy".into()))?;
+            device::count(|s| s.downloads += 1);
+            device::gpu()?.download(buffer)
+        })();
+        let values = values.unwrap_or_else(|e| {
+            device::defer_error(e);
+            vec![0.0; self.len]
+        });
+        *self.data.borrow_mut() = CpuBuffer::F32(values);
+        self.host_current.set(true);
+    }
+
+    /// The device copy kernels read, uploading the host copy if it was
+    /// written last. `None` for a CPU storage or a dtype kernels do not
+    /// take (only float32 lives on the device; other dtypes stay on the host).
+    pub fn device_buffer(&self) -> Result<Option<Ref<'_, dyn DeviceBuffer>>> {
+        if self.device != Device::WebGpu || self.dtype != DType::Float32 {
+            return Ok(None);
+        }
+        if self.gpu.borrow().is_none() {
+            let buffer = match &*self.data.borrow() {
+                CpuBuffer::F32(values) => device::gpu()?.upload(values)?,
+                _ => return Ok(None),
+            };
+            device::count(|s| s.uploads += 1);
+            *self.gpu.borrow_mut() = Some(buffer);
+        }
+        Ok(Ref::filter_map(self.gpu.borrow(), |g| g.as_deref()).ok())
+    }
+
+    /// Uploads the host copy now and drops it, so the values live only on
+    /// the device (a tensor moved there with `to`).
+    pub fn keep_on_device_only(&self) -> Result<()> {
+        if self.device_buffer()?.is_some() {
+            *self.data.borrow_mut() = CpuBuffer::F32(Vec::new());
+            self.host_current.set(false);
+        }
+        Ok(())
     }
 
     /// PyTorch's `_version`: how many in-place writes this storage has seen.
@@ -119,7 +251,7 @@ impl Storage {
         self.roles.set(roles);
         let after = self.category();
         if before != after && self.counted {
-            ledger::recategorise(self.bytes, before, after);
+            ledger::recategorise_on(self.device, self.bytes, before, after);
             let storage = self.id;
             trace::emit(|| EventKind::StorageRecategorised {
                 storage,
@@ -132,7 +264,7 @@ impl Storage {
 impl Drop for Storage {
     fn drop(&mut self) {
         if self.counted {
-            ledger::free(self.bytes, self.category());
+            ledger::free_on(self.device, self.bytes, self.category());
             let storage = self.id;
             trace::emit(|| EventKind::StorageFreed { storage });
         }

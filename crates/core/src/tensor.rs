@@ -129,8 +129,16 @@ impl Tensor {
 
     /// A Python float as PyTorch wraps it in `x + 2.0`: a 0-dim float64
     /// tensor that yields to the other operand's dtype in type promotion.
+    /// Always on the CPU, as PyTorch's wrapped numbers are; ops on any
+    /// device take them.
     pub fn scalar(value: f64) -> Self {
-        let t = Self::full_dtype(&[], value, DType::Float64);
+        let t = Self::from_parts(
+            Rc::new(Storage::new_on(
+                CpuBuffer::F64(vec![value]),
+                crate::Device::Cpu,
+            )),
+            Layout::contiguous(&[]),
+        );
         t.0.wrapped_number.set(true);
         t
     }
@@ -138,7 +146,10 @@ impl Tensor {
     /// A Python int wrapped as PyTorch does in `x * 3`.
     pub fn scalar_int(value: i64) -> Self {
         let t = Self::from_parts(
-            Rc::new(Storage::new(CpuBuffer::I64(vec![value]))),
+            Rc::new(Storage::new_on(
+                CpuBuffer::I64(vec![value]),
+                crate::Device::Cpu,
+            )),
             Layout::contiguous(&[]),
         );
         t.0.wrapped_number.set(true);
@@ -177,6 +188,11 @@ impl Tensor {
     /// The view's layout over its storage.
     pub fn layout(&self) -> &Layout {
         &self.0.layout
+    }
+
+    /// The device its storage lives on, PyTorch's `device`.
+    pub fn device(&self) -> crate::Device {
+        self.0.storage.device()
     }
 
     /// The storage this view reads.
@@ -277,7 +293,7 @@ impl Tensor {
     /// dense and copying otherwise (a stride-0 view must not become `.grad`).
     pub(crate) fn dense_detached(&self) -> Tensor {
         let layout = &self.0.layout;
-        let whole = layout.offset() == 0 && layout.numel() == self.0.storage.data().len();
+        let whole = layout.offset() == 0 && layout.numel() == self.0.storage.len();
         if layout.is_contiguous() && whole {
             self.detach()
         } else {

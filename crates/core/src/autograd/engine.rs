@@ -54,7 +54,7 @@ pub(crate) fn root_of(t: &Tensor, gradient: Option<&Tensor>) -> Result<(Rc<Node>
     };
     let grad = match gradient {
         Some(g) => g.clone(),
-        None if t.numel() == 1 => Tensor::full_dtype(t.shape(), 1.0, t.dtype()),
+        None if t.numel() == 1 => t.full_like(1.0),
         None => return Err(Error::NonScalarBackward),
     };
     trace::emit(|| EventKind::BackwardRoot {
@@ -243,6 +243,8 @@ fn run_node(
     retain_graph: bool,
     create_graph: bool,
 ) -> Result<Vec<Option<Tensor>>> {
+    // Whatever a formula makes lands on the gradient's device.
+    let _on = crate::device::Scope::new(grad.device());
     let outputs = match &node.kind {
         NodeKind::AccumulateGrad(leaf) => {
             if let Sink::Accumulate = sink {

@@ -288,6 +288,12 @@ impl ArithOp {
         }
         let [lhs, rhs] = inputs::<2>(self, ins)?;
         let shape = broadcast_shapes(lhs.shape(), rhs.shape())?;
+        if let Some((kernel, swap)) = self.kernel() {
+            let (a, b) = if swap { (rhs, lhs) } else { (lhs, rhs) };
+            if let Some(out) = super::on_device::binary(kernel, a, b, &shape, dtype)? {
+                return Ok(out);
+            }
+        }
         let (l, ll) = elements(lhs, dtype, &shape)?;
         let (r, rl) = elements(rhs, dtype, &shape)?;
         let out = match (&*l, &*r) {
@@ -298,6 +304,20 @@ impl ArithOp {
             _ => return Err(self.no_kernel(dtype)),
         };
         Ok(new_tensor(out, &shape))
+    }
+
+    /// The device kernel that computes it, and whether it takes its
+    /// operands swapped (`rsub`).
+    fn kernel(&self) -> Option<(crate::BinaryOp, bool)> {
+        use crate::BinaryOp as B;
+        match self {
+            ArithOp::Add { alpha } if alpha.is_one() => Some((B::Add, false)),
+            ArithOp::Sub { alpha } if alpha.is_one() => Some((B::Sub, false)),
+            ArithOp::Rsub { alpha } if alpha.is_one() => Some((B::Sub, true)),
+            ArithOp::Mul => Some((B::Mul, false)),
+            ArithOp::Div => Some((B::Div, false)),
+            _ => None,
+        }
     }
 
     fn no_kernel(&self, dtype: DType) -> Error {

@@ -114,6 +114,7 @@ impl Tensor {
     /// Elementwise comparison with broadcasting, in the dtype the operands
     /// promote to; the result is bool.
     pub fn compare(&self, op: CompareOp, other: &Tensor) -> Result<Tensor> {
+        let _on = crate::device::Scope::new(crate::device::common([self, other])?);
         let shape = broadcast_shapes(self.shape(), other.shape())?;
         let dtype = DType::result_type(&[
             (self.dtype(), self.promotion_priority()),
@@ -178,6 +179,7 @@ impl Tensor {
     /// Elementwise logical op on truth values (nonzero is true) with
     /// broadcasting; the result is bool.
     pub fn logical(&self, op: LogicalOp, other: &Tensor) -> Result<Tensor> {
+        let _on = crate::device::Scope::new(crate::device::common([self, other])?);
         let shape = broadcast_shapes(self.shape(), other.shape())?;
         let (a, al) = elements(self, self.dtype(), &shape)?;
         let (b, bl) = elements(other, other.dtype(), &shape)?;
@@ -238,6 +240,7 @@ impl Tensor {
         float: impl Fn(f64) -> bool,
         exact: impl Fn(i64) -> bool,
     ) -> Result<Tensor> {
+        let _on = crate::device::Scope::new(self.device());
         let data = self.storage().data();
         let layout = self.layout();
         let out = match &*data {

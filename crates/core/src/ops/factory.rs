@@ -150,6 +150,7 @@ impl Tensor {
 
     /// PyTorch's `torch.full_like(self, value)`.
     pub fn full_like(&self, value: f64) -> Tensor {
+        let _on = crate::device::Scope::new(self.device());
         Tensor::full_dtype(self.shape(), value, self.dtype())
     }
 

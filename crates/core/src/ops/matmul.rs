@@ -123,6 +123,9 @@ impl MatmulOp {
                 return Err(Error::Backend("internal error: not a product".into()));
             }
         };
+        if let Some(product) = super::on_device::matmul(a, &a3, b, &b3, &out)? {
+            return Ok(product);
+        }
         let buffer = bmm(&a.storage().data(), &a3, &b.storage().data(), &b3)?;
         Ok(new_tensor(buffer, &out))
     }

@@ -17,6 +17,7 @@ pub mod nn_linear;
 pub mod nn_loss;
 pub mod nn_norm;
 pub mod nn_pool;
+pub(crate) mod on_device;
 pub mod random;
 pub mod reduce;
 pub mod reduce_api;
@@ -190,7 +191,20 @@ pub(crate) fn inputs<'a, const N: usize>(
 /// Runs `op` forward and, when grad mode is on and an input needs a
 /// gradient, records its node: the one path every op takes.
 pub(crate) fn apply(op: Op, inputs: &[&Tensor]) -> Result<Tensor> {
-    let output = op.forward(inputs)?;
+    let device = crate::device::common(inputs.iter().copied())?;
+    let _scope = crate::device::Scope::new(device);
+    let output = if device == crate::Device::Cpu {
+        op.forward(inputs)
+    } else {
+        let kernels = crate::device::kernel_stats().kernels;
+        let output = op.forward(inputs);
+        if crate::device::kernel_stats().kernels == kernels {
+            crate::device::count(|s| s.host_fallbacks += 1);
+        }
+        output
+    };
+    crate::device::check_device_error()?;
+    let output = output?;
     crate::ledger::check_out_of_memory()?;
     trace::emit(|| EventKind::OpCalled {
         op: op.name().into(),

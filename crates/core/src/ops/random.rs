@@ -405,11 +405,13 @@ impl Tensor {
 
     /// PyTorch's `torch.rand_like(self)` (floating dtypes).
     pub fn rand_like(&self) -> Result<Tensor> {
+        let _on = crate::device::Scope::new(self.device());
         Self::rand(&super::view_shape::signed(self.shape()), self.dtype())
     }
 
     /// PyTorch's `torch.randn_like(self)` (floating dtypes).
     pub fn randn_like(&self) -> Result<Tensor> {
+        let _on = crate::device::Scope::new(self.device());
         Self::randn(&super::view_shape::signed(self.shape()), self.dtype())
     }
 }

@@ -10,6 +10,7 @@ use super::{OpInfo, SavedSlot, inputs, new_tensor};
 use crate::cpu::reduce::{self, Fold};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::Layout;
 use crate::tensor::Tensor;
 
 /// Normalizes a possibly negative `dim` of a tensor of `rank` dimensions;
@@ -233,8 +234,71 @@ impl OpInfo for ReduceOp {
 }
 
 impl ReduceOp {
+    /// The reduction by a device kernel, where one computes it: sums and
+    /// means over any dims, the reverse of broadcasting, max and min.
+    fn on_device(&self, x: &Tensor) -> Result<Option<Tensor>> {
+        use crate::backend::ReduceKernel as K;
+        let shape = x.shape();
+        let extreme = |which: &Extreme| match which {
+            Extreme::Max => K::Max,
+            Extreme::Min => K::Min,
+        };
+        let all = Dims::all(shape, false);
+        let (kernel, dims, mean) = match self {
+            ReduceOp::Sum => (K::Sum, all, false),
+            ReduceOp::SumDim(dims) => (K::Sum, dims.clone(), false),
+            ReduceOp::Mean => (K::Sum, all, true),
+            ReduceOp::MeanDim(dims) => (K::Sum, dims.clone(), true),
+            ReduceOp::Extreme(which) if x.numel() > 0 => (extreme(which), all, false),
+            ReduceOp::Amax(which, dims) if x.numel() > 0 => (extreme(which), dims.clone(), false),
+            ReduceOp::SumToSize(target) if target.len() <= shape.len() => {
+                // The dims broadcasting added: the leading ones, and those
+                // of size 1 in the target.
+                let lead = shape.len() - target.len();
+                let dims = (0..shape.len())
+                    .filter(|&i| i < lead || (target[i - lead] == 1 && shape[i] != 1))
+                    .collect();
+                let dims = Dims {
+                    dims,
+                    keepdim: false,
+                };
+                return Ok(super::on_device::reduce(K::Sum, x, &dims.dims)?.map(|out| {
+                    Tensor::from_parts(out.storage().clone(), Layout::contiguous(target))
+                }));
+            }
+            _ => return Ok(None),
+        };
+        let Some(mut out) = super::on_device::reduce(kernel, x, &dims.dims)? else {
+            return Ok(None);
+        };
+        if mean {
+            let count = Tensor::scalar(dims.count(shape) as f64);
+            let Some(scaled) = super::on_device::binary(
+                crate::BinaryOp::Div,
+                &out,
+                &count,
+                out.shape(),
+                DType::Float32,
+            )?
+            else {
+                return Ok(None);
+            };
+            out = scaled;
+        }
+        let out_shape = dims.out_shape(shape);
+        Ok(Some(Tensor::from_parts(
+            out.storage().clone(),
+            Layout::contiguous(&out_shape),
+        )))
+    }
+
     pub(crate) fn forward(&self, ins: &[&Tensor]) -> Result<Tensor> {
         let [x] = inputs::<1>(self, ins)?;
+        if x.device() == crate::Device::WebGpu
+            && let Some(out) = self.on_device(x)?
+        {
+            return Ok(out);
+        }
         let (shape, rank) = (x.shape(), x.shape().len());
         let data = x.storage().data();
         let layout = x.layout();

@@ -124,6 +124,7 @@ impl Tensor {
     }
 
     fn arg_extreme(&self, which: Extreme, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
+        let _on = crate::device::Scope::new(self.device());
         let op = match which {
             Extreme::Max => "argmax",
             Extreme::Min => "argmin",

@@ -6,9 +6,13 @@ use super::arith::{Scalar, elements};
 use super::{Op, OpInfo, SavedSlot, apply, inputs, new_tensor};
 use crate::cpu::unary::{self as k, map};
 use crate::cpu::{CpuBuffer, Float};
+use std::rc::Rc;
+
+use crate::device::Device;
 use crate::dtype::{DType, Priority};
 use crate::error::{Error, Result};
 use crate::layout::Layout;
+use crate::storage::Storage;
 use crate::tensor::Tensor;
 
 /// Which formula `gelu` uses, PyTorch's `approximate` argument.
@@ -87,6 +91,14 @@ pub enum UnaryOp {
         /// The result's dtype.
         to: DType,
     },
+    /// `to(device)`: a copy on another device. Not in [`UnaryOp::ALL`]: it
+    /// needs a GPU registered.
+    ToDevice {
+        /// The input's device, which the gradient goes back to.
+        from: Device,
+        /// The result's device.
+        to: Device,
+    },
 }
 
 impl UnaryOp {
@@ -137,6 +149,7 @@ impl UnaryOp {
         let kernel = |kernel| Error::KernelDtype { kernel, dtype };
         Ok(match (*self, dtype) {
             (UnaryOp::ToDtype { to, .. }, _) => to,
+            (UnaryOp::ToDevice { .. }, d) => d,
             (_, d) if d.is_float() => d,
             (UnaryOp::Neg, DType::Bool) => return Err(Error::NegBool),
             (UnaryOp::Abs, DType::Bool) => return Err(kernel("abs_cpu")),
@@ -180,6 +193,12 @@ impl UnaryOp {
         if let UnaryOp::ToDtype { to, .. } = self {
             let buffer = x.storage().data().gather_as(x.layout(), *to);
             return Ok(new_tensor(buffer, x.shape()));
+        }
+        if let UnaryOp::ToDevice { to, .. } = self {
+            return to_device(x, *to);
+        }
+        if let Some(out) = super::on_device::unary(self, x, dtype)? {
+            return Ok(out);
         }
         let (data, layout) = elements(x, dtype, x.shape())?;
         let out = match &*data {
@@ -246,7 +265,7 @@ impl UnaryOp {
             UnaryOp::Floor => map(d, l, |x| x.floor()),
             UnaryOp::Reciprocal => map(d, l, |x| T::one() / x),
             UnaryOp::Erf => map(d, l, k::erf),
-            UnaryOp::ToDtype { .. } => map(d, l, |x| x),
+            UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => map(d, l, |x| x),
         }
     }
 
@@ -267,6 +286,27 @@ impl UnaryOp {
             _ => return Err(self.no_kernel(DType::Int64)),
         })
     }
+}
+
+/// `x`'s values in a new contiguous storage on `to`. A GPU copy is uploaded
+/// at once, so the values live on the device as PyTorch's would, and its
+/// host copy is dropped.
+fn to_device(x: &Tensor, to: Device) -> Result<Tensor> {
+    if to == Device::WebGpu {
+        crate::device::gpu()?;
+        if x.dtype() == DType::Float64 {
+            return Err(Error::GpuFloat64);
+        }
+    }
+    let buffer = x.storage().data().gather_as(x.layout(), x.dtype());
+    let storage = Storage::new_on(buffer, to);
+    if to == Device::WebGpu {
+        storage.keep_on_device_only()?;
+    }
+    Ok(Tensor::from_parts(
+        Rc::new(storage),
+        Layout::contiguous(x.shape()),
+    ))
 }
 
 impl OpInfo for UnaryOp {
@@ -294,7 +334,7 @@ impl OpInfo for UnaryOp {
             UnaryOp::Floor => "FloorBackward0",
             UnaryOp::Reciprocal => "ReciprocalBackward0",
             UnaryOp::Erf => "ErfBackward0",
-            UnaryOp::ToDtype { .. } => "ToCopyBackward0",
+            UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => "ToCopyBackward0",
         }
     }
 
@@ -322,7 +362,7 @@ impl OpInfo for UnaryOp {
             UnaryOp::Floor => "floor",
             UnaryOp::Reciprocal => "reciprocal",
             UnaryOp::Erf => "erf",
-            UnaryOp::ToDtype { .. } => "to",
+            UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => "to",
         }
     }
 
@@ -336,7 +376,8 @@ impl OpInfo for UnaryOp {
             | UnaryOp::Sign
             | UnaryOp::Round
             | UnaryOp::Floor
-            | UnaryOp::ToDtype { .. } => vec![],
+            | UnaryOp::ToDtype { .. }
+            | UnaryOp::ToDevice { .. } => vec![],
             // Formulas in the result: exp, sqrt, rsqrt, tanh, sigmoid,
             // reciprocal, and relu (whose mask is `result > 0`).
             UnaryOp::Exp
@@ -379,6 +420,16 @@ impl Tensor {
         }
         let from = self.dtype();
         self.unary(UnaryOp::ToDtype { from, to: dtype })
+    }
+
+    /// A copy on `device`, PyTorch's `to(device)`; the same tensor when it
+    /// is already there. float64 cannot go to the GPU (WGSL has no f64).
+    pub fn to_device(&self, device: Device) -> Result<Tensor> {
+        if self.device() == device {
+            return Ok(self.clone());
+        }
+        let from = self.device();
+        self.unary(UnaryOp::ToDevice { from, to: device })
     }
 
     /// `e ** self`, PyTorch's `exp`.

@@ -156,11 +156,17 @@ impl ViewOp {
             ViewOp::Alias => l.clone(),
             ViewOp::Clone => {
                 crate::ledger::check_new_buffer(x.shape(), x.dtype())?;
+                if let Some(out) = super::on_device::copy(x)? {
+                    return Ok(out);
+                }
                 return Ok(copy_dense(x));
             }
             ViewOp::Contiguous => {
                 // A copy of an expanded view can be far larger than its storage.
                 crate::ledger::check_new_buffer(x.shape(), x.dtype())?;
+                if let Some(out) = super::on_device::copy(x)? {
+                    return Ok(out);
+                }
                 let buffer = x.storage().data().gather_as(l, x.dtype());
                 return Ok(new_tensor(buffer, x.shape()));
             }

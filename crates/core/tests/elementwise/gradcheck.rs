@@ -170,6 +170,7 @@ fn call(op: &gradscope_core::ops::UnaryOp, x: &Tensor) -> Result<Tensor> {
         U::Reciprocal => x.reciprocal(),
         U::Erf => x.erf(),
         U::ToDtype { to, .. } => x.to_dtype(to),
+        U::ToDevice { to, .. } => x.to_device(to),
     }
 }
 

@@ -97,6 +97,7 @@ pub(super) fn backward(op: &UnaryOp, b: &BackwardInputs<'_>) -> Result<Vec<Optio
                 density.mul(&c(std::f64::consts::FRAC_2_SQRT_PI))?.mul(grad)
             }
             UnaryOp::ToDtype { from, .. } => grad.to_dtype(from),
+            UnaryOp::ToDevice { from, .. } => grad.to_device(from),
         }
     };
     Ok(vec![b.when(0, formula)?])

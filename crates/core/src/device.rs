@@ -1,0 +1,198 @@
+//! Devices: where a storage lives, the GPU backend the host registers, and
+//! the device new buffers are made on while an op runs.
+//!
+//! The core cannot depend on the GPU crate (it depends on the core), so the
+//! host (the CLI, the Python runtime, the web worker) opens a GPU and
+//! registers it here as a [`DeviceBackend`]; ops then ask for it by device.
+
+use std::cell::{Cell, RefCell};
+use std::fmt;
+use std::rc::Rc;
+
+use crate::backend::DeviceBackend;
+use crate::error::{Error, Result};
+
+/// Where a tensor's storage lives.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Device {
+    /// Host memory, computed by the CPU backend.
+    #[default]
+    Cpu,
+    /// A GPU through WebGPU (in the browser) or Vulkan (natively), computed
+    /// by WGSL kernels.
+    WebGpu,
+}
+
+impl Device {
+    /// Both devices, in ledger order.
+    pub const ALL: [Device; 2] = [Device::Cpu, Device::WebGpu];
+
+    /// PyTorch's device type string: `cpu`, `webgpu`.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Device::Cpu => "cpu",
+            Device::WebGpu => "webgpu",
+        }
+    }
+
+    /// PyTorch's `device.index`: `None` for the CPU, 0 for the one GPU.
+    pub fn index(self) -> Option<u32> {
+        match self {
+            Device::Cpu => None,
+            Device::WebGpu => Some(0),
+        }
+    }
+
+    /// Parses a device string as `torch.device` does: `cpu`, `webgpu`,
+    /// `webgpu:0`, and the alias `gpu`. `cuda` and `mps` name devices this
+    /// build has no backend for, and say so.
+    pub fn parse(text: &str) -> Result<Device> {
+        let (kind, index) = match text.split_once(':') {
+            Some((kind, index)) => (kind, Some(index)),
+            None => (text, None),
+        };
+        let index_ok = |max: u32| match index {
+            None => true,
+            Some(i) => i.parse::<u32>().is_ok_and(|i| i <= max),
+        };
+        match kind {
+            "cpu" if index.is_none() || index == Some("0") => Ok(Device::Cpu),
+            "webgpu" | "gpu" if index_ok(0) => Ok(Device::WebGpu),
+            "cuda" | "mps" | "xpu" | "meta" => Err(Error::DeviceNotCompiled {
+                device: kind.to_string(),
+            }),
+            _ => Err(Error::DeviceString {
+                text: text.to_string(),
+            }),
+        }
+    }
+}
+
+impl fmt::Display for Device {
+    /// `str(torch.device(...))`: `cpu`, `webgpu:0`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.index() {
+            None => f.write_str(self.type_name()),
+            Some(i) => write!(f, "{}:{i}", self.type_name()),
+        }
+    }
+}
+
+thread_local! {
+    static GPU: RefCell<Option<Rc<dyn DeviceBackend>>> = const { RefCell::new(None) };
+    /// Why no GPU is registered, for the error a `webgpu` request gets.
+    static GPU_MISSING: RefCell<String> =
+        RefCell::new("no GPU backend was opened in this program".into());
+    static SCOPE: Cell<Device> = const { Cell::new(Device::Cpu) };
+    static DEVICE_ERROR: RefCell<Option<Error>> = const { RefCell::new(None) };
+    static STATS: Cell<KernelStats> = const { Cell::new(KernelStats { kernels: 0, host_fallbacks: 0, downloads: 0, uploads: 0 }) };
+}
+
+/// Registers the GPU that `webgpu` tensors use on this thread.
+pub fn set_gpu(backend: Rc<dyn DeviceBackend>) {
+    GPU.with(|g| *g.borrow_mut() = Some(backend));
+}
+
+/// Records why no GPU could be opened (no adapter, no WebGPU in this browser),
+/// so that asking for `webgpu` says why rather than only that it failed.
+pub fn set_gpu_unavailable(reason: impl Into<String>) {
+    GPU.with(|g| *g.borrow_mut() = None);
+    GPU_MISSING.with(|m| *m.borrow_mut() = reason.into());
+}
+
+/// The registered GPU, or the error saying why there is none.
+pub fn gpu() -> Result<Rc<dyn DeviceBackend>> {
+    GPU.with(|g| g.borrow().clone())
+        .ok_or_else(|| Error::DeviceUnavailable {
+            reason: GPU_MISSING.with(|m| m.borrow().clone()),
+        })
+}
+
+/// Whether a GPU is registered: `torch.webgpu.is_available()`.
+pub fn gpu_available() -> bool {
+    GPU.with(|g| g.borrow().is_some())
+}
+
+/// The device buffers made while an op runs are created on.
+pub(crate) fn current() -> Device {
+    SCOPE.with(Cell::get)
+}
+
+/// Makes new storages land on `device` until the guard drops.
+#[must_use = "the device applies only while the guard lives"]
+#[derive(Debug)]
+pub(crate) struct Scope(Device);
+
+impl Scope {
+    pub(crate) fn new(device: Device) -> Self {
+        Scope(SCOPE.with(|s| s.replace(device)))
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        SCOPE.with(|s| s.set(self.0));
+    }
+}
+
+/// Keeps a device failure met where no `Result` can carry it (reading a
+/// storage's host copy), for the op that caused it to return.
+pub(crate) fn defer_error(error: Error) {
+    DEVICE_ERROR.with(|e| {
+        e.borrow_mut().get_or_insert(error);
+    });
+}
+
+/// The device failure deferred since the last call, as an `Err`.
+pub fn check_device_error() -> Result<()> {
+    DEVICE_ERROR
+        .with(|e| e.borrow_mut().take())
+        .map_or(Ok(()), Err)
+}
+
+/// Counts of GPU work since start: how much ran in kernels, how much fell
+/// back to the host, how often data crossed between them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KernelStats {
+    /// Ops a GPU kernel computed.
+    pub kernels: u64,
+    /// Ops on GPU tensors computed on the host copy (no kernel yet).
+    pub host_fallbacks: u64,
+    /// Device-to-host copies.
+    pub downloads: u64,
+    /// Host-to-device copies.
+    pub uploads: u64,
+}
+
+/// GPU work counted since start.
+pub fn kernel_stats() -> KernelStats {
+    STATS.with(Cell::get)
+}
+
+pub(crate) fn count(f: impl FnOnce(&mut KernelStats)) {
+    STATS.with(|s| {
+        let mut stats = s.get();
+        f(&mut stats);
+        s.set(stats);
+    });
+}
+
+/// The one device of an op's inputs, or PyTorch's error for a mix. A 0-dim
+/// CPU tensor may join GPU tensors (a Python number, `x * torch.tensor(2.)`),
+/// as PyTorch allows for CUDA.
+pub(crate) fn common<'a>(tensors: impl IntoIterator<Item = &'a crate::Tensor>) -> Result<Device> {
+    let (mut gpu, mut cpu) = (false, false);
+    for t in tensors {
+        match t.device() {
+            Device::WebGpu => gpu = true,
+            Device::Cpu => cpu |= !t.shape().is_empty(),
+        }
+    }
+    if gpu && cpu {
+        return Err(Error::DeviceMismatch {
+            first: Device::WebGpu.to_string(),
+            second: Device::Cpu.to_string(),
+        });
+    }
+    Ok(if gpu { Device::WebGpu } else { Device::Cpu })
+}
