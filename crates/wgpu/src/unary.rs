@@ -49,7 +49,7 @@ pub(crate) fn unary_code(op: &UnaryOp) -> Option<(u32, [f32; 2])> {
         UnaryOp::Floor => (18, [0.0; 2]),
         UnaryOp::Reciprocal => (19, [0.0; 2]),
         UnaryOp::Erf => (20, [0.0; 2]),
-        UnaryOp::ToDtype { .. } => return None,
+        UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => return None,
     })
 }
 
