@@ -78,8 +78,13 @@ impl fmt::Display for Device {
     }
 }
 
+/// Opens the GPU on first use, so programs that never ask for one never
+/// pay for opening an adapter.
+pub type Opener = Box<dyn Fn() -> Result<Rc<dyn DeviceBackend>>>;
+
 thread_local! {
     static GPU: RefCell<Option<Rc<dyn DeviceBackend>>> = const { RefCell::new(None) };
+    static OPENER: RefCell<Option<Opener>> = const { RefCell::new(None) };
     /// Why no GPU is registered, for the error a `webgpu` request gets.
     static GPU_MISSING: RefCell<String> =
         RefCell::new("no GPU backend was opened in this program".into());
@@ -100,17 +105,34 @@ pub fn set_gpu_unavailable(reason: impl Into<String>) {
     GPU_MISSING.with(|m| *m.borrow_mut() = reason.into());
 }
 
-/// The registered GPU, or the error saying why there is none.
+/// Registers how to open the GPU when a program first asks for one. A
+/// failed opening is remembered: later requests give the same reason.
+pub fn set_gpu_opener(opener: Opener) {
+    OPENER.with(|o| *o.borrow_mut() = Some(opener));
+}
+
+/// The registered GPU (opening it on first use), or the error saying why
+/// there is none.
 pub fn gpu() -> Result<Rc<dyn DeviceBackend>> {
+    if let Some(gpu) = GPU.with(|g| g.borrow().clone()) {
+        return Ok(gpu);
+    }
+    if let Some(opener) = OPENER.with(|o| o.borrow_mut().take()) {
+        match opener() {
+            Ok(gpu) => set_gpu(gpu),
+            Err(e) => set_gpu_unavailable(e.to_string()),
+        }
+    }
     GPU.with(|g| g.borrow().clone())
         .ok_or_else(|| Error::DeviceUnavailable {
             reason: GPU_MISSING.with(|m| m.borrow().clone()),
         })
 }
 
-/// Whether a GPU is registered: `torch.webgpu.is_available()`.
+/// Whether a GPU can be used, opening it if need be:
+/// `torch.webgpu.is_available()`.
 pub fn gpu_available() -> bool {
-    GPU.with(|g| g.borrow().is_some())
+    gpu().is_ok()
 }
 
 /// The device buffers made while an op runs are created on.
