@@ -70,8 +70,8 @@ enum CommandError {
     Usage(String),
     /// `--only` named no row.
     UnknownOp { name: String, known: Vec<String> },
-    /// The device has no backend in this build of the command.
-    DeviceUnavailable(Device),
+    /// The device cannot run the rows: the engine's reason.
+    DeviceUnavailable(Device, gradscope_core::Error),
 }
 
 impl std::fmt::Display for CommandError {
@@ -83,12 +83,12 @@ impl std::fmt::Display for CommandError {
                 "no gradcheck row for '{name}'; the ops are: {}",
                 known.join(", ")
             ),
-            CommandError::DeviceUnavailable(Device::Webgpu) => write!(
-                f,
-                "webgpu device: no GPU backend in this build; run with --device cpu"
-            ),
-            CommandError::DeviceUnavailable(Device::Cpu) => {
-                write!(f, "cpu device: not available")
+            CommandError::DeviceUnavailable(device, err) => {
+                let name = match device {
+                    Device::Cpu => "cpu",
+                    Device::Webgpu => "webgpu",
+                };
+                write!(f, "{name} device: {err}; run with --device cpu")
             }
         }
     }
@@ -98,7 +98,7 @@ impl CommandError {
     fn exit_code(&self) -> ExitCode {
         match self {
             CommandError::Usage(_) | CommandError::UnknownOp { .. } => ExitCode::from(2),
-            CommandError::DeviceUnavailable(_) => ExitCode::from(3),
+            CommandError::DeviceUnavailable(..) => ExitCode::from(3),
         }
     }
 }
@@ -157,10 +157,15 @@ pub fn main(args: &[String]) -> ExitCode {
 
 fn run(args: &[String]) -> std::result::Result<ExitCode, CommandError> {
     let options = parse(args)?;
-    // The command links only the CPU engine: refuse before any work rather
-    // than report CPU figures under the GPU's name.
-    if options.device != Device::Cpu {
-        return Err(CommandError::DeviceUnavailable(options.device));
+    // Refuse before any work rather than report CPU figures under the
+    // GPU's name: this command opens no GPU, and were one registered,
+    // gradcheck's float64 could not go to it (WGSL has no f64).
+    if options.device == Device::Webgpu {
+        let err = match gradscope_core::device::gpu() {
+            Err(err) => err,
+            Ok(_) => gradscope_core::Error::GpuFloat64,
+        };
+        return Err(CommandError::DeviceUnavailable(Device::Webgpu, err));
     }
     let all = cases();
     let chosen: Vec<&Case> = all
@@ -223,6 +228,11 @@ fn run(args: &[String]) -> std::result::Result<ExitCode, CommandError> {
             rows.len(),
             started.elapsed().as_secs_f64()
         );
+        if options.only.is_none() {
+            for (variant, why) in NOT_CHECKABLE {
+                println!("not checked: {variant}: {why}");
+            }
+        }
     }
     Ok(if failed > 0 || !unchecked.is_empty() {
         ExitCode::from(1)
@@ -576,6 +586,7 @@ fn call_unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
         // The input is float64: go to `from` first, so the checked node
         // converts `from` to `to`.
         UnaryOp::ToDtype { from, to } => x.to_dtype(from)?.to_dtype(to),
+        UnaryOp::ToDevice { from, to } => x.to_device(from)?.to_device(to),
     }
 }
 
@@ -614,7 +625,8 @@ fn unary_case(op: UnaryOp) -> Case {
         | UnaryOp::Gelu(_)
         | UnaryOp::LeakyRelu { .. }
         | UnaryOp::Reciprocal
-        | UnaryOp::Erf => (real(&shape), None),
+        | UnaryOp::Erf
+        | UnaryOp::ToDevice { .. } => (real(&shape), None),
     };
     let name = match op {
         UnaryOp::Gelu(gradscope_core::ops::unary::GeluApproximate::Tanh) => {
@@ -1106,6 +1118,7 @@ variants! {
     Op::Unary(UnaryOp::Reciprocal) => "UnaryOp::Reciprocal",
     Op::Unary(UnaryOp::Erf) => "UnaryOp::Erf",
     Op::Unary(UnaryOp::ToDtype { .. }) => "UnaryOp::ToDtype",
+    Op::Unary(UnaryOp::ToDevice { .. }) => "UnaryOp::ToDevice",
     Op::Reduce(ReduceOp::Sum) => "ReduceOp::Sum",
     Op::Reduce(ReduceOp::SumDim(_)) => "ReduceOp::SumDim",
     Op::Reduce(ReduceOp::Mean) => "ReduceOp::Mean",
@@ -1209,6 +1222,7 @@ pub(crate) fn unchecked_variants(rows: &[Row]) -> Vec<&'static str> {
     VARIANTS
         .iter()
         .copied()
+        .filter(|name| !NOT_CHECKABLE.iter().any(|(v, _)| v == name))
         .filter(
             |name| match INSIDE_COMPOSITES.iter().any(|(v, _)| v == name) {
                 true => !inside.contains(name),
@@ -1217,6 +1231,13 @@ pub(crate) fn unchecked_variants(rows: &[Row]) -> Vec<&'static str> {
         )
         .collect()
 }
+
+/// Variants no row can check on this build, each with the reason the
+/// table prints under itself: a skip is shown, never silent.
+pub(crate) const NOT_CHECKABLE: &[(&str, &str)] = &[(
+    "UnaryOp::ToDevice",
+    "to(device) needs a GPU, and gradcheck's float64 cannot go to WebGPU",
+)];
 
 #[cfg(test)]
 mod tests {
@@ -1254,8 +1275,17 @@ mod tests {
     #[test]
     fn webgpu_is_a_typed_error_with_its_own_exit_code() {
         let err = run(&args(&["--device", "webgpu"])).unwrap_err();
-        assert_eq!(err, CommandError::DeviceUnavailable(Device::Webgpu));
-        assert!(err.to_string().contains("no GPU backend in this build"));
+        assert!(matches!(
+            err,
+            CommandError::DeviceUnavailable(
+                Device::Webgpu,
+                gradscope_core::Error::DeviceUnavailable { .. }
+            )
+        ));
+        assert!(
+            err.to_string()
+                .starts_with("webgpu device: WebGPU is not available")
+        );
         assert_eq!(err.exit_code(), ExitCode::from(3));
     }
 

@@ -155,7 +155,7 @@ fn webgpu_and_usage_errors_exit_with_their_codes() {
     assert_eq!(webgpu.status.code(), Some(3));
     let message = String::from_utf8_lossy(&webgpu.stderr);
     assert!(
-        message.contains("webgpu device: no GPU backend in this build"),
+        message.contains("webgpu device: WebGPU is not available"),
         "{message}"
     );
     assert!(
