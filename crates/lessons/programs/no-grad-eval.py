@@ -2,6 +2,7 @@ import torch
 
 MODE = "no_grad"
 BATCH = 64
+READ_VERSION = False
 REUSE_INFERENCE_TENSOR = False
 
 model = torch.nn.Sequential(
@@ -24,6 +25,12 @@ with torch.profiler.record_function("eval"):
         out = model(x)
         score = out.sum()
 print(MODE, out.requires_grad, out.is_inference(), f"{score.item():.4f}")
+
+if READ_VERSION:
+    with torch.profiler.record_function("in-place"):
+        with modes[MODE]():
+            out.mul_(2)
+        print("out._version:", out._version)
 
 if REUSE_INFERENCE_TENSOR:
     with torch.inference_mode():

@@ -196,6 +196,11 @@ pub struct Measurements {
     pub clips: Vec<(f64, f64, f64)>,
     /// Values read with `item()`, in order.
     pub values_read: Vec<f64>,
+    /// What the program printed: for what the engine keeps out of the
+    /// trace, such as a tensor's `_version`. Filled in by
+    /// [`Runs`](crate::Runs) from the run's record; empty from
+    /// [`Measurements::of`].
+    pub printed: String,
 }
 
 impl Measurements {
@@ -391,6 +396,16 @@ impl Measurements {
     /// Live bytes in all categories when the run ended.
     pub fn end_total(&self) -> u64 {
         self.end.iter().sum()
+    }
+
+    /// The value printed after `label` on the last line that starts with
+    /// it (`out._version: 1` gives `1` for `out._version:`).
+    pub fn printed_after(&self, label: &str) -> Option<&str> {
+        self.printed
+            .lines()
+            .rev()
+            .find_map(|line| line.strip_prefix(label))
+            .map(str::trim)
     }
 
     /// `Ok(())` when the run finished, else its exception as

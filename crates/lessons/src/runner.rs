@@ -127,7 +127,9 @@ impl<'a> Runs<'a> {
             return Ok(Rc::clone(m));
         }
         let record = self.runner.run(&source, self.lesson.files);
-        let measured = Rc::new(Measurements::of(&record.events, record.error));
+        let mut measured = Measurements::of(&record.events, record.error);
+        measured.printed = record.stdout;
+        let measured = Rc::new(measured);
         self.cache.insert(source, Rc::clone(&measured));
         Ok(measured)
     }

@@ -25,6 +25,12 @@ marks them: they can never enter autograd. Turn on \
 REUSE_INFERENCE_TENSOR to feed such a tensor to a layer that needs a \
 gradient, and PyTorch refuses with its error.
 
+Turn on READ_VERSION to run an in-place `mul_` on the output and read its \
+version counter. Under no_grad the output is an ordinary tensor: the \
+in-place op bumps `_version` to 1, as it would with grad. Under \
+inference_mode the output has no version counter at all, so there is \
+nothing to bump, and reading `_version` raises PyTorch's error.
+
 Change BATCH and compare the peaks: the saving grows with the batch.",
     controls: &[
         Control {
@@ -36,6 +42,11 @@ Change BATCH and compare the peaks: the saving grows with the batch.",
             name: "BATCH",
             label: "batch size",
             kind: ControlKind::Int { min: 1, max: 512 },
+        },
+        Control {
+            name: "READ_VERSION",
+            label: "mul_ the output in place, then read out._version",
+            kind: ControlKind::Bool,
         },
         Control {
             name: "REUSE_INFERENCE_TENSOR",
@@ -63,6 +74,11 @@ Change BATCH and compare the peaks: the saving grows with the batch.",
             text: "an inference tensor used by a layer that needs grad raises PyTorch's error",
             #[cfg(feature = "checks")]
             check: reuse,
+        },
+        Claim {
+            text: "no version bump in inference mode: the in-place op that bumps _version under no_grad leaves an inference tensor without a counter, and reading it raises PyTorch's error",
+            #[cfg(feature = "checks")]
+            check: version,
         },
     ],
     #[cfg(feature = "checks")]
@@ -122,6 +138,39 @@ fn reuse(runs: &mut Runs<'_>) -> Result<Verdict, LessonError> {
         "Inference tensors cannot be saved for backward",
     );
     Ok(Verdict::new(ok, measured))
+}
+
+/// The same in-place op on the eval output under no_grad and under
+/// inference_mode: the version the no_grad run printed must equal the
+/// in-place ops its phase ran (each a bump), and the inference run, having
+/// run the same op, must refuse to read a version.
+fn version(runs: &mut Runs<'_>) -> Result<Verdict, LessonError> {
+    let label = "out._version:";
+    let plain = runs.finished(&[choice("MODE", "no_grad"), on("READ_VERSION")])?;
+    let bumps = plain.phase("in-place")?.inplace_ops;
+    let printed = plain
+        .printed_after(label)
+        .ok_or_else(|| LessonError::NotMeasured(format!("the printed '{label}'")))?;
+    let counted = printed.parse::<usize>().is_ok_and(|v| v == bumps && v > 0);
+    let inference = runs.with(&[choice("MODE", "inference_mode"), on("READ_VERSION")])?;
+    let same_op = inference.phase("in-place")?.inplace_ops == bumps;
+    let (refused, measured) = raised(
+        &inference,
+        "RuntimeError",
+        "Inference tensors do not track version counter",
+    );
+    let read = match inference.printed_after(label) {
+        Some(v) => format!(", yet printed {label} {v}"),
+        None => String::new(),
+    };
+    Ok(Verdict::new(
+        counted && same_op && refused,
+        format!(
+            "no_grad: {bumps} in-place op(s), {label} {printed}; \
+             inference_mode: {} in-place op(s), {measured}{read}",
+            inference.phase("in-place")?.inplace_ops
+        ),
+    ))
 }
 
 fn figures(runs: &mut Runs<'_>) -> Result<Vec<Figure>, LessonError> {
