@@ -1,6 +1,7 @@
 //! `gradscope`: runs gradscope's engine headlessly.
 
 mod bench;
+mod gpu;
 mod gradcheck;
 mod lessons;
 mod outputs;
@@ -31,6 +32,7 @@ Usage:
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    gpu::register();
     if args.first().is_some_and(|a| a == "run") {
         return run::main(&args[1..]);
     }
