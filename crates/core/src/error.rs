@@ -130,6 +130,10 @@ pub enum Error {
     )]
     InferenceSaved,
 
+    /// `_version` of a tensor made in inference mode: it has no counter.
+    #[error("Inference tensors do not track version counter.")]
+    InferenceVersion,
+
     /// An in-place op on an inference tensor outside inference mode.
     #[error(
         "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details."

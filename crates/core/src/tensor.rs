@@ -228,6 +228,15 @@ impl Tensor {
         self.0.inference
     }
 
+    /// PyTorch's `_version`: the in-place writes its storage has seen. A
+    /// tensor made in inference mode keeps no counter, as in PyTorch.
+    pub fn version(&self) -> Result<u64> {
+        if self.0.inference {
+            return Err(Error::InferenceVersion);
+        }
+        Ok(self.0.storage.version())
+    }
+
     /// PyTorch's `requires_grad`.
     pub fn requires_grad(&self) -> bool {
         self.0.requires_grad.get()

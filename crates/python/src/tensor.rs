@@ -487,8 +487,8 @@ impl PyTensor {
     }
 
     #[pygetset]
-    fn _version(zelf: &Py<Self>) -> u64 {
-        zelf.tensor.storage().version()
+    fn _version(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<u64> {
+        zelf.tensor.version().py(vm)
     }
 
     #[pymethod]
