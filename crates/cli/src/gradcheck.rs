@@ -44,8 +44,8 @@ eps 1e-6, atol 1e-5, rtol 1e-3. The node column is the grad_fn of the
 call's result.
 
 Exit status: 0 when every row passed, 1 when a row failed, 2 on a usage
-error (an unknown option or op), 3 when the device is not available in
-this build.";
+error (an unknown option or op), 3 when the device cannot run the rows
+(no GPU could be opened, or, with one, WebGPU has no float64).";
 
 /// Where the ops run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -88,7 +88,10 @@ impl std::fmt::Display for CommandError {
                     Device::Cpu => "cpu",
                     Device::Webgpu => "webgpu",
                 };
-                write!(f, "{name} device: {err}; run with --device cpu")
+                write!(
+                    f,
+                    "{name} device: {err} (gradcheck runs in float64: use --device cpu)"
+                )
             }
         }
     }
