@@ -81,7 +81,9 @@
         const box = document.createElement("div");
         box.className = "error";
         box.setAttribute("role", "alert");
-        box.textContent = `This gradscope widget cannot start: ${problem}`;
+        const lead = document.createElement("strong");
+        lead.textContent = "This gradscope widget cannot start: ";
+        box.append(lead, problem);
         shadow.append(box);
         return;
       }

@@ -2,7 +2,9 @@
 //
 // Env: GRADSCOPE_URL (the site, which sends its Content-Security-Policy),
 // GRADSCOPE_HOST_URL (another origin serving the demo article, web/embed-demo.html,
-// with the loader fetched from the site), GRADSCOPE_SHOTS (the screenshots' folder).
+// with the loader fetched from the site), GRADSCOPE_HOST_DIR (the folder that
+// origin serves: the test writes its page of bad widgets there),
+// GRADSCOPE_SHOTS (the screenshots' folder).
 //
 // Loads the article, checks that the widget below the fold loads nothing of
 // the engine until it is scrolled to and that what it loaded before is within
@@ -12,15 +14,16 @@
 // from the address is evaluated, and that the site's CSP is sent and holds.
 // Exits non-zero on any failure.
 import { chromium } from "playwright-core";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
 const site = process.env.GRADSCOPE_URL;
 const host = process.env.GRADSCOPE_HOST_URL;
+const hostDir = process.env.GRADSCOPE_HOST_DIR;
 const shots = process.env.GRADSCOPE_SHOTS;
-if (!site || !host || !shots) {
-  console.error("widget.mjs: set GRADSCOPE_URL, GRADSCOPE_HOST_URL and GRADSCOPE_SHOTS");
+if (!site || !host || !hostDir || !shots) {
+  console.error("widget.mjs: set GRADSCOPE_URL, GRADSCOPE_HOST_URL, GRADSCOPE_HOST_DIR and GRADSCOPE_SHOTS");
   process.exit(2);
 }
 mkdirSync(shots, { recursive: true });
@@ -61,6 +64,7 @@ async function openPage(browser, viewport) {
   page.on("request", (r) => requests.push({ url: r.url(), frame: r.frame(), at: Date.now() }));
   page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
   page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
+  page.on("response", (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${r.url()}`); });
   const done = () => check(problems.length === 0, `no errors or CSP violations${problems.length ? ": " + problems.join("; ") : ""}`);
   return { page, requests, problems, done };
 }
@@ -174,13 +178,17 @@ try {
       `widget 2 loaded its engine after it was scrolled into view (${engineLoads.map((r) => new URL(r.url).pathname).join(" ")})`);
     console.log(`  measured: widget 2 engine ready ${secondReady} ms after it came into view`);
 
-    // Run both at once; each has its own worker.
-    await page.locator("gradscope-widget").nth(0).scrollIntoViewIfNeeded();
+    // Run both at once; each has its own worker. A frame out of view gets
+    // no animation frames (Chromium throttles offscreen cross-origin
+    // frames), so each widget draws what its worker sent once it is seen.
+    const widgets = page.locator("gradscope-widget");
+    await widgets.nth(0).scrollIntoViewIfNeeded();
     await first.getByTestId("run").click();
-    await page.locator("gradscope-widget").nth(1).scrollIntoViewIfNeeded();
-    await second.getByTestId("run").click();
     const ran = Date.now();
+    await widgets.nth(1).scrollIntoViewIfNeeded();
+    await second.getByTestId("run").click();
     await waitStatus(second, ENDED, "widget 2's run never ended", RUN_TIMEOUT);
+    await widgets.nth(0).scrollIntoViewIfNeeded();
     await waitStatus(first, ENDED, "widget 1's run never ended", RUN_TIMEOUT);
     console.log(`  measured: both runs ended within ${Date.now() - ran} ms`);
     check(await first.getByTestId("status").textContent() === "finished", "widget 1's lesson ran to its end");
@@ -195,7 +203,6 @@ try {
 
     // Independence: stepping one back leaves the other where it is.
     const before = await second.getByTestId("position").textContent();
-    await page.locator("gradscope-widget").nth(0).scrollIntoViewIfNeeded();
     await first.getByRole("button", { name: "back one statement" }).click();
     check(!/^event (\d+) \/ \1/.test(await first.getByTestId("position").textContent()), "widget 1 stepped back");
     check(await second.getByTestId("position").textContent() === before, "widget 2 stayed at its end");
@@ -225,15 +232,17 @@ try {
     console.log("bad settings, on a host page:");
     const { page, done } = await openPage(browser, { width: 900, height: 900 });
     const long = "x = 1\n".repeat(2000);
-    const body = `<!doctype html><meta charset="utf-8"><title>bad widgets</title>
+    const body = `<!doctype html><meta charset="utf-8"><title>bad widgets</title><link rel="icon" href="data:,">
       <script src="${site}widget.js"></script>
       <gradscope-widget lesson="no-such-lesson" height="200"></gradscope-widget>
       <gradscope-widget lesson="forgot-zero-grad" panels="code,bogus" height="200"></gradscope-widget>
       <gradscope-widget lesson="forgot-zero-grad" height="tall"></gradscope-widget>
       <gradscope-widget lesson="${"a".repeat(300)}"></gradscope-widget>
       <gradscope-widget>${long}</gradscope-widget>`;
-    await page.route(`${host}bad.html`, (route) => route.fulfill({ contentType: "text/html", body }));
-    await page.goto(`${host}bad.html`);
+    // Served by the host's server: a page Playwright made up would not be
+    // on the loopback address space, and Chromium would refuse it the loader.
+    writeFileSync(join(hostDir, "bad-widgets.html"), body);
+    await page.goto(`${host}bad-widgets.html`);
     const frameError = async (part) => {
       const frame = await waitFrame(page, part);
       const error = frame.getByTestId("widget-error");

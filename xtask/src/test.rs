@@ -201,6 +201,7 @@ fn e2e(ctx: &Ctx) -> Result<()> {
     cmd.arg("tests/e2e/widget.mjs")
         .env("GRADSCOPE_URL", server.url())
         .env("GRADSCOPE_HOST_URL", host.url())
+        .env("GRADSCOPE_HOST_DIR", &host_dir)
         .env("GRADSCOPE_SHOTS", &out_dir);
     println!("{}", util::display(&cmd));
     let widget = util::run_with_timeout(&mut cmd, E2E_LIMIT);
