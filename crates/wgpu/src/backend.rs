@@ -95,6 +95,17 @@ impl DeviceBackend for GpuDevice {
         )?)
     }
 
+    fn matmul(
+        &self,
+        a: &dyn DeviceBuffer,
+        a_layout: &Layout,
+        b: &dyn DeviceBuffer,
+        b_layout: &Layout,
+    ) -> Kernel {
+        let (a, b) = (own(a, "matmul")?, own(b, "matmul")?);
+        made(GpuDevice::matmul(self, a, a_layout, b, b_layout)?)
+    }
+
     fn reserved_bytes(&self) -> u64 {
         self.memory_stats().reserved_bytes
     }

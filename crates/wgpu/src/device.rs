@@ -161,6 +161,17 @@ impl GpuDevice {
         self.check_errors("submit")
     }
 
+    /// Submits the batch and blocks until the device has run everything
+    /// submitted (natively; the browser cannot block).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn wait(&self) -> Result<()> {
+        self.flush()?;
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| backend_error("poll failed", e))?;
+        self.check_errors("wait")
+    }
+
     /// Submissions made so far: how many batches the recorded work took.
     pub fn submissions(&self) -> u64 {
         self.pending

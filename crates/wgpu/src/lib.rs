@@ -8,16 +8,22 @@
 
 mod alloc;
 mod backend;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod bench;
 mod binary;
 mod buffer;
 mod copy;
 mod device;
 mod launch;
+mod matmul;
 mod oneshot;
 mod pipeline;
 mod reduce;
 mod unary;
 
 pub use alloc::MemoryStats;
+#[cfg(not(target_arch = "wasm32"))]
+pub use bench::{LadderPoint, matmul_ladder};
 pub use buffer::GpuBuffer;
 pub use device::GpuDevice;
+pub use matmul::MatmulKernel;

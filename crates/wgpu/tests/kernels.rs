@@ -11,7 +11,7 @@ use gradscope_core::cpu::CpuBuffer;
 use gradscope_core::cpu::reduce::{Fold, reduce as cpu_reduce_kernel};
 use gradscope_core::ops::UnaryOp;
 use gradscope_core::{BinaryOp, DeviceBackend, DeviceBuffer, Layout, ReduceKernel, Scalar, Tensor};
-use gradscope_wgpu::GpuDevice;
+use gradscope_wgpu::{GpuBuffer, GpuDevice, MatmulKernel};
 
 /// A buffer some other backend made.
 #[derive(Debug)]
@@ -143,7 +143,7 @@ fn cpu_unary(op: &UnaryOp, x: &Tensor) -> Tensor {
         UnaryOp::Floor => x.floor(),
         UnaryOp::Reciprocal => x.reciprocal(),
         UnaryOp::Erf => x.erf(),
-        UnaryOp::ToDtype { .. } => unreachable!("no float32 kernel"),
+        UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => unreachable!("no float32 kernel"),
     }
     .expect("cpu op")
 }
@@ -400,4 +400,85 @@ fn reduce_long_folds_and_special_values() {
             .is_err()
     );
     assert!(be(&dev).reduce(ReduceKernel::Sum, &*xb, &xl, &[2]).is_err());
+}
+
+/// A 3-D `[batch, m, k]` operand of each layout kind the core passes.
+fn matmul_operand(kind: &str, batch: usize, rows: usize, cols: usize, seed: u32) -> Tensor {
+    let t = |shape: &[usize]| common::tensor(shape, seed);
+    match kind {
+        "contiguous" => t(&[batch, rows, cols]),
+        // Stored [batch, cols, rows] and seen transposed.
+        "transposed" => t(&[batch, cols, rows]).transpose(1, 2).expect("view"),
+        // One matrix repeated over the batch (stride 0).
+        "broadcast" => t(&[1, rows, cols])
+            .expand(&[batch, rows, cols])
+            .expect("view"),
+        // Every other row and column of a larger matrix, at an offset.
+        "stepped" => t(&[batch, 2 * rows + 1, 2 * cols + 1])
+            .slice(1, Some(1), None, 2)
+            .and_then(|v| v.slice(2, Some(1), None, 2))
+            .expect("view"),
+        other => panic!("unknown operand kind {other}"),
+    }
+}
+
+fn check_matmul(dev: &GpuDevice, kernel: MatmulKernel, what: &str, a: &Tensor, b: &Tensor) {
+    let (ab, al) = on_gpu(dev, a);
+    let (bb, bl) = on_gpu(dev, b);
+    let (ga, gb) = (
+        ab.as_any().downcast_ref::<GpuBuffer>().expect("gpu buffer"),
+        bb.as_any().downcast_ref::<GpuBuffer>().expect("gpu buffer"),
+    );
+    let out = dev
+        .matmul_with(kernel, ga, &al, gb, &bl)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let got = pollster::block_on(dev.read(&out)).expect("read");
+    let want = a.bmm(b).expect("cpu bmm").to_vec::<f32>();
+    // Each output sums k products of magnitudes below 2.5 * 2.5: float32
+    // rounding in any order stays within k * 6.25 * a few ulps.
+    let k = a.shape()[2] as f32;
+    assert_close(what, &got, &want, 1e-5, 6.25 * k * 4e-7);
+}
+
+#[test]
+fn matmul_matches_cpu_for_every_kernel_and_layout() {
+    let Some(dev) = device() else { return };
+    let shapes = [
+        (1, 1, 1, 1),
+        (2, 3, 5, 4),
+        (3, 17, 33, 19),
+        (2, 64, 16, 64),
+        (1, 70, 130, 65),
+        (2, 0, 4, 3),
+        (1, 4, 0, 3),
+        (0, 2, 2, 2),
+    ];
+    let kinds = ["contiguous", "transposed", "broadcast", "stepped"];
+    for kernel in MatmulKernel::ALL {
+        for &(batch, m, k, n) in &shapes {
+            for (i, ka) in kinds.iter().enumerate() {
+                let kb = kinds[(i + 1) % kinds.len()];
+                let a = matmul_operand(ka, batch, m, k, 1);
+                let b = matmul_operand(kb, batch, k, n, 2);
+                let what = format!("{kernel:?} [{batch},{m},{k}] {ka} @ [{batch},{k},{n}] {kb}");
+                check_matmul(&dev, kernel, &what, &a, &b);
+            }
+        }
+    }
+}
+
+#[test]
+fn matmul_through_trait_and_errors() {
+    let Some(dev) = device() else { return };
+    let a = matmul_operand("transposed", 3, 40, 70, 3);
+    let b = matmul_operand("broadcast", 3, 70, 90, 4);
+    let (ab, al) = on_gpu(&dev, &a);
+    let (bb, bl) = on_gpu(&dev, &b);
+    let got = result(&dev, "trait matmul", be(&dev).matmul(&*ab, &al, &*bb, &bl));
+    let want = a.bmm(&b).expect("cpu").to_vec::<f32>();
+    assert_close("trait matmul", &got, &want, 1e-5, 6.25 * 70.0 * 4e-7);
+    // Mismatched inner sizes and 2-D layouts are errors, not panics.
+    assert!(be(&dev).matmul(&*ab, &al, &*ab, &al).is_err());
+    let flat = Layout::contiguous(&[40, 70]);
+    assert!(be(&dev).matmul(&*ab, &flat, &*bb, &bl).is_err());
 }

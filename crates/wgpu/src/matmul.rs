@@ -1,0 +1,159 @@
+//! Batched matrix products over strided operands: `shaders/matmul.wgsl`.
+
+use gradscope_core::{Error, Layout, Result};
+
+use crate::buffer::GpuBuffer;
+use crate::device::GpuDevice;
+use crate::launch::{check_in_bounds, stride_word, word};
+use crate::pipeline::{Access, KernelSpec};
+
+const SOURCE: &str = include_str!("../../../shaders/matmul.wgsl");
+const BINDINGS: &[Access] = &[Access::Read, Access::Read, Access::ReadWrite, Access::Read];
+
+/// The matmul kernels, slowest to fastest: the ladder of the GPU benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MatmulKernel {
+    /// One invocation per output, operands read from storage for every term.
+    Naive,
+    /// 16x16 tiles of both operands staged in workgroup memory.
+    Tiled,
+    /// 64x64 outputs per workgroup, 4x4 per invocation in registers.
+    RegisterBlocked,
+}
+
+impl MatmulKernel {
+    /// Every kernel, in ladder order.
+    pub const ALL: [MatmulKernel; 3] = [
+        MatmulKernel::Naive,
+        MatmulKernel::Tiled,
+        MatmulKernel::RegisterBlocked,
+    ];
+
+    /// Its name in benchmark output: `naive`, `tiled`, `register_blocked`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MatmulKernel::Naive => "naive",
+            MatmulKernel::Tiled => "tiled",
+            MatmulKernel::RegisterBlocked => "register_blocked",
+        }
+    }
+
+    fn spec(self) -> &'static KernelSpec {
+        match self {
+            MatmulKernel::Naive => &NAIVE,
+            MatmulKernel::Tiled => &TILED,
+            MatmulKernel::RegisterBlocked => &BLOCKED,
+        }
+    }
+
+    /// Output rows and columns one workgroup covers.
+    fn tile(self) -> usize {
+        match self {
+            MatmulKernel::Naive => 8,
+            MatmulKernel::Tiled => 16,
+            MatmulKernel::RegisterBlocked => 64,
+        }
+    }
+}
+
+const NAIVE: KernelSpec = KernelSpec {
+    entry_point: "matmul_naive",
+    label: "gradscope::matmul::naive",
+    source: SOURCE,
+    bindings: BINDINGS,
+};
+
+const TILED: KernelSpec = KernelSpec {
+    entry_point: "matmul_tiled",
+    label: "gradscope::matmul::tiled",
+    source: SOURCE,
+    bindings: BINDINGS,
+};
+
+const BLOCKED: KernelSpec = KernelSpec {
+    entry_point: "matmul_blocked",
+    label: "gradscope::matmul::register_blocked",
+    source: SOURCE,
+    bindings: BINDINGS,
+};
+
+impl GpuDevice {
+    /// `lhs[b] @ rhs[b]` for `lhs` of shape `[batch, m, k]` and `rhs` of
+    /// shape `[batch, k, n]`, each read through its strides, into a new
+    /// contiguous `[batch, m, n]`, with the fastest kernel
+    /// ([`MatmulKernel::RegisterBlocked`]; the ladder benchmark, `bench::matmul_ladder`,
+    /// measures all three).
+    pub fn matmul(
+        &self,
+        lhs: &GpuBuffer,
+        lhs_layout: &Layout,
+        rhs: &GpuBuffer,
+        rhs_layout: &Layout,
+    ) -> Result<GpuBuffer> {
+        self.matmul_with(
+            MatmulKernel::RegisterBlocked,
+            lhs,
+            lhs_layout,
+            rhs,
+            rhs_layout,
+        )
+    }
+
+    /// [`GpuDevice::matmul`] with a chosen kernel.
+    pub fn matmul_with(
+        &self,
+        kernel: MatmulKernel,
+        lhs: &GpuBuffer,
+        lhs_layout: &Layout,
+        rhs: &GpuBuffer,
+        rhs_layout: &Layout,
+    ) -> Result<GpuBuffer> {
+        let (&[batch, m, k], &[batch2, k2, n]) = (lhs_layout.shape(), rhs_layout.shape()) else {
+            return Err(Error::Backend(format!(
+                "GPU matmul needs [batch, m, k] and [batch, k, n] layouts, got {:?} and {:?}",
+                lhs_layout.shape(),
+                rhs_layout.shape()
+            )));
+        };
+        if batch != batch2 || k != k2 {
+            return Err(Error::Backend(format!(
+                "GPU matmul of mismatched shapes {:?} and {:?}",
+                lhs_layout.shape(),
+                rhs_layout.shape()
+            )));
+        }
+        check_in_bounds("matmul: lhs", lhs_layout, lhs.len())?;
+        check_in_bounds("matmul: rhs", rhs_layout, rhs.len())?;
+        let numel = batch
+            .checked_mul(m)
+            .and_then(|bm| bm.checked_mul(n))
+            .ok_or_else(|| Error::Backend("GPU matmul output size overflows".into()))?;
+        let spec = kernel.spec();
+        let out = self.alloc(numel, spec.label)?;
+        if numel == 0 {
+            return Ok(out);
+        }
+        let mut metadata = vec![word(batch)?, word(m)?, word(k)?, word(n)?];
+        for layout in [lhs_layout, rhs_layout] {
+            metadata.push(word(layout.offset())?);
+            for &stride in layout.strides() {
+                metadata.push(stride_word(stride)?);
+            }
+        }
+        let max = self.max_groups() as usize;
+        let (x, y) = (n.div_ceil(kernel.tile()), m.div_ceil(kernel.tile()));
+        if x > max || y > max {
+            return Err(Error::Backend(format!(
+                "GPU matmul of {m}x{n} outputs needs {y}x{x} workgroups, past the limit of {max}"
+            )));
+        }
+        let grid = [word(x)?, word(y)?, word(batch.min(max))?];
+        self.launch(
+            spec,
+            &[&lhs.buffer, &rhs.buffer, &out.buffer],
+            &metadata,
+            grid,
+        )?;
+        Ok(out)
+    }
+}
