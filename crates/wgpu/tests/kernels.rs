@@ -482,3 +482,98 @@ fn matmul_through_trait_and_errors() {
     let flat = Layout::contiguous(&[40, 70]);
     assert!(be(&dev).matmul(&*ab, &flat, &*bb, &bl).is_err());
 }
+
+#[test]
+fn caching_allocator_reuses_and_empties() {
+    let Some(dev) = device() else { return };
+    let before = dev.memory_stats();
+    let data = values(1000, 1);
+    let first = dev.upload(&data).expect("upload");
+    assert_eq!(first.label(), "gradscope::buffer::upload");
+    let after_first = dev.memory_stats();
+    assert_eq!(after_first.cache_misses, before.cache_misses + 1);
+    // 4000 bytes are served from the 4096-byte class.
+    assert_eq!(first.reserved_bytes(), 4096);
+    assert_eq!(after_first.allocated_bytes, before.allocated_bytes + 4096);
+    drop(first);
+    assert_eq!(dev.memory_stats().allocated_bytes, before.allocated_bytes);
+    assert_eq!(
+        dev.memory_stats().reserved_bytes,
+        after_first.reserved_bytes
+    );
+
+    // Same size class: served from the cache, nothing new reserved.
+    let second = dev.upload(&values(900, 2)).expect("upload");
+    let after_second = dev.memory_stats();
+    assert_eq!(after_second.cache_hits, after_first.cache_hits + 1);
+    assert_eq!(after_second.reserved_bytes, after_first.reserved_bytes);
+    assert_eq!(be(&dev).reserved_bytes(), after_second.reserved_bytes);
+
+    // Kernel outputs are labelled with their kernel.
+    let layout = Layout::contiguous(&[900]);
+    let out = dev
+        .unary(&UnaryOp::Neg, &second, &layout)
+        .expect("neg")
+        .expect("kernel");
+    assert_eq!(out.label(), "gradscope::unary::strided");
+
+    // empty_cache gives back exactly the cached blocks.
+    drop(out);
+    drop(second);
+    let cached = dev.memory_stats();
+    let freed = dev.empty_cache();
+    let emptied = dev.memory_stats();
+    assert!(freed >= 2 * 4096, "freed {freed}");
+    assert_eq!(emptied.reserved_bytes, cached.reserved_bytes - freed);
+    assert_eq!(emptied.reserved_bytes, emptied.allocated_bytes);
+    be(&dev).empty_cache();
+}
+
+#[test]
+fn reused_blocks_keep_queued_work_correct() {
+    let Some(dev) = device() else { return };
+    let layout = Layout::contiguous(&[4096]);
+    let a = values(4096, 3);
+    let x = dev.upload(&a).expect("upload");
+    // Queued, not yet submitted: it reads x's block.
+    let y = dev
+        .unary(&UnaryOp::Neg, &x, &layout)
+        .expect("neg")
+        .expect("kernel");
+    drop(x);
+    // Takes x's block from the cache and overwrites it; the copy must land
+    // after the kernel above has read the old values.
+    let z = dev.upload(&values(4096, 4)).expect("upload");
+    let hits = dev.memory_stats().cache_hits;
+    assert!(hits > 0);
+    let got = pollster::block_on(dev.read(&y)).expect("read");
+    let want: Vec<f32> = a.iter().map(|v| -v).collect();
+    assert_eq!(got, want);
+    assert_eq!(
+        pollster::block_on(dev.read(&z)).expect("read"),
+        values(4096, 4)
+    );
+}
+
+#[test]
+fn many_dispatches_share_one_submission() {
+    let Some(dev) = device() else { return };
+    let x = dev.upload(&values(256, 5)).expect("upload");
+    let layout = Layout::contiguous(&[256]);
+    dev.flush().expect("flush");
+    let before = dev.submissions();
+    let mut y = dev
+        .unary(&UnaryOp::Neg, &x, &layout)
+        .expect("neg")
+        .expect("kernel");
+    for _ in 0..19 {
+        y = dev
+            .unary(&UnaryOp::Neg, &y, &layout)
+            .expect("neg")
+            .expect("kernel");
+    }
+    // Twenty kernels and the readback's copy go in one submission.
+    let got = pollster::block_on(dev.read(&y)).expect("read");
+    assert_eq!(dev.submissions(), before + 1);
+    assert_eq!(got, values(256, 5));
+}
