@@ -167,7 +167,7 @@ function drawFirstView(config, onRun) {
       el("div.graph-scroll", {}, el("p.empty", {}, "Run the program to see autograd build its graph."))));
   }
   if (has("memory")) {
-    right.append(el("section.panel.memory", { "aria-label": "Memory timeline" }, el("h2", {}, "Memory"),
+    right.append(el("section.panel.memory.placeholder", { "aria-label": "Memory timeline" }, el("h2", {}, "Memory"),
       el("p.empty", {}, "Memory by category appears here as the program runs.")));
   }
   const run = el("button.run", { type: "button", "data-testid": "run", title: "Run" }, "▶ Run");
@@ -181,7 +181,7 @@ function drawFirstView(config, onRun) {
     el("button", { type: "button", disabled: true }, "■ Stop"),
     el("span.steps", {}, off("⇤", "back one statement"), off("←", "back one op"), off("→", "forward one op"),
       off("⇥", "forward one statement")),
-    el("input.scrub", { type: "range", disabled: true, "aria-label": "trace position" }),
+    el("input.scrub", { type: "range", min: 0, max: 0, value: 0, disabled: true, "aria-label": "trace position" }),
     el("span.where", {}, "event 0 / 0"),
     el("button.reset", { type: "button", disabled: true }, "Reset"));
   root.replaceChildren(top, ...(left.childElementCount ? [left] : []), ...(right.childElementCount ? [right] : []), transport);

@@ -227,6 +227,35 @@ try {
     await page.context().close();
   }
 
+  // ------------------------------------- Run pressed before the widget is seen
+  {
+    console.log("Run pressed on a widget out of view:");
+    const { page, requests, done } = await openPage(browser, { width: 900, height: 700 });
+    writeFileSync(join(hostDir, "run-offscreen.html"), `<!doctype html><meta charset="utf-8"><title>below</title>
+      <link rel="icon" href="data:,"><script src="${site}widget.js" defer></script>
+      <div style="height: 2000px">A long article.</div>
+      <gradscope-widget panels="code,console,graph" device="cpu" height="360">print(sum(range(10)))</gradscope-widget>`);
+    await page.goto(`${host}run-offscreen.html`);
+    const frame = await waitFrame(page, "code=");
+    await frame.getByTestId("run").waitFor({ state: "attached", timeout: TIMEOUT });
+    await page.waitForTimeout(1000);
+    check(!requests.some((r) => r.frame === frame && ENGINE.test(r.url)), "out of view, the widget loaded no engine");
+    // A click from script: no scrolling, the frame stays out of view.
+    const pressed = Date.now();
+    await frame.evaluate(() => document.querySelector("[data-testid=run]").click());
+    const deadline = Date.now() + TIMEOUT;
+    while (!requests.some((r) => r.frame === frame && r.url.endsWith("_bg.wasm") && r.url.includes("webworker"))) {
+      if (Date.now() > deadline) throw new Error("Run did not load the engine");
+      await page.waitForTimeout(100);
+    }
+    check(true, `Run loaded the engine while the widget was out of view (worker requested ${Date.now() - pressed} ms after the click)`);
+    await page.locator("gradscope-widget").scrollIntoViewIfNeeded();
+    await waitStatus(frame, ENDED, "the run asked for before the app loaded never ended");
+    check((await frame.getByTestId("console").textContent()).includes("45"), "and the program ran once the engine was ready");
+    done();
+    await page.context().close();
+  }
+
   // ------------------------------------------------------------- bad settings
   {
     console.log("bad settings, on a host page:");
@@ -272,7 +301,10 @@ try {
     console.log("embed.html on its own:");
     const { page, requests, done } = await openPage(browser, { width: 900, height: 600 });
     // Code from the address waits for Run, even when autorun is asked for.
-    await page.goto(`${site}embed.html?code=${encodeURIComponent("print(6 * 7)\n")}&autorun=true&panels=code,console`);
+    await page.goto(`${site}embed.html?code=${encodeURIComponent("print(6 * 7)\n")}&autorun=true&panels=code,console&hide=steps,device`);
+    await page.getByTestId("code-preview").or(page.locator(".cm-content")).first().waitFor({ timeout: TIMEOUT });
+    check(!(await page.locator(".transport .steps").isVisible()) && !(await page.locator(".device-menu").isVisible())
+      && (await page.getByTestId("run").isVisible()), "hide=steps,device hides the step buttons and the device menu, not Run");
     await waitStatus(page.mainFrame(), READY, "the engine never became ready");
     await page.waitForTimeout(1500);
     check((await page.getByTestId("status").textContent()).startsWith("ready"), "code from the address did not run by itself (autorun is for lessons)");
