@@ -31,6 +31,8 @@ mkdirSync(shots, { recursive: true });
 const args = [
   "--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
   "--disable-component-update", "--disable-sync", "--disable-quic", "--disable-dev-shm-usage",
+  // WebGPU (SwiftShader): device="auto" picks it inside a cross-origin frame.
+  "--enable-unsafe-webgpu", "--enable-webgpu-developer-features",
 ];
 const TIMEOUT = 60_000;
 const RUN_TIMEOUT = 180_000;
@@ -192,6 +194,10 @@ try {
     await waitStatus(first, ENDED, "widget 1's run never ended", RUN_TIMEOUT);
     console.log(`  measured: both runs ended within ${Date.now() - ran} ms`);
     check(await first.getByTestId("status").textContent() === "finished", "widget 1's lesson ran to its end");
+    check(await first.getByTestId("device").inputValue() === "webgpu"
+      && (await first.locator("[data-testid=device] option[value=webgpu]").textContent()).startsWith("WebGPU ·"),
+      `widget 1 (device="auto") chose ${await first.locator("[data-testid=device] option[value=webgpu]").textContent()}`);
+    check(await second.getByTestId("device").inputValue() === "cpu", 'widget 2 (device="cpu") ran on the CPU');
     check(await second.getByTestId("status").textContent() === "finished", "widget 2's program ran to its end");
     for (const [name, frame] of [["widget 1", first], ["widget 2", second]]) {
       const v = await views(frame);
