@@ -8,12 +8,7 @@ use gradscope_lessons::{NativeRunner, check, lessons};
 /// `torch` their program uses is still being written (see the report of
 /// `gradscope lessons --check`). The test fails when one of them starts
 /// passing, so the list only shrinks.
-const CLAIMS_NOT_YET_PASSING: &[&str] = &[
-    // "no version bump in inference mode": `Tensor._version` of an inference
-    // tensor returns the storage's counter where PyTorch raises "Inference
-    // tensors do not track version counter." (crates/python/src/tensor.rs).
-    "no-grad-eval",
-];
+const CLAIMS_NOT_YET_PASSING: &[&str] = &[];
 
 #[test]
 fn claims_hold_for_every_lesson() {
