@@ -3,7 +3,7 @@
 //!
 //! The same module is the embeddable widget: in `embed.html`, whose
 //! `<main id="app">` carries the settings `embed.js` checked in its
-//! `data-config` attribute, it mounts [`components::EmbedApp`] instead.
+//! `data-config` attribute, it mounts the widget (`EmbedApp`) instead.
 
 mod components;
 mod embed;
