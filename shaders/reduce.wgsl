@@ -57,6 +57,12 @@ const SIGN_BIT: u32 = 0x80000000u;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @group(0) @binding(2) var<storage, read> metadata: array<u32>;
 
+// Infinity and NaN are made at run time from bit patterns held in private
+// variables: WGSL's constant evaluation rejects non-finite values (Chromium's
+// Tint refuses `bitcast<f32>(0x7f800000u)` outright), and a load from a
+// variable is not a constant expression.
+var<private> inf_bits: u32 = INF_BITS;
+
 var<workgroup> partials: array<f32, TREE_SIZE>;
 
 fn is_nan(x: f32) -> bool {
@@ -66,10 +72,10 @@ fn is_nan(x: f32) -> bool {
 fn identity(op: u32) -> f32 {
     switch op {
         case OP_MAX: {
-            return bitcast<f32>(INF_BITS | SIGN_BIT);
+            return -bitcast<f32>(inf_bits);
         }
         case OP_MIN: {
-            return bitcast<f32>(INF_BITS);
+            return bitcast<f32>(inf_bits);
         }
         case OP_PROD: {
             return 1.0;

@@ -58,19 +58,30 @@ fn is_finite(x: f32) -> bool {
     return (bitcast<u32>(x) & ~SIGN_BIT) < INF_BITS;
 }
 
+// Infinity and NaN are made at run time from bit patterns held in private
+// variables: WGSL's constant evaluation rejects non-finite values (Chromium's
+// Tint refuses `bitcast<f32>(0x7f800000u)` outright), and a load from a
+// variable is not a constant expression.
+var<private> inf_bits: u32 = INF_BITS;
+var<private> nan_bits: u32 = NAN_BITS;
+
+fn inf() -> f32 {
+    return bitcast<f32>(inf_bits);
+}
+
 fn nan() -> f32 {
-    return bitcast<f32>(NAN_BITS);
+    return bitcast<f32>(nan_bits);
 }
 
 // +inf with the sign bit of `s`.
 fn signed_inf(s: f32) -> f32 {
-    return bitcast<f32>(INF_BITS | (bitcast<u32>(s) & SIGN_BIT));
+    return bitcast<f32>(inf_bits | (bitcast<u32>(s) & SIGN_BIT));
 }
 
 fn exp_safe(x: f32) -> f32 {
     // exp(88.72284) is the largest finite float32; past it, inf.
     if x > 88.72284 {
-        return bitcast<f32>(INF_BITS);
+        return inf();
     }
     return exp(x);
 }
@@ -227,7 +238,7 @@ fn apply(op: u32, x: f32, p0: f32, p1: f32) -> f32 {
                 return nan();
             }
             if x == 0.0 {
-                return -bitcast<f32>(INF_BITS);
+                return -inf();
             }
             if !is_finite(x) {
                 return x;
