@@ -1,6 +1,7 @@
 //! `cargo xtask test`: every check CI runs, as stages with a summary.
 
 use std::fs;
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -194,18 +195,7 @@ fn e2e(ctx: &Ctx) -> Result<()> {
         println!("e2e: screenshot at {}", ctx.show(&screenshot));
     }
 
-    let host_dir = out_dir.join("widget-host");
-    web::write_demo_host(&site, &server.url(), &host_dir)?;
-    let host = StaticServer::start_as(&host_dir, 0, Log::Errors, Origin::Host)?;
-    let mut cmd = ctx.cmd("node");
-    cmd.arg("tests/e2e/widget.mjs")
-        .env("GRADSCOPE_URL", server.url())
-        .env("GRADSCOPE_HOST_URL", host.url())
-        .env("GRADSCOPE_HOST_DIR", &host_dir)
-        .env("GRADSCOPE_SHOTS", &out_dir);
-    println!("{}", util::display(&cmd));
-    let widget = util::run_with_timeout(&mut cmd, E2E_LIMIT);
-    drop(host);
+    let widget = widget_e2e(ctx, &site, &server.url(), &out_dir);
     drop(server);
     match (playground, widget) {
         (Ok(()), Ok(())) => Ok(()),
@@ -213,4 +203,22 @@ fn e2e(ctx: &Ctx) -> Result<()> {
         (Ok(()), Err(err)) => Err(err),
         (Err(a), Err(b)) => bail!("{a:#}; and {b:#}"),
     }
+}
+
+/// The widget's e2e script: the demo article served from a second port
+/// (another origin) with its loader fetched from `site_url`.
+fn widget_e2e(ctx: &Ctx, site: &Path, site_url: &str, out_dir: &Path) -> Result<()> {
+    let host_dir = out_dir.join("widget-host");
+    web::write_demo_host(site, site_url, &host_dir)?;
+    let host = StaticServer::start_as(&host_dir, 0, Log::Errors, Origin::Host)?;
+    let mut cmd = ctx.cmd("node");
+    cmd.arg("tests/e2e/widget.mjs")
+        .env("GRADSCOPE_URL", site_url)
+        .env("GRADSCOPE_HOST_URL", host.url())
+        .env("GRADSCOPE_HOST_DIR", &host_dir)
+        .env("GRADSCOPE_SHOTS", out_dir);
+    println!("{}", util::display(&cmd));
+    let result = util::run_with_timeout(&mut cmd, E2E_LIMIT);
+    drop(host);
+    result
 }
