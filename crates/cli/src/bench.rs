@@ -29,7 +29,7 @@ fn chain() -> gradscope_core::Result<()> {
 
 /// The mlp workload's model and data: Linear 784-256, ReLU, 256-256, ReLU,
 /// 256-10 with PyTorch's default init ranges; a batch of 64 random inputs.
-struct Mlp {
+pub(crate) struct Mlp {
     layers: Vec<(Tensor, Tensor)>,
     x: Tensor,
     y: Tensor,
@@ -37,7 +37,7 @@ struct Mlp {
 }
 
 impl Mlp {
-    fn new() -> gradscope_core::Result<Self> {
+    pub(crate) fn new() -> gradscope_core::Result<Self> {
         manual_seed(0);
         let mut layers = vec![];
         let mut params = vec![];
@@ -68,7 +68,7 @@ impl Mlp {
     }
 
     /// zero_grad, forward, loss, backward, step.
-    fn step(&mut self) -> gradscope_core::Result<()> {
+    pub(crate) fn step(&mut self) -> gradscope_core::Result<()> {
         self.opt.zero_grad(true)?;
         self.forward()?.backward()?;
         self.opt.step()
@@ -76,7 +76,10 @@ impl Mlp {
 }
 
 /// Best time of `runs` runs of `f`, in seconds: the least disturbed run.
-fn best_of(runs: usize, mut f: impl FnMut() -> gradscope_core::Result<()>) -> Result<f64> {
+pub(crate) fn best_of(
+    runs: usize,
+    mut f: impl FnMut() -> gradscope_core::Result<()>,
+) -> Result<f64> {
     f()?; // warm up allocator and caches
     let mut best = f64::INFINITY;
     for _ in 0..runs {
@@ -137,26 +140,60 @@ fn torch_baseline(python: &str) -> Result<Vec<Value>> {
     Ok(parsed.as_array().cloned().unwrap_or_default())
 }
 
-/// `gradscope bench [--suite cpu] [--json] [--runs N] [--baseline PYTHON]`.
+/// `gradscope bench [--suite cpu|gpu] [--json] [--runs N] [--baseline PYTHON]
+/// [--sizes N,N...] [--peak-gflops X]`.
 pub fn main(args: &[String]) -> Result<()> {
     let mut json_out = false;
     let mut runs = 20;
     let mut baseline = None;
+    let mut suite = "cpu";
+    let mut sizes = vec![256, 512];
+    let mut peak_gflops = None;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "--json" => json_out = true,
             "--suite" => match rest.next().map(String::as_str) {
-                Some("cpu") => {}
-                Some(other) => bail!("unknown suite '{other}' (this build has: cpu)"),
+                Some("cpu") => suite = "cpu",
+                Some("gpu") => suite = "gpu",
+                Some(other) => bail!("unknown suite '{other}' (this build has: cpu, gpu)"),
                 None => bail!("--suite needs a name"),
             },
+            "--sizes" => {
+                let list = rest.next().context("--sizes needs N,N,...")?;
+                sizes = list
+                    .split(',')
+                    .map(|n| n.trim().parse::<usize>())
+                    .collect::<Result<_, _>>()
+                    .with_context(|| format!("bad --sizes '{list}'"))?;
+            }
+            "--peak-gflops" => {
+                let v = rest.next().context("--peak-gflops needs a number")?;
+                peak_gflops = Some(
+                    v.parse::<f64>()
+                        .with_context(|| format!("bad --peak-gflops '{v}'"))?,
+                );
+            }
             "--runs" => runs = rest.next().context("--runs needs a number")?.parse()?,
             "--baseline" => {
                 baseline = Some(rest.next().context("--baseline needs a python")?.clone())
             }
             other => bail!("unknown argument for bench: {other}"),
         }
+    }
+    if suite == "gpu" {
+        let options = crate::bench_gpu::GpuOptions {
+            sizes,
+            runs: runs.min(10),
+            peak_gflops,
+        };
+        let report = crate::bench_gpu::run(&options)?;
+        if json_out {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            crate::bench_gpu::print(&report);
+        }
+        return Ok(());
     }
     let ours = gradscope_cpu(runs)?;
     let theirs = match &baseline {

@@ -10,18 +10,21 @@ pub const USAGE: &str = "\
 gradscope lessons: run the lessons and check every claim against what the engine measured
 
 Usage:
-  gradscope lessons [--check] [--only SLUG] [--verbose]
+  gradscope lessons [--check] [--device cpu|webgpu] [--only SLUG] [--verbose]
 
   --check        exit with status 1 when any claim fails (for CI)
+  --device DEV   the device the lessons' tensors go to: cpu (default) or webgpu
   --only SLUG    run one lesson (e.g. forgot-zero-grad)
   --verbose      print every claim with what it measured
 
 Exit status: 0 when every claim passed (or without --check), 1 when a
-claim failed under --check, 2 on a usage error.";
+claim failed under --check, 2 on a usage error, 3 when the device cannot
+be opened.";
 
 #[derive(Debug, Default, PartialEq)]
 struct Options {
     check: bool,
+    device: Option<String>,
     only: Option<String>,
     verbose: bool,
 }
@@ -33,6 +36,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
         match arg.as_str() {
             "--check" => options.check = true,
             "--verbose" | "-v" => options.verbose = true,
+            "--device" => {
+                let device = it.next().ok_or("--device needs cpu or webgpu")?;
+                options.device = Some(device.clone());
+            }
             "--only" => {
                 let slug = it.next().ok_or("--only needs a lesson's slug")?;
                 options.only = Some(slug.clone());
@@ -57,6 +64,11 @@ pub fn main(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let device = options.device.as_deref().unwrap_or("cpu");
+    if let Err(message) = crate::gpu::use_device(device) {
+        eprintln!("gradscope: device {device}: {message}");
+        return ExitCode::from(3);
+    }
     let chosen: Vec<&Lesson> = lessons()
         .iter()
         .filter(|l| options.only.as_deref().is_none_or(|s| s == l.slug))
@@ -142,6 +154,7 @@ mod tests {
             parse(&args),
             Ok(Options {
                 check: true,
+                device: None,
                 only: Some("digits".into()),
                 verbose: false,
             })

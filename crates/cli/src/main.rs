@@ -1,6 +1,7 @@
 //! `gradscope`: runs gradscope's engine headlessly.
 
 mod bench;
+mod bench_gpu;
 mod gpu;
 mod gradcheck;
 mod lessons;
@@ -25,8 +26,10 @@ Usage:
   gradscope gradcheck [--device cpu|webgpu] [--only NAME] [--json]
                              check every op's backward against finite differences
                              (see `gradscope gradcheck --help`)
-  gradscope bench [--suite cpu] [--json] [--runs N] [--baseline PYTHON]
-                             time the benchmark workloads (beside PyTorch with --baseline)
+  gradscope bench [--suite cpu|gpu] [--json] [--runs N] [--baseline PYTHON]
+                             time the benchmark workloads (beside PyTorch with --baseline;
+                             gpu: the matmul ladder [--sizes 256,512] [--peak-gflops X]
+                             and the mlp step on the GPU beside the CPU)
   gradscope --version        print the version
   gradscope --help           print this text";
 

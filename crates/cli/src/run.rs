@@ -10,9 +10,12 @@ pub const USAGE: &str = "\
 gradscope run: run a PyTorch program on gradscope's engine
 
 Usage:
-  gradscope run FILE.py [--time-limit SECONDS] [--memory-limit BYTES] [outputs]
+  gradscope run FILE.py [--device cpu|webgpu] [--time-limit SECONDS] [--memory-limit BYTES] [outputs]
   gradscope run - ...       read the program from stdin
 
+  --device DEVICE        where tensors go unless the program says otherwise, as after
+                         torch.set_default_device(DEVICE): cpu (default) or webgpu (the
+                         GPU through Vulkan natively; float32 only, as on PyTorch's MPS)
   --time-limit SECONDS   stop the program after this long (default 30; 0: no limit)
   --memory-limit BYTES   budget for tensor memory; past it, torch.OutOfMemoryError
                          (default 4 GiB; 0: no limit, and a failed allocation aborts)
@@ -28,12 +31,14 @@ Outputs, written after the program ends (also when it raised):
   --memory OUT.csv           live bytes per memory category after each change
 
 Exit status: the program's (0, 1 after an uncaught exception, or sys.exit's),
-2 for a usage error or an output that could not be written.";
+2 for a usage error or an output that could not be written, 3 when the
+device asked for cannot be opened.";
 
 /// Parsed command line.
 #[derive(Debug, PartialEq)]
 struct Options {
     file: String,
+    device: String,
     time_limit: Option<f64>,
     memory_limit: Option<u64>,
     files: Vec<String>,
@@ -66,6 +71,7 @@ const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
 
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut file = None;
+    let mut device = "cpu".to_string();
     let mut time_limit = Some(30.0);
     let mut memory_limit = Some(DEFAULT_MEMORY_LIMIT);
     let mut outputs = Outputs::default();
@@ -84,6 +90,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 memory_limit = (bytes > 0).then_some(bytes);
             }
             "--file" => files.push(it.next().ok_or("--file needs a path")?.clone()),
+            "--device" => device = it.next().ok_or("--device needs cpu or webgpu")?.clone(),
             flag @ ("--trace" | "--chrome-trace" | "--graph" | "--memory") => {
                 let path = it
                     .next()
@@ -110,6 +117,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     }
     Ok(Options {
         file,
+        device,
         time_limit,
         memory_limit,
         files,
@@ -126,6 +134,10 @@ pub fn main(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Err(message) = crate::gpu::use_device(&options.device) {
+        eprintln!("gradscope: device {}: {message}", options.device);
+        return ExitCode::from(3);
+    }
     let source = if options.file == "-" {
         let mut text = String::new();
         match std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
@@ -242,6 +254,7 @@ mod tests {
             ])),
             Ok(Options {
                 file: "prog.py".into(),
+                device: "cpu".into(),
                 time_limit: None,
                 memory_limit: Some(1024),
                 files: vec![],

@@ -153,6 +153,22 @@ pub trait DeviceBackend: std::fmt::Debug {
         Ok(None)
     }
 
+    /// `a @ b + bias` in one kernel, PyTorch's `addmm` (what `linear`
+    /// runs): as [`DeviceBackend::matmul`], with `bias` read through
+    /// `bias_layout` broadcast to the `[batch, m, n]` result. Without it the
+    /// sum needs a second buffer the size of the product.
+    fn matmul_bias(
+        &self,
+        _a: &dyn DeviceBuffer,
+        _a_layout: &Layout,
+        _b: &dyn DeviceBuffer,
+        _b_layout: &Layout,
+        _bias: &dyn DeviceBuffer,
+        _bias_layout: &Layout,
+    ) -> Kernel {
+        Ok(None)
+    }
+
     /// Bytes the backend holds from the device (its caching allocator's
     /// reserve), at least the bytes of live buffers.
     fn reserved_bytes(&self) -> u64 {

@@ -89,12 +89,17 @@ thread_local! {
     static GPU_MISSING: RefCell<String> =
         RefCell::new("no GPU backend was opened in this program".into());
     static SCOPE: Cell<Device> = const { Cell::new(Device::Cpu) };
+    static DEFAULT: Cell<Device> = const { Cell::new(Device::Cpu) };
     static DEVICE_ERROR: RefCell<Option<Error>> = const { RefCell::new(None) };
     static STATS: Cell<KernelStats> = const { Cell::new(KernelStats { kernels: 0, host_fallbacks: 0, downloads: 0, uploads: 0 }) };
 }
 
 /// Registers the GPU that `webgpu` tensors use on this thread.
 pub fn set_gpu(backend: Rc<dyn DeviceBackend>) {
+    // The device is never dropped from this thread-local's destructor:
+    // wgpu's debug lock tracking uses thread-locals of its own, which may
+    // be gone by then. A device lives as long as the program anyway.
+    std::mem::forget(backend.clone());
     GPU.with(|g| *g.borrow_mut() = Some(backend));
 }
 
@@ -135,18 +140,33 @@ pub fn gpu_available() -> bool {
     gpu().is_ok()
 }
 
-/// The device buffers made while an op runs are created on.
-pub(crate) fn current() -> Device {
+/// The device new storages are made on: the running op's, else the
+/// default device.
+pub fn current() -> Device {
     SCOPE.with(Cell::get)
 }
 
-/// Makes new storages land on `device` until the guard drops.
+/// Where tensors made outside any op go (factories, `torch.tensor`),
+/// PyTorch's `torch.set_default_device`.
+pub fn set_default_device(device: Device) {
+    SCOPE.with(|s| s.set(device));
+    DEFAULT.with(|d| d.set(device));
+}
+
+/// The default device, which tensor reprs leave unnamed.
+pub fn default_device() -> Device {
+    DEFAULT.with(Cell::get)
+}
+
+/// Makes new storages land on `device` until the guard drops (a
+/// factory's `device=`, an op computing on its inputs' device).
 #[must_use = "the device applies only while the guard lives"]
 #[derive(Debug)]
-pub(crate) struct Scope(Device);
+pub struct Scope(Device);
 
 impl Scope {
-    pub(crate) fn new(device: Device) -> Self {
+    /// Starts placing new storages on `device`.
+    pub fn new(device: Device) -> Self {
         Scope(SCOPE.with(|s| s.replace(device)))
     }
 }

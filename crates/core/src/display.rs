@@ -38,8 +38,11 @@ impl Tensor {
                 Elements::Bool(&bools)
             }
         };
+        let device = self.device();
+        let device = (device != crate::device::default_device()).then(|| device.to_string());
         TensorRepr::new(elements, self.shape(), self.dtype().name())
             .with_grad(self.requires_grad(), grad_fn)
+            .with_device(device.as_deref())
             .to_string_with(options)
     }
 

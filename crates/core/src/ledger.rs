@@ -57,6 +57,13 @@ fn with_on<T>(device: Device, f: impl FnOnce(&mut Ledger) -> T) -> T {
     LEDGERS.with(|l| f(&mut l.borrow_mut()[device as usize]))
 }
 
+/// As [`with_on`], for releases: a storage dropped while the thread's
+/// locals are torn down (held by another thread-local) has no ledger left
+/// to update, and must not panic.
+fn release_on(device: Device, f: impl FnOnce(&mut Ledger)) {
+    let _ = LEDGERS.try_with(|l| f(&mut l.borrow_mut()[device as usize]));
+}
+
 /// The CPU's ledger: the figures `torch.cpu` and the memory view report
 /// when no GPU is in use.
 fn with<T>(f: impl FnOnce(&mut Ledger) -> T) -> T {
@@ -142,7 +149,7 @@ fn add(stats: &mut MemoryStats, category: Category, bytes: u64) {
 
 /// Counts a release of `bytes` held under `category`.
 pub(crate) fn free_on(device: Device, bytes: u64, category: Category) {
-    with_on(device, |l| {
+    release_on(device, |l| {
         l.stats.total = l.stats.total.saturating_sub(bytes);
         let i = category as usize;
         l.stats.current[i] = l.stats.current[i].saturating_sub(bytes);
@@ -152,7 +159,7 @@ pub(crate) fn free_on(device: Device, bytes: u64, category: Category) {
 /// Moves `bytes` from one category to another.
 pub(crate) fn recategorise_on(device: Device, bytes: u64, from: Category, to: Category) {
     if from != to {
-        with_on(device, |l| {
+        release_on(device, |l| {
             let i = from as usize;
             l.stats.current[i] = l.stats.current[i].saturating_sub(bytes);
             add(&mut l.stats, to, bytes);

@@ -6,6 +6,11 @@
 //! reading values out. Whichever was written last is current; the other is
 //! refreshed only when asked for, so a chain of kernels never crosses to the
 //! host, and a chain of host ops never crosses to the device.
+//!
+//! Only float32 goes to the device; a GPU storage of another dtype (int64
+//! labels, bool masks, a float64 temporary inside an op) keeps its values
+//! on the host, and ops on it take the host path. Asking for float64 on the
+//! GPU is refused where a program asks (`to`, a factory's `dtype=`).
 
 use std::cell::{Cell, Ref, RefCell, RefMut};
 
@@ -60,9 +65,6 @@ impl Storage {
         let len = data.len();
         let dtype = data.dtype();
         let bytes = data.bytes() as u64;
-        if device == Device::WebGpu && dtype == DType::Float64 {
-            device::defer_error(Error::GpuFloat64);
-        }
         Self::counted(bytes, len, dtype, device, data, true, None)
     }
 

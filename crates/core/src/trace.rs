@@ -99,7 +99,7 @@ pub fn emit(kind: impl FnOnce() -> EventKind) {
 /// emission point pays when no one is.
 #[inline]
 pub fn is_recording() -> bool {
-    ACTIVE.with(Cell::get)
+    ACTIVE.try_with(Cell::get).unwrap_or(false)
 }
 
 /// Sets the program line the Python runtime is running, which every event

@@ -23,6 +23,7 @@ pub(crate) fn to_py(err: Error, vm: &VirtualMachine) -> PyBaseExceptionRef {
         "IndexError" => vm.ctx.exceptions.index_error.to_owned(),
         "ValueError" => vm.ctx.exceptions.value_error.to_owned(),
         "TypeError" => vm.ctx.exceptions.type_error.to_owned(),
+        "AssertionError" => vm.ctx.exceptions.assertion_error.to_owned(),
         "NotImplementedError" => vm.ctx.exceptions.not_implemented_error.to_owned(),
         _ => vm.ctx.exceptions.runtime_error.to_owned(),
     };

@@ -21,6 +21,7 @@
 
 mod compile;
 mod convert;
+mod device;
 mod dtype;
 mod errors;
 mod frozen;

@@ -9,7 +9,7 @@ mod _gradscope {
     use std::cell::RefCell;
 
     use gradscope_core::grad_mode::{self, GradModeGuard};
-    use gradscope_core::{DType, Tensor, ledger};
+    use gradscope_core::{DType, Device, Tensor, ledger};
     use rustpython_vm::builtins::{PyListRef, PyModule, PyTypeRef};
     use rustpython_vm::function::{FuncArgs, OptionalArg};
     use rustpython_vm::{AsObject, Py, PyObjectRef, PyPayload, PyResult, VirtualMachine, pyclass};
@@ -87,21 +87,25 @@ mod _gradscope {
         }
     }
 
-    /// Drops the keywords PyTorch accepts that mean nothing here.
-    fn ignore_placement_kws(args: &mut FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
+    /// The device a factory's `device=` names, as a scope that places the
+    /// new tensor there; drops the keywords PyTorch accepts that mean
+    /// nothing here.
+    fn placement_kws(
+        args: &mut FuncArgs,
+        vm: &VirtualMachine,
+    ) -> PyResult<Option<gradscope_core::device::Scope>> {
+        let mut scope = None;
         for name in ["device", "layout", "pin_memory", "memory_format"] {
             if let Some(v) = args.kwargs.swap_remove(name)
                 && !vm.is_none(&v)
+                && name == "device"
             {
-                let text = v.str(vm)?.to_string();
-                if name == "device" && !text.starts_with("cpu") {
-                    return Err(vm.new_runtime_error(format!(
-                        "gradscope runs tensors on the cpu; device '{text}' is not available"
-                    )));
-                }
+                scope = Some(gradscope_core::device::Scope::new(
+                    crate::device::parse_device(&v, vm)?,
+                ));
             }
         }
-        Ok(())
+        Ok(scope)
     }
 
     fn no_extra_kws(args: &FuncArgs, what: &str, vm: &VirtualMachine) -> PyResult<()> {
@@ -114,6 +118,10 @@ mod _gradscope {
     }
 
     fn finish(t: Tensor, requires_grad: bool, vm: &VirtualMachine) -> PyResult {
+        gradscope_core::device::check_device_error().py(vm)?;
+        if t.device() == Device::WebGpu && t.dtype() == DType::Float64 {
+            return Err(gradscope_core::Error::GpuFloat64).py(vm);
+        }
         if requires_grad && !t.dtype().is_float() {
             return Err(vm.new_runtime_error(
                 "Only Tensors of floating point and complex dtype can require gradients",
@@ -132,7 +140,7 @@ mod _gradscope {
         crate::limits::note_line(vm);
         let dtype = dtype_kw(&mut args, vm)?;
         let requires_grad = requires_grad_kw(&mut args, vm)?;
-        ignore_placement_kws(&mut args, vm)?;
+        let _on = placement_kws(&mut args, vm)?;
         let data = match (args.args.first(), args.kwargs.swap_remove("data")) {
             (Some(d), None) => d.clone(),
             (None, Some(d)) => d,
@@ -154,7 +162,7 @@ mod _gradscope {
         crate::limits::note_line(vm);
         let dtype = dtype_kw(&mut args, vm)?.unwrap_or(DType::DEFAULT_FLOAT);
         let requires_grad = requires_grad_kw(&mut args, vm)?;
-        ignore_placement_kws(&mut args, vm)?;
+        let _on = placement_kws(&mut args, vm)?;
         if let Some(size) = args.kwargs.swap_remove("size") {
             args.args.push(size);
         }
@@ -189,7 +197,7 @@ mod _gradscope {
         crate::limits::note_line(vm);
         let dtype = dtype_kw(&mut args, vm)?;
         let requires_grad = requires_grad_kw(&mut args, vm)?;
-        ignore_placement_kws(&mut args, vm)?;
+        let _on = placement_kws(&mut args, vm)?;
         let mut positional = args.args.drain(..);
         let size = positional
             .next()
@@ -240,7 +248,7 @@ mod _gradscope {
         crate::limits::note_line(vm);
         let dtype = dtype_kw(&mut args, vm)?;
         let requires_grad = requires_grad_kw(&mut args, vm)?;
-        ignore_placement_kws(&mut args, vm)?;
+        let _on = placement_kws(&mut args, vm)?;
         let mut bounds: Vec<PyObjectRef> = args.args.clone();
         for name in ["start", "end", "step"] {
             if let Some(v) = args.kwargs.swap_remove(name) {
@@ -281,7 +289,7 @@ mod _gradscope {
         crate::limits::note_line(vm);
         let dtype = dtype_kw(&mut args, vm)?.unwrap_or(DType::DEFAULT_FLOAT);
         let requires_grad = requires_grad_kw(&mut args, vm)?;
-        ignore_placement_kws(&mut args, vm)?;
+        let _on = placement_kws(&mut args, vm)?;
         let start = crate::methods::take_arg(&mut args, 0, "start");
         let end = crate::methods::take_arg(&mut args, 1, "end");
         let steps = crate::methods::take_arg(&mut args, 2, "steps");
@@ -300,7 +308,7 @@ mod _gradscope {
     fn eye(mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         let dtype = dtype_kw(&mut args, vm)?.unwrap_or(DType::DEFAULT_FLOAT);
         let requires_grad = requires_grad_kw(&mut args, vm)?;
-        ignore_placement_kws(&mut args, vm)?;
+        let _on = placement_kws(&mut args, vm)?;
         let n = crate::methods::take_arg(&mut args, 0, "n")
             .ok_or_else(|| vm.new_type_error("eye() missing required argument 'n'"))?;
         let m = crate::methods::take_arg(&mut args, 1, "m").filter(|m| !vm.is_none(m));
@@ -317,7 +325,7 @@ mod _gradscope {
         crate::limits::note_line(vm);
         let dtype = dtype_kw(&mut args, vm)?.unwrap_or(DType::DEFAULT_FLOAT);
         let requires_grad = requires_grad_kw(&mut args, vm)?;
-        ignore_placement_kws(&mut args, vm)?;
+        let _on = placement_kws(&mut args, vm)?;
         args.kwargs.swap_remove("generator");
         if let Some(size) = args.kwargs.swap_remove("size") {
             args.args.push(size);
@@ -346,7 +354,7 @@ mod _gradscope {
     fn randint(mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         crate::limits::note_line(vm);
         let _ = dtype_kw(&mut args, vm)?;
-        ignore_placement_kws(&mut args, vm)?;
+        let _on = placement_kws(&mut args, vm)?;
         args.kwargs.swap_remove("generator");
         let size = args.kwargs.swap_remove("size").or_else(|| args.args.pop());
         let size =
@@ -545,24 +553,78 @@ mod _gradscope {
         }
     }
 
-    #[pyfunction]
-    fn memory_allocated(_device: OptionalArg<PyObjectRef>) -> u64 {
-        ledger::memory_allocated()
+    /// The ledger a memory function reports: the device named, else the CPU's.
+    fn ledger_device(device: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<Device> {
+        match device.into_option() {
+            Some(d) if !vm.is_none(&d) => Device::parse(d.str(vm)?.as_ref()).py(vm),
+            _ => Ok(Device::Cpu),
+        }
     }
 
     #[pyfunction]
-    fn max_memory_allocated(_device: OptionalArg<PyObjectRef>) -> u64 {
-        ledger::max_memory_allocated()
+    fn memory_allocated(device: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<u64> {
+        Ok(ledger::stats_on(ledger_device(device, vm)?).total)
     }
 
     #[pyfunction]
-    fn reset_peak_memory_stats(_device: OptionalArg<PyObjectRef>) {
-        ledger::reset_peak_memory_stats();
+    fn max_memory_allocated(
+        device: OptionalArg<PyObjectRef>,
+        vm: &VirtualMachine,
+    ) -> PyResult<u64> {
+        Ok(ledger::stats_on(ledger_device(device, vm)?).total_peak)
     }
 
     #[pyfunction]
-    fn memory_summary(_device: OptionalArg<PyObjectRef>) -> String {
-        ledger::memory_summary()
+    fn reset_peak_memory_stats(
+        device: OptionalArg<PyObjectRef>,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        ledger::reset_peak_memory_stats_on(ledger_device(device, vm)?);
+        Ok(())
+    }
+
+    #[pyfunction]
+    fn memory_summary(device: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<String> {
+        Ok(ledger::memory_summary_on(ledger_device(device, vm)?))
+    }
+
+    /// Bytes the GPU backend holds from the device, cached blocks included.
+    #[pyfunction]
+    fn _gpu_reserved() -> u64 {
+        gradscope_core::device::gpu().map_or(0, |g| g.reserved_bytes())
+    }
+
+    #[pyfunction]
+    fn _gpu_empty_cache() {
+        if let Ok(gpu) = gradscope_core::device::gpu() {
+            gpu.empty_cache();
+        }
+    }
+
+    /// Whether the GPU can be used (opening it on first ask).
+    #[pyfunction]
+    fn _gpu_available() -> bool {
+        gradscope_core::device::gpu_available()
+    }
+
+    /// The GPU adapter's name, or why there is none.
+    #[pyfunction]
+    fn _gpu_name(vm: &VirtualMachine) -> PyResult<String> {
+        gradscope_core::device::gpu()
+            .py(vm)
+            .map(|g| g.adapter_name())
+    }
+
+    /// `torch.set_default_device`: where factories put new tensors.
+    #[pyfunction]
+    fn _set_default_device(device: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+        let device = if vm.is_none(&device) {
+            Device::Cpu
+        } else {
+            crate::device::parse_device(&device, vm)?
+        };
+        gradscope_core::device::set_default_device(device);
+        Ok(())
     }
 
     /// Sets (or with `None` clears) the memory budget, in bytes.

@@ -573,6 +573,20 @@ impl PyTensor {
         wrap_result(zelf.tensor.to_dtype(dtype), vm)
     }
 
+    /// `to(device)`, for a device string `torch/_tensor.py` has checked.
+    #[pymethod]
+    fn _to_device(zelf: &Py<Self>, device: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        note_line(vm);
+        let device = crate::device::parse_device(&device, vm)?;
+        wrap_result(zelf.tensor.to_device(device), vm)
+    }
+
+    /// The device as `str(torch.device)` writes it: `cpu`, `webgpu:0`.
+    #[pygetset]
+    fn _device(zelf: &Py<Self>) -> String {
+        zelf.tensor.device().to_string()
+    }
+
     #[pymethod]
     fn sum_to_size(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         note_line(vm);

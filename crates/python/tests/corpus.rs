@@ -7,6 +7,11 @@
 //! `cargo test -p gradscope-python --test corpus [NAME...]` runs all
 //! programs, or those whose file names contain a NAME. New programs are
 //! picked up from the directory.
+//!
+//! With `-- --device webgpu` every program runs with the GPU as its
+//! default device (as after `torch.set_default_device("webgpu")`), on
+//! whatever adapter wgpu opens (lavapipe in CI): whole-program parity of
+//! the GPU backend with PyTorch's CPU output.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -146,6 +151,12 @@ fn self_check() {
     assert!(compare("a", "a b").is_some());
 }
 
+/// Programs whose PyTorch output the GPU cannot give, each for a reason
+/// checked by what it prints instead: they ask for float64, which WebGPU
+/// does not have, and must be refused with PyTorch's MPS message.
+const GPU_REFUSES_FLOAT64: &[&str] = &["dtype_promotion.py", "nn_error_messages.py"];
+const GPU_FLOAT64_MESSAGE: &str = "Cannot convert a WebGPU Tensor to float64 dtype";
+
 /// The files beside the programs that are neither programs, expected
 /// outputs nor notes: the data programs open by name (`digits.csv.gz`).
 fn data_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -173,9 +184,14 @@ fn data_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 fn main() -> ExitCode {
     self_check();
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let on_gpu = args
+        .windows(2)
+        .any(|w| w[0] == "--device" && w[1] == "webgpu");
+    let filters: Vec<String> = args
+        .iter()
+        .filter(|a| !a.starts_with('-') && *a != "webgpu")
+        .cloned()
         .collect();
     let dir = corpus_dir();
     let mut programs: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -195,6 +211,27 @@ fn main() -> ExitCode {
     }
     // One runtime for all of them: it must stay usable after every error.
     let mut runtime = Runtime::new();
+    if on_gpu {
+        match pollster::block_on(gradscope_wgpu::GpuDevice::new()) {
+            Ok(gpu) => {
+                println!("corpus on webgpu: {}", gpu.adapter_name());
+                gradscope_core::device::set_gpu(std::rc::Rc::new(gpu));
+                gradscope_core::device::set_default_device(gradscope_core::Device::WebGpu);
+            }
+            Err(e) => {
+                // A skip would hide a missing driver: CI has lavapipe.
+                println!("skipped: no adapter ({e})");
+                let required = ["CI", "GRADSCOPE_REQUIRE_GPU"]
+                    .iter()
+                    .any(|v| std::env::var_os(v).is_some());
+                return if required {
+                    ExitCode::FAILURE
+                } else {
+                    ExitCode::SUCCESS
+                };
+            }
+        }
+    }
     for (name, bytes) in data_files(&dir) {
         runtime.add_file(&name, bytes);
     }
@@ -220,6 +257,15 @@ fn main() -> ExitCode {
         };
         let out = runtime.run(&source);
         let actual = render(&out);
+        if on_gpu && GPU_REFUSES_FLOAT64.contains(&name.as_str()) {
+            if actual.contains(GPU_FLOAT64_MESSAGE) {
+                println!("corpus {name} ... ok (float64 refused on the GPU, as PyTorch's MPS)");
+            } else {
+                println!("corpus {name} ... FAILED (float64 was not refused)\n{actual}");
+                failed.push(name);
+            }
+            continue;
+        }
         match compare(&expected, &actual) {
             None => println!("corpus {name} ... ok"),
             Some(diff) => {

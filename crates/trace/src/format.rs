@@ -88,6 +88,9 @@ pub struct TensorRepr<'a> {
     pub requires_grad: bool,
     /// The name of PyTorch's `grad_fn` (`"MulBackward0"`), if any.
     pub grad_fn: Option<&'a str>,
+    /// The device (`"webgpu:0"`) when it is not the default one, which
+    /// PyTorch prints first among the suffixes.
+    pub device: Option<&'a str>,
 }
 
 /// The dtypes PyTorch prints without a `dtype=` suffix (with float32 as
@@ -104,7 +107,13 @@ impl<'a> TensorRepr<'a> {
             dtype,
             requires_grad: false,
             grad_fn: None,
+            device: None,
         }
+    }
+
+    /// The same tensor shown as living on `device` (`None` on the default one).
+    pub fn with_device(self, device: Option<&'a str>) -> Self {
+        TensorRepr { device, ..self }
     }
 
     /// The same tensor with PyTorch's `requires_grad` and `grad_fn` name.
@@ -119,7 +128,11 @@ impl<'a> TensorRepr<'a> {
     /// PyTorch's `repr(t)` under `options`, as `torch._tensor_str._str` builds it.
     pub fn to_string_with(&self, options: &PrintOptions) -> String {
         let indent = PREFIX.len();
-        let mut suffixes = vec![];
+        let mut suffixes: Vec<String> = self
+            .device
+            .map(|d| format!("device='{d}'"))
+            .into_iter()
+            .collect();
         let numel: usize = self.shape.iter().product();
         let body = if numel == 0 {
             // NumPy's convention: the shape is shown unless it is `(0,)`, and

@@ -106,6 +106,28 @@ impl DeviceBackend for GpuDevice {
         made(GpuDevice::matmul(self, a, a_layout, b, b_layout)?)
     }
 
+    fn matmul_bias(
+        &self,
+        a: &dyn DeviceBuffer,
+        a_layout: &Layout,
+        b: &dyn DeviceBuffer,
+        b_layout: &Layout,
+        bias: &dyn DeviceBuffer,
+        bias_layout: &Layout,
+    ) -> Kernel {
+        let (a, b) = (own(a, "matmul")?, own(b, "matmul")?);
+        let bias = own(bias, "matmul bias")?;
+        made(GpuDevice::matmul_bias(
+            self,
+            a,
+            a_layout,
+            b,
+            b_layout,
+            bias,
+            bias_layout,
+        )?)
+    }
+
     fn reserved_bytes(&self) -> u64 {
         self.memory_stats().reserved_bytes
     }

@@ -10,6 +10,7 @@ mod alloc;
 mod backend;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bench;
+mod bias;
 mod binary;
 mod buffer;
 mod copy;

@@ -42,6 +42,12 @@ pub fn gradcheck(
     inputs: &[Tensor],
     options: GradcheckOptions,
 ) -> Result<()> {
+    // Perturbations and seeds go where the inputs live.
+    let _on = crate::device::Scope::new(
+        inputs
+            .first()
+            .map_or(crate::device::current(), Tensor::device),
+    );
     let output = f(inputs)?;
     let n_out = output.numel();
     for (i, input) in inputs.iter().enumerate() {
@@ -107,6 +113,12 @@ pub fn jacobian_errors(
     inputs: &[Tensor],
     options: GradcheckOptions,
 ) -> Result<Vec<JacobianError>> {
+    // Perturbations and seeds go where the inputs live.
+    let _on = crate::device::Scope::new(
+        inputs
+            .first()
+            .map_or(crate::device::current(), Tensor::device),
+    );
     let output = f(inputs)?;
     let n_out = output.numel();
     let mut errors = vec![];
@@ -241,6 +253,12 @@ pub fn gradgradcheck(
     inputs: &[Tensor],
     options: GradcheckOptions,
 ) -> Result<()> {
+    // Perturbations and seeds go where the inputs live.
+    let _on = crate::device::Scope::new(
+        inputs
+            .first()
+            .map_or(crate::device::current(), Tensor::device),
+    );
     let output = f(inputs)?;
     // A fixed sequence in [-1, 1]: deterministic, and not symmetric enough
     // to hide a wrong sign.

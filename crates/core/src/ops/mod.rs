@@ -191,7 +191,14 @@ pub(crate) fn inputs<'a, const N: usize>(
 /// Runs `op` forward and, when grad mode is on and an input needs a
 /// gradient, records its node: the one path every op takes.
 pub(crate) fn apply(op: Op, inputs: &[&Tensor]) -> Result<Tensor> {
-    let device = crate::device::common(inputs.iter().copied())?;
+    // Index tensors may stay on the CPU, as PyTorch allows for CUDA.
+    let device = crate::device::common(
+        inputs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| op.is_differentiable_input(*i))
+            .map(|(_, t)| *t),
+    )?;
     let _scope = crate::device::Scope::new(device);
     let output = if device == crate::Device::Cpu {
         op.forward(inputs)

@@ -53,6 +53,9 @@ pub(crate) fn addmm_forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
         Layout::new(vec![1, s[0], s[1]], vec![0, t[0], t[1]], l.offset())
     };
     let (a3, b3) = (as_3d(a.layout(), sa), as_3d(b.layout(), sb));
+    if let Some(out) = super::on_device::matmul_bias(a, &a3, b, &b3, bias, &[n, m])? {
+        return Ok(out);
+    }
     if let Some(product) = super::on_device::matmul(a, &a3, b, &b3, &[n, m])?
         && let Some(out) =
             super::on_device::binary(crate::BinaryOp::Add, &product, bias, &[n, m], a.dtype())?

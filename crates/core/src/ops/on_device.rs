@@ -164,6 +164,35 @@ pub(crate) fn matmul(
     finish(gpu.matmul(&*ab, al, &*bb, bl), shape)
 }
 
+/// `a @ b + bias` by one kernel, `bias` broadcast to `shape` (`[m, n]`,
+/// read as `[1, m, n]`), for `linear`.
+pub(crate) fn matmul_bias(
+    a: &Tensor,
+    al: &Layout,
+    b: &Tensor,
+    bl: &Layout,
+    bias: &Tensor,
+    shape: &[usize],
+) -> Result<Option<Tensor>> {
+    let Some(gpu) = backend()? else {
+        return Ok(None);
+    };
+    let float = |t: &Tensor| t.dtype() == DType::Float32;
+    if !float(a) || !float(b) || !float(bias) {
+        return Ok(None);
+    }
+    let (Some((ab, _)), Some((bb, _)), Some((cb, cl))) = (
+        operand(gpu.as_ref(), a)?,
+        operand(gpu.as_ref(), b)?,
+        operand(gpu.as_ref(), bias)?,
+    ) else {
+        return Ok(None);
+    };
+    let batched: Vec<usize> = std::iter::once(1).chain(shape.iter().copied()).collect();
+    let cl = cl.broadcast_to(&batched)?;
+    finish(gpu.matmul_bias(&*ab, al, &*bb, bl, &*cb, &cl), shape)
+}
+
 /// A contiguous copy of float32 `x` by a kernel.
 pub(crate) fn copy(x: &Tensor) -> Result<Option<Tensor>> {
     let Some(gpu) = backend()? else {

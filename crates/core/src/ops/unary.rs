@@ -191,6 +191,11 @@ impl UnaryOp {
         let [x] = inputs::<1>(self, ins)?;
         let dtype = self.dtype(x.dtype())?;
         if let UnaryOp::ToDtype { to, .. } = self {
+            // A float32 GPU tensor lives on the device, which has no f64;
+            // integers and bools stay on the host and may widen there.
+            if *to == DType::Float64 && x.device() == Device::WebGpu && x.dtype().is_float() {
+                return Err(Error::GpuFloat64);
+            }
             let buffer = x.storage().data().gather_as(x.layout(), *to);
             return Ok(new_tensor(buffer, x.shape()));
         }

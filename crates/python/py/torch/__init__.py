@@ -280,22 +280,11 @@ _default_device = device("cpu")
 
 
 def set_default_device(device_):
-    """Where new tensors go. gradscope runs on the CPU; the GPU backend
-    (WebGPU) does not exist yet, so other devices are refused."""
+    """Where factories put new tensors: `"cpu"` or `"webgpu"` (alias `"gpu"`).
+    Naming the GPU opens it, and fails saying why where there is none."""
     global _default_device
-    if device_ is None:
-        _default_device = device("cpu")
-        return
-    kind = str(device_).split(":")[0]
-    if kind in ("webgpu", "gpu", "wgpu"):
-        raise RuntimeError(
-            f"gradscope cannot place tensors on '{device_}': the WebGPU backend is not available yet; "
-            "use 'cpu'"
-        )
-    _default_device = device(device_)
-    if _default_device.type != "cpu":
-        _default_device = device("cpu")
-        raise RuntimeError(f"gradscope runs tensors on the cpu; device '{device_}' is not available")
+    _C._set_default_device(None if device_ is None else str(device_))
+    _default_device = device("cpu" if device_ is None else device_)
 
 
 def get_default_device():

@@ -7,6 +7,10 @@ class device:
         if ":" in type:
             type, _, number = type.partition(":")
             index = int(number)
+        if type == "gpu":
+            type = "webgpu"
+        if type == "webgpu" and index is None:
+            index = 0
         if type not in ("cpu", "cuda", "webgpu", "meta", "mps"):
             raise RuntimeError(
                 "Expected one of cpu, cuda, mps, meta, webgpu device type at start of device string: "

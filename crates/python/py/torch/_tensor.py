@@ -21,20 +21,37 @@ class Tensor(_C.TensorBase):
 
     @property
     def device(self):
-        return _cpu
+        name = self._device
+        return _cpu if name == "cpu" else _device_type(name)
+
+    @property
+    def is_cpu(self):
+        return self._device == "cpu"
+
+    @property
+    def is_webgpu(self):
+        return self._device != "cpu"
 
     is_cuda = False
-    is_cpu = True
     is_sparse = False
     is_quantized = False
     is_meta = False
 
     def cpu(self):
-        return self
+        return self._to_device("cpu")
+
+    def webgpu(self, device=None, non_blocking=False):
+        return self._to_device("webgpu" if device is None else device)
+
+    def cuda(self, device=None, non_blocking=False):
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def get_device(self):
+        return -1 if self._device == "cpu" else 0
 
     def to(self, *args, **kwargs):
         dtype = kwargs.pop("dtype", None)
-        kwargs.pop("device", None)
+        device = kwargs.pop("device", None)
         kwargs.pop("non_blocking", None)
         kwargs.pop("copy", None)
         kwargs.pop("memory_format", None)
@@ -44,14 +61,17 @@ class Tensor(_C.TensorBase):
             if isinstance(arg, _C.dtype):
                 dtype = arg
             elif isinstance(arg, Tensor):
-                dtype = arg.dtype
+                dtype, device = arg.dtype, arg.device
             elif isinstance(arg, (str, _device_type)):
-                _device_type(arg)
+                device = arg
             elif not isinstance(arg, bool):
                 raise TypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
-        if dtype is None:
-            return self
-        return self._to_dtype(dtype)
+        out = self
+        if dtype is not None:
+            out = out._to_dtype(dtype)
+        if device is not None:
+            out = out._to_device(str(device))
+        return out
 
     def add(self, other, *, alpha=1):
         if alpha == 1:

@@ -42,7 +42,8 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
         if norm_type == math.inf:
             clipped = max(float(g.abs().max()) for g in grads)
         else:
-            clipped = float(torch.stack([g.double().norm(norm_type) for g in grads]).norm(norm_type))
+            # In float64 on the host for the trace's figure (GPUs have no float64).
+            clipped = float(torch.stack([g.cpu().double().norm(norm_type) for g in grads]).norm(norm_type))
         _C._emit_grad_clipped(float(total_norm), clipped, max_norm)
     return total_norm
 
