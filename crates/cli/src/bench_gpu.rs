@@ -63,7 +63,13 @@ pub fn run(options: &GpuOptions) -> Result<Value> {
         let before = device::kernel_stats();
         let best = best_of(options.runs, || mlp.step())?;
         // best_of runs one warm-up step besides the timed ones.
-        let counts = per_step(before, device::kernel_stats(), options.runs + 1);
+        let mut counts = per_step(before, device::kernel_stats(), options.runs + 1);
+        counts["host_fallbacks_by_op"] = json!(
+            device::host_fallbacks_by_op()
+                .into_iter()
+                .map(|(op, n)| (op.to_string(), json!(n)))
+                .collect::<serde_json::Map<_, _>>()
+        );
         (best, counts)
     };
     Ok(json!({

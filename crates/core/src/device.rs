@@ -91,6 +91,8 @@ thread_local! {
     static SCOPE: Cell<Device> = const { Cell::new(Device::Cpu) };
     static DEFAULT: Cell<Device> = const { Cell::new(Device::Cpu) };
     static DEVICE_ERROR: RefCell<Option<Error>> = const { RefCell::new(None) };
+    static FALLBACKS: RefCell<std::collections::BTreeMap<&'static str, u64>> =
+        const { RefCell::new(std::collections::BTreeMap::new()) };
     static STATS: Cell<KernelStats> = const { Cell::new(KernelStats { kernels: 0, host_fallbacks: 0, downloads: 0, uploads: 0 }) };
 }
 
@@ -209,6 +211,17 @@ pub struct KernelStats {
 /// GPU work counted since start.
 pub fn kernel_stats() -> KernelStats {
     STATS.with(Cell::get)
+}
+
+/// How often each op computed on the host copy of GPU tensors, by PyTorch's
+/// op name: where a kernel would pay most.
+pub fn host_fallbacks_by_op() -> Vec<(&'static str, u64)> {
+    FALLBACKS.with(|f| f.borrow().iter().map(|(k, v)| (*k, *v)).collect())
+}
+
+pub(crate) fn count_fallback(op: &'static str) {
+    count(|s| s.host_fallbacks += 1);
+    FALLBACKS.with(|f| *f.borrow_mut().entry(op).or_insert(0) += 1);
 }
 
 pub(crate) fn count(f: impl FnOnce(&mut KernelStats)) {

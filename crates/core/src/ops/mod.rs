@@ -205,8 +205,14 @@ pub(crate) fn apply(op: Op, inputs: &[&Tensor]) -> Result<Tensor> {
     } else {
         let kernels = crate::device::kernel_stats().kernels;
         let output = op.forward(inputs);
-        if crate::device::kernel_stats().kernels == kernels {
-            crate::device::count(|s| s.host_fallbacks += 1);
+        // A view shares an input's storage: nothing was computed anywhere.
+        let computed = output.as_ref().is_ok_and(|out| {
+            !inputs
+                .iter()
+                .any(|t| Rc::ptr_eq(t.storage(), out.storage()))
+        });
+        if computed && crate::device::kernel_stats().kernels == kernels {
+            crate::device::count_fallback(op.name());
         }
         output
     };
