@@ -124,6 +124,22 @@ pub enum Error {
     #[error("a leaf Variable that requires grad is being used in an in-place operation.")]
     LeafInplace,
 
+    /// An in-place op on a view of a leaf that requires grad.
+    #[error("a view of a leaf Variable that requires grad is being used in an in-place operation.")]
+    LeafViewInplace,
+
+    /// An in-place op with grad mode on, on a view made with it off.
+    #[error(
+        "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
+    )]
+    NoGradViewInplace,
+
+    /// An in-place op on one of the views `split`/`unbind` return.
+    #[error(
+        "Output {output} of {node} is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one."
+    )]
+    MultiOutputViewInplace { output: usize, node: String },
+
     /// A tensor made in inference mode reached a node's saved tensors.
     #[error(
         "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`."

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use gradscope_trace::{EventKind, NodeId};
 
 use super::derivatives::{self, BackwardInputs};
-use super::{Node, NodeKind};
+use super::{CopySlices, Node, NodeKind, views};
 use crate::error::{Error, Result};
 use crate::grad_mode::{GradModeGuard, is_anomaly_enabled};
 use crate::tensor::Tensor;
@@ -252,20 +252,11 @@ fn run_node(
             }
             vec![]
         }
-        NodeKind::Op(op) => {
-            let saved = node.unpack_saved()?;
-            let mut needs_grad = vec![false; node.input_shapes.len()];
-            for (&i, edge) in node.edge_inputs.iter().zip(&node.next) {
-                needs_grad[i] = edge.is_some();
-            }
+        NodeKind::Op(op) => op_backward(node, op, grad, create_graph)?,
+        NodeKind::CopySlices(c) => copy_slices(c, grad, retain_graph, create_graph)?,
+        NodeKind::AsStrided(chain) => {
             let _mode = GradModeGuard::internal(create_graph);
-            let inputs = BackwardInputs {
-                grad,
-                saved: &saved,
-                input_shapes: &node.input_shapes,
-                needs_grad: &needs_grad,
-            };
-            to_input_meta(node, derivatives::backward(op, &inputs)?)?
+            vec![Some(views::place(chain, grad)?)]
         }
         NodeKind::Custom(function) => {
             let saved: Vec<Tensor> = node.unpack_saved()?.into_iter().map(|(_, t)| t).collect();
@@ -288,6 +279,71 @@ fn run_node(
         node.release_saved();
     }
     Ok(outputs)
+}
+
+/// An op node's backward formula: one gradient per `next` edge.
+fn op_backward(
+    node: &Rc<Node>,
+    op: &crate::ops::Op,
+    grad: &Tensor,
+    create_graph: bool,
+) -> Result<Vec<Option<Tensor>>> {
+    let saved = node.unpack_saved()?;
+    let mut needs_grad = vec![false; node.input_shapes.len()];
+    for (&i, edge) in node.edge_inputs.iter().zip(&node.next) {
+        needs_grad[i] = edge.is_some();
+    }
+    let _mode = GradModeGuard::internal(create_graph);
+    let inputs = BackwardInputs {
+        grad,
+        saved: &saved,
+        input_shapes: &node.input_shapes,
+        needs_grad: &needs_grad,
+    };
+    to_input_meta(node, derivatives::backward(op, &inputs)?)
+}
+
+/// PyTorch's `CopySlices::apply`: the base's gradient keeps its value
+/// outside the view; inside it, the in-place op's backward runs on the
+/// view's part and its gradient for the view takes that place.
+fn copy_slices(
+    c: &CopySlices,
+    grad: &Tensor,
+    retain_graph: bool,
+    create_graph: bool,
+) -> Result<Vec<Option<Tensor>>> {
+    let region = {
+        let _mode = GradModeGuard::internal(false);
+        let ones = Tensor::full_dtype(&c.view_shape, 1.0, grad.dtype());
+        views::place(&c.chain, &ones)?.ne(&Tensor::scalar(0.0))?
+    };
+    let _mode = GradModeGuard::internal(create_graph);
+    let slice = views::replay(&c.chain, grad)?;
+    let zero = Tensor::scalar(0.0);
+    let inner = c.inner.as_ref();
+    match inner.map(|n| (n, &n.kind)) {
+        Some((node, NodeKind::Op(op))) if c.wrapped => {
+            let mut grads = op_backward(node, op, &slice, create_graph)?;
+            if !retain_graph {
+                node.release_saved();
+            }
+            let for_view = grads.first_mut().and_then(Option::take);
+            let inside = match for_view {
+                Some(g) => views::place(&c.chain, &g)?,
+                None => zero,
+            };
+            let mut out = vec![Some(inside.where_cond(&region, grad)?)];
+            out.extend(grads.into_iter().skip(1));
+            Ok(out)
+        }
+        _ => {
+            let mut out = vec![Some(zero.where_cond(&region, grad)?)];
+            if inner.is_some() {
+                out.push(Some(slice));
+            }
+            Ok(out)
+        }
+    }
 }
 
 /// One gradient per `next` edge, from one per input: as PyTorch's

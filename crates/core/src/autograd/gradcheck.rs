@@ -162,7 +162,10 @@ pub fn jacobian_errors(
 pub fn node_op(node: &super::Node) -> Option<&crate::ops::Op> {
     match &node.kind {
         super::NodeKind::Op(op) => Some(op),
-        super::NodeKind::AccumulateGrad(_) | super::NodeKind::Custom(_) => None,
+        super::NodeKind::AccumulateGrad(_)
+        | super::NodeKind::Custom(_)
+        | super::NodeKind::CopySlices(_)
+        | super::NodeKind::AsStrided(_) => None,
     }
 }
 

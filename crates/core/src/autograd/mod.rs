@@ -9,6 +9,7 @@ mod grad;
 pub mod gradcheck;
 pub(crate) mod hooks;
 mod saved;
+pub(crate) mod views;
 
 pub use grad::grad;
 pub use hooks::{Hook, HookHandle};
@@ -50,6 +51,30 @@ pub(crate) enum NodeKind {
     AccumulateGrad(Tensor),
     /// A user-defined `autograd.Function`'s backward.
     Custom(function::CustomBackward),
+    /// PyTorch's `CopySlices`: the `grad_fn` a base gets when one of its
+    /// views is modified in place.
+    CopySlices(CopySlices),
+    /// PyTorch's `AsStridedBackward0` as a view's regenerated `grad_fn`
+    /// after its base's history changed: the gradient placed back into the
+    /// base's shape by the steps that make the view.
+    AsStrided(Vec<views::Step>),
+}
+
+/// What a `CopySlices` node needs: the view's place in the base and the
+/// in-place op's node.
+#[derive(Debug)]
+pub(crate) struct CopySlices {
+    /// The steps from the base to the modified view.
+    chain: Vec<views::Step>,
+    /// The view's shape.
+    view_shape: Vec<usize>,
+    /// The in-place op's node, run on the view's part of the gradient.
+    /// `wrapped`: its edges other than the view's are this node's own
+    /// (PyTorch's layout). Otherwise the node is this node's second edge
+    /// and receives the view's part of the gradient, which routes the same
+    /// gradients through a graph an in-place op built of several nodes.
+    inner: Option<Rc<Node>>,
+    wrapped: bool,
 }
 
 /// One node of the autograd graph, PyTorch's `torch.autograd.graph.Node`.
@@ -107,6 +132,10 @@ impl Node {
             NodeKind::Op(op) => op.node_name(),
             NodeKind::AccumulateGrad(_) => "AccumulateGrad",
             NodeKind::Custom(f) => &f.name,
+            // The C++ name is `torch::autograd::CopySlices`; as for
+            // `AccumulateGrad`, the bindings' `name()` adds the namespace.
+            NodeKind::CopySlices(_) => "CopySlices",
+            NodeKind::AsStrided(_) => "AsStridedBackward0",
         }
     }
 
@@ -129,7 +158,10 @@ impl Node {
     pub fn variable(&self) -> Option<&Tensor> {
         match &self.kind {
             NodeKind::AccumulateGrad(t) => Some(t),
-            NodeKind::Op(_) | NodeKind::Custom(_) => None,
+            NodeKind::Op(_)
+            | NodeKind::Custom(_)
+            | NodeKind::CopySlices(_)
+            | NodeKind::AsStrided(_) => None,
         }
     }
 
@@ -166,26 +198,63 @@ impl Drop for Node {
     // Dropping a long chain recursively would overflow the stack; unlink it
     // with an explicit work list instead, as PyTorch's deleter does.
     fn drop(&mut self) {
-        let mut stack: Vec<Rc<Node>> = std::mem::take(&mut self.next)
-            .into_iter()
-            .flatten()
-            .collect();
-        stack.extend(take_grad_fns(self.saved.get_mut().take()));
+        let mut stack = self.take_children();
         while let Some(node) = stack.pop() {
             if let Ok(mut node) = Rc::try_unwrap(node) {
-                stack.extend(std::mem::take(&mut node.next).into_iter().flatten());
-                stack.extend(take_grad_fns(node.saved.get_mut().take()));
+                stack.extend(node.take_children());
             }
         }
     }
 }
 
 impl Node {
-    /// Before an in-place op overwrites `storage`, makes this node keep a
-    /// copy of any value it saved from there.
-    pub(crate) fn snapshot_saved(&self, storage: &Rc<crate::storage::Storage>) {
+    /// Every node this one holds: its edges, the `grad_fn`s of saved
+    /// tensors it holds the last handle to, and a `CopySlices`' inner node
+    /// (bases rebased in a loop chain through those).
+    fn take_children(&mut self) -> Vec<Rc<Node>> {
+        let mut children: Vec<Rc<Node>> = std::mem::take(&mut self.next)
+            .into_iter()
+            .flatten()
+            .collect();
+        children.extend(take_grad_fns(self.saved.get_mut().take()));
+        if let NodeKind::CopySlices(c) = &mut self.kind {
+            children.extend(c.inner.take());
+        }
+        children
+    }
+}
+
+impl Node {
+    /// Before an in-place op overwrites `storage`, makes this node and the
+    /// other nodes the op made (numbered from `mark` on) keep a copy of any
+    /// input they saved from there: PyTorch's `original_self` clone.
+    pub(crate) fn snapshot_saved(
+        self: &Rc<Self>,
+        storage: &Rc<crate::storage::Storage>,
+        mark: u64,
+    ) {
+        let mut stack = vec![self.clone()];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(node) = stack.pop() {
+            if node.sequence_nr < mark
+                || matches!(node.kind, NodeKind::AccumulateGrad(_))
+                || !seen.insert(node.id)
+            {
+                continue;
+            }
+            for s in node.saved.borrow_mut().iter_mut().flatten() {
+                s.snapshot_if_reads(storage);
+            }
+            stack.extend(node.next.iter().flatten().cloned());
+        }
+    }
+
+    /// After an in-place op wrote its result into `t`, makes this node (the
+    /// op's) save `t` itself where it saved its result, at `t`'s new
+    /// version: a later write to `t` is then caught, as in PyTorch.
+    pub(crate) fn resave_result(&self, t: &Tensor) {
         for s in self.saved.borrow_mut().iter_mut().flatten() {
-            s.snapshot_if_reads(storage);
+            s.rebind_result(t);
         }
     }
 }
@@ -211,6 +280,7 @@ fn edge_to(input: &Tensor) -> Option<Rc<Node>> {
 /// Records `op`'s node on `output` when grad mode is on and some input
 /// needs a gradient.
 pub(crate) fn record(op: Op, inputs: &[&Tensor], output: &Tensor) -> Result<()> {
+    views::note(&op, inputs.first().copied(), output);
     if !is_grad_enabled() {
         return Ok(());
     }
@@ -254,6 +324,22 @@ fn attach(
     saved: Vec<SavedTensor>,
     output: &Tensor,
 ) {
+    let meta = inputs
+        .iter()
+        .map(|t| (t.shape().to_vec(), t.dtype()))
+        .collect();
+    let node = new_node(kind, (edge_inputs, next), saved, meta);
+    set_grad_fn(output, node);
+}
+
+/// A new node with the next sequence number, announced to the trace.
+fn new_node(
+    kind: NodeKind,
+    (edge_inputs, next): (Vec<usize>, Vec<Option<Rc<Node>>>),
+    saved: Vec<SavedTensor>,
+    meta: Vec<(Vec<usize>, DType)>,
+) -> Rc<Node> {
+    let (input_shapes, input_dtypes) = meta.into_iter().unzip();
     let node = Rc::new(Node {
         id: take_next(&NEXT_NODE_ID),
         sequence_nr: take_next(&NEXT_SEQUENCE_NR),
@@ -261,14 +347,116 @@ fn attach(
         next,
         edge_inputs,
         saved: RefCell::new(Some(saved)),
-        input_shapes: inputs.iter().map(|t| t.shape().to_vec()).collect(),
-        input_dtypes: inputs.iter().map(|t| t.dtype()).collect(),
+        input_shapes,
+        input_dtypes,
         pre_hooks: hooks::Hooks::default(),
         created_at: trace::current_line(),
     });
     node.emit_created();
-    output.0.requires_grad.set(true);
-    *output.0.grad_fn.borrow_mut() = Some(node);
+    node
+}
+
+/// Makes `node` the tensor's history (PyTorch's `set_gradient_edge`).
+fn set_grad_fn(t: &Tensor, node: Rc<Node>) {
+    t.0.requires_grad.set(true);
+    *t.0.grad_fn.borrow_mut() = Some(node);
+}
+
+/// The sequence number the next op node will get: nodes numbered from a
+/// mark on were made after it.
+pub(crate) fn sequence_mark() -> u64 {
+    NEXT_SEQUENCE_NR.with(Cell::get)
+}
+
+/// How an in-place op's node becomes history, PyTorch's `rebase_history`.
+/// `node` is the op's node (`None` when its result carries no gradient, as
+/// `fill_`'s), `mark` the [`sequence_mark`] taken before the op ran.
+pub(crate) fn rebase_history(t: &Tensor, node: Option<Rc<Node>>, mark: u64) {
+    if let Some(view) = views::view_of(t) {
+        let base = view.base;
+        if node.is_none() && !base.requires_grad() {
+            return;
+        }
+        let base_edge = edge_to(&base);
+        let fresh = node.as_ref().filter(|n| n.sequence_nr >= mark);
+        // PyTorch's layout when the op is one node reading the view as its
+        // first input: the node runs inside CopySlices, whose edges are the
+        // base's and the node's others.
+        let wrapped = fresh.is_some_and(|n| {
+            sequence_mark() == mark + 1
+                && matches!(n.kind, NodeKind::Op(_))
+                && n.edge_inputs.first() == Some(&0)
+                && n.input_shapes.first().map(Vec::as_slice) == Some(t.shape())
+                && match (n.next.first().and_then(Option::as_ref), t.grad_fn()) {
+                    (Some(a), Some(b)) => Rc::ptr_eq(a, &b),
+                    (None, None) => !t.requires_grad(),
+                    _ => false,
+                }
+        });
+        let mut next = vec![base_edge];
+        let mut meta = vec![(base.shape().to_vec(), base.dtype())];
+        if wrapped {
+            if let Some(n) = &node {
+                for (k, edge) in n.next.iter().enumerate().skip(1) {
+                    next.push(edge.clone());
+                    let i = n.edge_inputs.get(k).copied().unwrap_or(k);
+                    meta.push((
+                        n.input_shapes.get(i).cloned().unwrap_or_default(),
+                        n.input_dtypes
+                            .get(i)
+                            .copied()
+                            .unwrap_or(DType::DEFAULT_FLOAT),
+                    ));
+                }
+            }
+        } else if let Some(n) = &node {
+            next.push(Some(n.clone()));
+            meta.push((t.shape().to_vec(), t.dtype()));
+        }
+        let edge_inputs = (0..next.len()).collect();
+        let kind = NodeKind::CopySlices(CopySlices {
+            chain: view.chain,
+            view_shape: t.shape().to_vec(),
+            inner: node,
+            wrapped,
+        });
+        let copy_slices = new_node(kind, (edge_inputs, next), vec![], meta);
+        set_grad_fn(&base, copy_slices);
+        regenerate_views(&base);
+        return;
+    }
+    match node {
+        Some(node) => {
+            set_grad_fn(t, node);
+            regenerate_views(t);
+        }
+        // The tensor's old value no longer reaches its result: it leaves
+        // the graph (PyTorch would record a node giving zeros).
+        None if !t.is_leaf() => {
+            *t.0.grad_fn.borrow_mut() = None;
+            t.0.requires_grad.set(false);
+        }
+        None => {}
+    }
+}
+
+/// After `base`'s history changed, each live view of it reads its gradient
+/// through the new history: PyTorch regenerates a view's `grad_fn` as
+/// `AsStridedBackward0` when the shared version counter moved.
+fn regenerate_views(base: &Tensor) {
+    let Some(base_fn) = base.grad_fn() else {
+        return;
+    };
+    for (view, chain) in views::views_of(base) {
+        let meta = vec![(base.shape().to_vec(), base.dtype())];
+        let node = new_node(
+            NodeKind::AsStrided(chain),
+            (vec![0], vec![Some(base_fn.clone())]),
+            vec![],
+            meta,
+        );
+        set_grad_fn(&view, node);
+    }
 }
 
 /// PyTorch's `tensor.backward(gradient, retain_graph, create_graph)`.

@@ -111,11 +111,7 @@ impl SavedTensor {
                     return Err(Error::SavedTensorModified {
                         dtype: tensor.dtype(),
                         shape: tensor.shape().to_vec(),
-                        producer: producer.map(|n| {
-                            n.trim_end_matches(char::is_numeric)
-                                .trim_end_matches("Backward")
-                                .into()
-                        }),
+                        producer: producer.map(|n| forward_name(&n)),
                         version: now,
                         expected: *version,
                     });
@@ -148,6 +144,15 @@ impl SavedTensor {
         }
     }
 
+    /// For a saved result, saves `t` instead at its current version: an
+    /// in-place op's result is the tensor it wrote, whose later writes must
+    /// be caught. A deferred (checkpointed) result is recomputed instead.
+    pub(crate) fn rebind_result(&mut self, t: &Tensor) {
+        if self.slot == SavedSlot::Output && matches!(self.value, Value::Held { .. }) {
+            *self = Self::held(SavedSlot::Output, t.detach());
+        }
+    }
+
     /// The saved tensor's `grad_fn` when this is its last handle, so a
     /// dropping graph can be unlinked without recursion.
     pub(crate) fn take_grad_fn(&self) -> Option<Rc<Node>> {
@@ -165,5 +170,24 @@ impl Drop for SavedTensor {
         if let Value::Held { tensor, .. } = &self.value {
             tensor.storage().remove_role(Category::SavedForBackward);
         }
+    }
+}
+
+/// How PyTorch's version error names the op behind a node: `Backward0`
+/// dropped (`SigmoidBackward0` is `Sigmoid`), other numbers kept
+/// (`LeakyReluBackward1` is `LeakyRelu1`).
+fn forward_name(node: &str) -> String {
+    if let Some(name) = node.strip_suffix("Backward0") {
+        return name.into();
+    }
+    match node.rfind("Backward") {
+        Some(at)
+            if node[at + "Backward".len()..]
+                .chars()
+                .all(|c| c.is_ascii_digit()) =>
+        {
+            format!("{}{}", &node[..at], &node[at + "Backward".len()..])
+        }
+        _ => node.into(),
     }
 }

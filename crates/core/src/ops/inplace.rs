@@ -4,6 +4,7 @@
 
 use gradscope_trace::EventKind;
 
+use crate::autograd::{self, views};
 use crate::error::{Error, Result};
 use crate::grad_mode::{is_grad_enabled, is_inference_mode_enabled};
 use crate::tensor::Tensor;
@@ -20,7 +21,18 @@ impl Tensor {
         name: &str,
         op: impl FnOnce(&Tensor) -> Result<Tensor>,
     ) -> Result<Tensor> {
-        if self.is_leaf() && self.requires_grad() && is_grad_enabled() {
+        let grad_on = is_grad_enabled();
+        let view = if grad_on { views::view_of(self) } else { None };
+        // PyTorch's check_inplace: what the view's creation forbids, then a
+        // view of a leaf, then a leaf. A view's need for a gradient is its
+        // base's, as PyTorch's views share it.
+        if let Some(v) = &view {
+            view_rebase_check(v, self.requires_grad() || v.base.requires_grad())?;
+            if self.requires_grad() && v.base.is_leaf() {
+                return Err(Error::LeafViewInplace);
+            }
+        }
+        if self.is_leaf() && self.requires_grad() && grad_on {
             return Err(Error::LeafInplace);
         }
         if self.is_inference() && !is_inference_mode_enabled() {
@@ -35,6 +47,7 @@ impl Tensor {
         {
             return Err(Error::InplaceOverlap);
         }
+        let mark = autograd::sequence_mark();
         let result = op(self)?;
         if result.shape() != self.shape() {
             return Err(Error::InplaceShape {
@@ -48,8 +61,13 @@ impl Tensor {
                 to: self.dtype().legacy_name().trim_end_matches("Tensor"),
             });
         }
-        if let Some(node) = result.grad_fn() {
-            node.snapshot_saved(self.storage());
+        if let Some(v) = &view {
+            // Another input may be what needs the gradient.
+            view_rebase_check(v, result.requires_grad())?;
+        }
+        let node = result.grad_fn();
+        if let Some(node) = &node {
+            node.snapshot_saved(self.storage(), mark);
         }
         let values = result
             .storage()
@@ -58,9 +76,13 @@ impl Tensor {
         self.storage()
             .data_mut()
             .write_through(self.layout(), &values)?;
-        if let Some(node) = result.grad_fn() {
-            self.0.requires_grad.set(true);
-            *self.0.grad_fn.borrow_mut() = Some(node);
+        if grad_on {
+            // A node that saved its result (`exp_`, `sigmoid_`, `relu_`)
+            // saved the tensor now written, at its new version.
+            if let Some(node) = node.as_ref().filter(|n| n.sequence_nr() >= mark) {
+                node.resave_result(self);
+            }
+            autograd::rebase_history(self, node, mark);
         }
         trace::emit(|| EventKind::OpCalled {
             op: name.into(),
@@ -91,16 +113,12 @@ impl Tensor {
 
     /// Sets every element to `value`, PyTorch's `fill_`. Gradients do not
     /// flow through the old value; unlike PyTorch no `FillBackward0` node is
-    /// recorded, the tensor simply leaves the graph.
+    /// recorded, the tensor simply leaves the graph (a view's base gets
+    /// `CopySlices`, which gives the filled elements no gradient).
     pub fn fill_(&self, value: f64) -> Result<Tensor> {
-        let out = self.apply_inplace("fill_", |t| {
+        self.apply_inplace("fill_", |t| {
             Ok(Tensor::full_dtype(t.shape(), value, t.dtype()))
-        })?;
-        if !self.is_leaf() {
-            *self.0.grad_fn.borrow_mut() = None;
-            self.0.requires_grad.set(false);
-        }
-        Ok(out)
+        })
     }
 
     /// PyTorch's `zero_`.
@@ -114,5 +132,22 @@ impl Tensor {
     pub fn copy_(&self, src: &Tensor) -> Result<Tensor> {
         let (shape, dtype) = (self.shape().to_vec(), self.dtype());
         self.apply_inplace("copy_", |_| src.expand(&shape)?.to_dtype(dtype))
+    }
+}
+
+/// What PyTorch's `handle_view_on_rebase` refuses when an in-place op on a
+/// view will be recorded (`requires_grad`, with grad mode on): a view made
+/// with grad mode off, or one of several views one op returned.
+fn view_rebase_check(view: &views::ViewOf, requires_grad: bool) -> Result<()> {
+    if !requires_grad {
+        return Ok(());
+    }
+    match &view.creation {
+        views::Creation::Default => Ok(()),
+        views::Creation::NoGrad => Err(Error::NoGradViewInplace),
+        views::Creation::MultiOutput { output, node } => Err(Error::MultiOutputViewInplace {
+            output: *output,
+            node: (*node).into(),
+        }),
     }
 }
