@@ -26,6 +26,16 @@ impl Default for GradcheckOptions {
     }
 }
 
+/// Perturbations and seeds go where the inputs live: a float64 check on
+/// the CPU while the default device is the GPU.
+fn on_inputs_device(inputs: &[Tensor]) -> crate::device::Scope {
+    crate::device::Scope::new(
+        inputs
+            .first()
+            .map_or(crate::device::current(), Tensor::device),
+    )
+}
+
 /// Checks `f`'s backward against finite differences for every input that
 /// requires grad; `Ok(())` when they agree, PyTorch's `GradcheckError`
 /// message otherwise. Inputs should be float64 leaves.
@@ -42,12 +52,7 @@ pub fn gradcheck(
     inputs: &[Tensor],
     options: GradcheckOptions,
 ) -> Result<()> {
-    // Perturbations and seeds go where the inputs live.
-    let _on = crate::device::Scope::new(
-        inputs
-            .first()
-            .map_or(crate::device::current(), Tensor::device),
-    );
+    let _on = on_inputs_device(inputs);
     let output = f(inputs)?;
     let n_out = output.numel();
     for (i, input) in inputs.iter().enumerate() {
@@ -113,12 +118,7 @@ pub fn jacobian_errors(
     inputs: &[Tensor],
     options: GradcheckOptions,
 ) -> Result<Vec<JacobianError>> {
-    // Perturbations and seeds go where the inputs live.
-    let _on = crate::device::Scope::new(
-        inputs
-            .first()
-            .map_or(crate::device::current(), Tensor::device),
-    );
+    let _on = on_inputs_device(inputs);
     let output = f(inputs)?;
     let n_out = output.numel();
     let mut errors = vec![];
@@ -256,12 +256,7 @@ pub fn gradgradcheck(
     inputs: &[Tensor],
     options: GradcheckOptions,
 ) -> Result<()> {
-    // Perturbations and seeds go where the inputs live.
-    let _on = crate::device::Scope::new(
-        inputs
-            .first()
-            .map_or(crate::device::current(), Tensor::device),
-    );
+    let _on = on_inputs_device(inputs);
     let output = f(inputs)?;
     // A fixed sequence in [-1, 1]: deterministic, and not symmetric enough
     // to hide a wrong sign.
