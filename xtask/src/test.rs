@@ -103,7 +103,10 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
         let mut cmd = ctx.cargo(["test", "--workspace"]);
         exclude_wasm_only(&mut cmd);
         cmd.args(["--exclude", "gradscope-wgpu"]);
-        cargo(&mut cmd)
+        cargo(&mut cmd)?;
+        // The page's pure modules (layout, charts, settings) test natively;
+        // its components need a browser and run in e2e.
+        cargo(&mut ctx.cargo(["test", "-p", "gradscope-ui", "--lib"]))
     });
 
     stage("lessons (cpu)", &mut || {
