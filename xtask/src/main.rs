@@ -90,12 +90,24 @@ fn run(args: &[String]) -> Result<bool> {
             let site = web::build(&ctx)?;
             let server = server::StaticServer::start(&site, port, server::Log::All)
                 .map_err(|e| anyhow!("{e:#}; choose another port with --port N"))?;
+            // The widget demo as another site embeds it: served from a
+            // second port (another origin), its loader fetched from ours.
+            let host_dir = ctx.root.join("target/serve-demo-host");
+            web::write_demo_host(&site, &server.url(), &host_dir)?;
+            let host = server::StaticServer::start_as(
+                &host_dir,
+                0,
+                server::Log::Errors,
+                server::Origin::Host,
+            )?;
             println!(
-                "\nserving {} at {} (Ctrl-C to stop)",
+                "\nserving {} at {} (Ctrl-C to stop)\nthe widget demo, embedded from another origin: {}",
                 ctx.show(&site),
-                server.url()
+                server.url(),
+                host.url()
             );
             server.wait();
+            drop(host);
         }
         "test" => {
             no_args(command, rest)?;
