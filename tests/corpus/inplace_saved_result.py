@@ -70,3 +70,20 @@ print(x.grad)
 z = (x * 1).sigmoid_()
 w = z * 3
 print(w)
+
+# zero_ and fill_ on a non-leaf: the old value gets a zero gradient.
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+x = a * 1
+x.zero_()
+print(x, x._version, x.grad_fn.next_functions[0][0].name())
+x.sum().backward()
+print(a.grad)
+x = a * 1
+x.fill_(2.5)
+print(x)
+(x * x).sum().backward()
+print(a.grad)
+x = a * 1
+with torch.no_grad():
+    x.zero_()
+print(x)

@@ -337,6 +337,28 @@ every_target! {
         assert_eq!(x.version().unwrap(), 0);
     }
 
+    // zero_/fill_ on a non-leaf: a node giving zeros, still requiring grad;
+    // under no_grad the history stays.
+    fn zero_and_fill_give_zero_gradients() {
+        let a = leaf(&[1.0, 2.0, 3.0]);
+        let x = a.mul(&s(1.0)).unwrap();
+        x.zero_().unwrap();
+        assert_eq!((name(&x).as_str(), x.version().unwrap()), ("ZeroBackward0", 1));
+        assert_eq!(next_names(&x), vec![Some("MulBackward0".into())]);
+        x.sum().unwrap().backward().unwrap();
+        assert_close(&grad(&a), &[0.0, 0.0, 0.0]);
+        let a = leaf(&[1.0, 2.0, 3.0]);
+        let x = a.mul(&s(1.0)).unwrap();
+        x.fill_(2.5).unwrap();
+        assert_eq!(name(&x), "FillBackward2");
+        x.mul(&x).unwrap().sum().unwrap().backward().unwrap();
+        assert_close(&grad(&a), &[0.0, 0.0, 0.0]);
+        let x = a.mul(&s(1.0)).unwrap();
+        let _guard = GradModeGuard::no_grad();
+        x.zero_().unwrap();
+        assert_eq!(name(&x), "MulBackward0");
+    }
+
     // A detached tensor shares the version counter but not the history.
     fn detached_write_bumps_the_shared_version() {
         let a = leaf(&[1.0, 2.0, 3.0, 4.0]);

@@ -254,6 +254,7 @@ fn run_node(
         }
         NodeKind::Op(op) => op_backward(node, op, grad, create_graph)?,
         NodeKind::CopySlices(c) => copy_slices(c, grad, retain_graph, create_graph)?,
+        NodeKind::Zeros(_) => vec![Some(grad.full_like(0.0))],
         NodeKind::AsStrided(chain) => {
             let _mode = GradModeGuard::internal(create_graph);
             vec![Some(views::place(chain, grad)?)]

@@ -165,7 +165,8 @@ pub fn node_op(node: &super::Node) -> Option<&crate::ops::Op> {
         super::NodeKind::AccumulateGrad(_)
         | super::NodeKind::Custom(_)
         | super::NodeKind::CopySlices(_)
-        | super::NodeKind::AsStrided(_) => None,
+        | super::NodeKind::AsStrided(_)
+        | super::NodeKind::Zeros(_) => None,
     }
 }
 

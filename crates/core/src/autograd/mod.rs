@@ -58,6 +58,10 @@ pub(crate) enum NodeKind {
     /// after its base's history changed: the gradient placed back into the
     /// base's shape by the steps that make the view.
     AsStrided(Vec<views::Step>),
+    /// The node of an in-place op whose result does not depend on the old
+    /// value (`zero_`'s `ZeroBackward0`, `fill_`'s `FillBackward2`): zeros
+    /// for its one edge.
+    Zeros(&'static str),
 }
 
 /// What a `CopySlices` node needs: the view's place in the base and the
@@ -136,6 +140,7 @@ impl Node {
             // `AccumulateGrad`, the bindings' `name()` adds the namespace.
             NodeKind::CopySlices(_) => "CopySlices",
             NodeKind::AsStrided(_) => "AsStridedBackward0",
+            NodeKind::Zeros(name) => name,
         }
     }
 
@@ -161,7 +166,8 @@ impl Node {
             NodeKind::Op(_)
             | NodeKind::Custom(_)
             | NodeKind::CopySlices(_)
-            | NodeKind::AsStrided(_) => None,
+            | NodeKind::AsStrided(_)
+            | NodeKind::Zeros(_) => None,
         }
     }
 
@@ -370,8 +376,9 @@ pub(crate) fn sequence_mark() -> u64 {
 
 /// How an in-place op's node becomes history, PyTorch's `rebase_history`.
 /// `node` is the op's node (`None` when its result carries no gradient, as
-/// `fill_`'s), `mark` the [`sequence_mark`] taken before the op ran.
-pub(crate) fn rebase_history(t: &Tensor, node: Option<Rc<Node>>, mark: u64) {
+/// `fill_`'s), `mark` the [`sequence_mark`] taken before the op ran, `op`
+/// the in-place op's name.
+pub(crate) fn rebase_history(t: &Tensor, node: Option<Rc<Node>>, mark: u64, op: &str) {
     if let Some(view) = views::view_of(t) {
         let base = view.base;
         if node.is_none() && !base.requires_grad() {
@@ -430,11 +437,29 @@ pub(crate) fn rebase_history(t: &Tensor, node: Option<Rc<Node>>, mark: u64) {
             set_grad_fn(t, node);
             regenerate_views(t);
         }
-        // The tensor's old value no longer reaches its result: it leaves
-        // the graph (PyTorch would record a node giving zeros).
-        None if !t.is_leaf() => {
-            *t.0.grad_fn.borrow_mut() = None;
-            t.0.requires_grad.set(false);
+        // The old value no longer reaches the result: PyTorch records a
+        // node that gives it a zero gradient, and the tensor still requires
+        // grad.
+        None if t.requires_grad() => {
+            let name = match op {
+                "zero_" => "ZeroBackward0",
+                "fill_" => "FillBackward2",
+                // Other ops with a result that needs no gradient
+                // (comparisons written in place): out of the graph.
+                _ => {
+                    *t.0.grad_fn.borrow_mut() = None;
+                    t.0.requires_grad.set(false);
+                    return;
+                }
+            };
+            let node = new_node(
+                NodeKind::Zeros(name),
+                (vec![0], vec![edge_to(t)]),
+                vec![],
+                vec![(t.shape().to_vec(), t.dtype())],
+            );
+            set_grad_fn(t, node);
+            regenerate_views(t);
         }
         None => {}
     }

@@ -82,7 +82,7 @@ impl Tensor {
             if let Some(node) = node.as_ref().filter(|n| n.sequence_nr() >= mark) {
                 node.resave_result(self);
             }
-            autograd::rebase_history(self, node, mark);
+            autograd::rebase_history(self, node, mark, name);
         }
         trace::emit(|| EventKind::OpCalled {
             op: name.into(),
@@ -111,19 +111,20 @@ impl Tensor {
         self.apply_inplace("div_", |t| t.div(other))
     }
 
-    /// Sets every element to `value`, PyTorch's `fill_`. Gradients do not
-    /// flow through the old value; unlike PyTorch no `FillBackward0` node is
-    /// recorded, the tensor simply leaves the graph (a view's base gets
-    /// `CopySlices`, which gives the filled elements no gradient).
+    /// Sets every element to `value`, PyTorch's `fill_`. The old value gets
+    /// a zero gradient through `FillBackward2`; a view's base gets
+    /// `CopySlices`, which gives the filled elements none.
     pub fn fill_(&self, value: f64) -> Result<Tensor> {
         self.apply_inplace("fill_", |t| {
             Ok(Tensor::full_dtype(t.shape(), value, t.dtype()))
         })
     }
 
-    /// PyTorch's `zero_`.
+    /// PyTorch's `zero_` (`ZeroBackward0`).
     pub fn zero_(&self) -> Result<Tensor> {
-        self.fill_(0.0)
+        self.apply_inplace("zero_", |t| {
+            Ok(Tensor::full_dtype(t.shape(), 0.0, t.dtype()))
+        })
     }
 
     /// Copies `src` (broadcast, cast) into this tensor, PyTorch's `copy_`.
