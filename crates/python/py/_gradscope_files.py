@@ -1,14 +1,18 @@
 """The read-only files a program can open: the bytes the host added with
 `Runtime::add_file`, behind `open`, as on a file system where those files
-are all there is. The runtime imports this module before any program."""
+are all there is. The runtime imports this module before any program.
+
+It uses the native `_io`, not `io`: `io` (with `abc` and `_collections_abc`)
+would cost every program's start, and `io` re-exports `_io`'s classes and
+`open`, so replacing `_io.open` here is what `io.open` is once imported."""
 
 import builtins
-import io
 
 import _gradscope
+import _io
 
 
-class _ReadOnlyBytes(io.BytesIO):
+class _ReadOnlyBytes(_io.BytesIO):
     """A binary file: the bytes, named and read-only as `open` gives them."""
 
     def __init__(self, data, name, mode):
@@ -20,7 +24,7 @@ class _ReadOnlyBytes(io.BytesIO):
         return False
 
     def write(self, data):
-        raise io.UnsupportedOperation("write")
+        raise _io.UnsupportedOperation("write")
 
 
 def _path(file):
@@ -47,10 +51,10 @@ def open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None,
     raw = _ReadOnlyBytes(data, name, mode if "b" in mode else "rb")
     if "b" in mode:
         return raw
-    text = io.TextIOWrapper(raw, encoding=encoding or "utf-8", errors=errors, newline=newline)
+    text = _io.TextIOWrapper(raw, encoding=encoding or "utf-8", errors=errors, newline=newline)
     return text
 
 
 open.__module__ = "io"
 builtins.open = open
-io.open = open
+_io.open = open

@@ -269,3 +269,44 @@ fn grad_mode_is_reset_between_programs() {
         "True\n"
     );
 }
+
+/// `import torch` (the runtime's start) leaves `torch.nn`, `torch.optim`,
+/// `torch.utils` and `torch.profiler` and the standard modules only they
+/// use unimported, and each comes in on first use in every way PyTorch
+/// programs reach it.
+#[test]
+fn heavy_submodules_load_on_first_use() {
+    let mut rt = Runtime::new();
+    let out = rt.run(
+        "import sys\n\
+         print(sorted(m for m in ('torch.nn', 'torch.optim', 'torch.utils', 'torch.profiler', \
+         'collections', 'functools', 'io', 'warnings', 'numbers', 'copy') if m in sys.modules))\n",
+    );
+    assert_eq!(out.stdout, "[]\n", "{}", out.stderr);
+    let checks = [
+        "import torch\nprint(torch.nn.Linear(2, 3))\n",
+        "import torch.nn as nn\nprint(nn.ReLU())\n",
+        "from torch import nn, optim\nprint(nn.Tanh(), optim.SGD.__name__)\n",
+        "import torch\nprint(torch.optim.Adam.__name__, torch.utils.data.DataLoader.__name__)\n",
+        "from torch.utils.data import TensorDataset\nprint(TensorDataset.__name__)\n",
+        "import torch\nwith torch.profiler.record_function('x'):\n    print('in')\n",
+        "import torch\nprint(all(n in dir(torch) for n in ('nn', 'optim', 'utils', 'profiler')))\n",
+    ];
+    let want = [
+        "Linear(in_features=2, out_features=3, bias=True)\n",
+        "ReLU()\n",
+        "Tanh() SGD\n",
+        "Adam DataLoader\n",
+        "TensorDataset\n",
+        "in\n",
+        "True\n",
+    ];
+    for (source, want) in checks.iter().zip(want) {
+        // A fresh runtime each: the first import is what is checked.
+        let out = Runtime::new().run(source);
+        assert_eq!(out.stdout, want, "{source}{}", out.stderr);
+    }
+    let (kind, message, _) = error_of(&mut rt, "import torch\ntorch.nope\n");
+    assert_eq!(kind, "AttributeError");
+    assert_eq!(message, "module 'torch' has no attribute 'nope'");
+}

@@ -299,5 +299,22 @@ def get_num_threads():
     return 1
 
 
-from . import nn, optim, utils, profiler  # noqa: E402  (they import torch)
-from .serialization import load, save  # noqa: E402
+from .serialization import load, save  # noqa: E402  (it imports torch)
+
+# Submodules imported on first use (PEP 562), not by `import torch`: they
+# are most of the start-up's time and many programs use none or a few of
+# them. `torch.nn.Linear`, `import torch.nn as nn` and `from torch import
+# nn` all work as in PyTorch, which imports them eagerly.
+_LAZY_SUBMODULES = ("nn", "optim", "utils", "profiler")
+
+
+def __getattr__(name):
+    if name in _LAZY_SUBMODULES:
+        __import__(f"torch.{name}")
+        # The import system set the attribute on this module.
+        return globals()[name]
+    raise AttributeError(f"module 'torch' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES))

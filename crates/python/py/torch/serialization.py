@@ -4,6 +4,8 @@ memory (across runs, as imported modules are), and `torch.load` of the
 same name gives a copy back. Files the host
 added cannot be unpickled."""
 
+import sys
+
 import _gradscope as _C
 
 import torch
@@ -40,7 +42,10 @@ def _name(f):
 
 
 def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True):
-    if isinstance(obj, torch.nn.Module):
+    # Not `torch.nn.Module`, which would import torch.nn: a program that
+    # never imported it has no Module to save.
+    nn = sys.modules.get("torch.nn")
+    if nn is not None and isinstance(obj, nn.Module):
         raise NotImplementedError(
             "gradscope cannot save a whole Module; save its state_dict() instead"
         )

@@ -1,8 +1,6 @@
 """`torch.autograd.profiler.record_function`, the named range
 `torch.profiler.record_function` is."""
 
-import functools
-
 import _gradscope as _C
 
 
@@ -24,6 +22,10 @@ class record_function:
         return False
 
     def __call__(self, fn):
+        # Here, not at the top: functools (with collections) would cost
+        # every program's start.
+        import functools
+
         @functools.wraps(fn)
         def wrapped(*args, **kwargs):
             with record_function(self.name, self.args):

@@ -2,7 +2,6 @@
 (`_gradscope._linear`, `_conv2d`, ...), each recorded as PyTorch's node."""
 
 import math
-import warnings
 
 import _gradscope as _C
 
@@ -81,6 +80,8 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 
 def _get_softmax_dim(name, ndim, stacklevel):
+    import warnings  # on use: it costs every start
+
     warnings.warn(
         f"Implicit dimension choice for {name} has been deprecated. "
         "Change the call to include dim=X as an argument.",
@@ -244,6 +245,8 @@ def pad(input, pad, mode="constant", value=None):
 def _broadcast_pair(input, target):
     if tuple(input.shape) == tuple(target.shape):
         return input, target
+    import warnings  # on use: it costs every start
+
     warnings.warn(
         f"Using a target size ({target.size()}) that is different to the input size ({input.size()}). "
         "This will likely lead to incorrect results due to broadcasting. "

@@ -2,7 +2,6 @@
 in PyTorch's order so that seeded weights are PyTorch's."""
 
 import math
-import warnings
 
 import _gradscope as _C
 
@@ -98,6 +97,8 @@ def xavier_normal_(tensor, gain=1.0, generator=None):
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     if 0 in tensor.shape:
+        import warnings  # on use: it costs every start
+
         warnings.warn("Initializing zero-element tensors is a no-op")
         return tensor
     fan = _calculate_correct_fan(tensor, mode)
@@ -109,6 +110,8 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
 
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     if 0 in tensor.shape:
+        import warnings  # on use: it costs every start
+
         warnings.warn("Initializing zero-element tensors is a no-op")
         return tensor
     fan = _calculate_correct_fan(tensor, mode)

@@ -3,7 +3,6 @@
 checkpointed function runs again in backward, shown in the trace).
 `use_reentrant=True` is run the same way."""
 
-import warnings
 
 import _gradscope as _C
 
@@ -23,6 +22,8 @@ _REENTRANT_WARNING = (
 def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism_check="default",
                debug=False, preserve_rng_state=True, **kwargs):
     if use_reentrant is None:
+        import warnings  # on use: it costs every start
+
         warnings.warn(_REENTRANT_WARNING % "checkpoint", stacklevel=2)
     if use_reentrant and kwargs:
         raise ValueError("Unexpected keyword arguments: " + ",".join(arg for arg in kwargs))
@@ -51,6 +52,8 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
 
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
     if use_reentrant is None:
+        import warnings  # on use: it costs every start
+
         warnings.warn(_REENTRANT_WARNING % "checkpoint_sequential", stacklevel=2)
 
     def run_function(start, end, functions):

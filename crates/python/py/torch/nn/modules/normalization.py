@@ -1,7 +1,5 @@
 """`nn.LayerNorm`, `nn.BatchNorm1d`, `nn.BatchNorm2d`."""
 
-import numbers
-
 import torch
 
 from .. import functional as F, init
@@ -18,6 +16,8 @@ class LayerNorm(Module):
                  device=None, dtype=None):
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
+        import numbers  # on use: the module costs every program's start
+
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)

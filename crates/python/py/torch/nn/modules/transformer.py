@@ -1,8 +1,6 @@
 """`nn.TransformerEncoderLayer` and `nn.TransformerEncoder` (PyTorch's
 post-norm and pre-norm blocks over `MultiheadAttention`)."""
 
-import copy
-
 from .. import functional as F
 from .activation_attention import MultiheadAttention
 from .container import ModuleList
@@ -63,6 +61,8 @@ class TransformerEncoder(Module):
     def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True,
                  mask_check=True):
         super().__init__()
+        import copy  # on use: copy (with weakref) costs every program's start
+
         self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
         self.num_layers = num_layers
         self.norm = norm
