@@ -33,7 +33,7 @@ const WORKGROUP_SIZE: u32 = 64u;
 @group(0) @binding(2) var<storage, read> metadata: array<u32>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn add_bias(
+fn bias_add(
     @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {

@@ -16,7 +16,8 @@
 //
 // | word             | field                                               |
 // |------------------|-----------------------------------------------------|
-// | 0                | op code: 0 add, 1 sub, 2 mul, 3 div (BinaryOp::code) |
+// | 0                | op code: 0 add, 1 sub, 2 mul, 3 div (BinaryOp::code); |
+// |                  | 4 eq, 5 ne, 6 lt, 7 le, 8 gt, 9 ge (CompareKernel::code) |
 // | 1                | rank r                                              |
 // | 2                | numel, elements of the output                       |
 // | 3                | lhs offset, in elements                             |
@@ -24,6 +25,9 @@
 // | 5 .. 5+r         | shape                                               |
 // | 5+r .. 5+2r      | lhs strides, in elements, i32 bit-cast to u32       |
 // | 5+2r .. 5+3r     | rhs strides, in elements, i32 bit-cast to u32       |
+//
+// Comparisons write 1.0 where they hold and 0.0 elsewhere (a bool mask as
+// float32); NaN compares unequal to everything, so only `ne` holds for it.
 //
 // Strides are signed so that flipped views need no copy; 0 means broadcast.
 //
@@ -39,6 +43,12 @@ const OP_ADD: u32 = 0u;
 const OP_SUB: u32 = 1u;
 const OP_MUL: u32 = 2u;
 const OP_DIV: u32 = 3u;
+const OP_EQ: u32 = 4u;
+const OP_NE: u32 = 5u;
+const OP_LT: u32 = 6u;
+const OP_LE: u32 = 7u;
+const OP_GT: u32 = 8u;
+const OP_GE: u32 = 9u;
 
 // Header words before the per-dimension arrays.
 const HEADER: u32 = 5u;
@@ -59,10 +69,47 @@ fn apply(op: u32, a: f32, b: f32) -> f32 {
         case OP_MUL: {
             return a * b;
         }
+        case OP_EQ: {
+            return mask(ordered(a, b) && a == b);
+        }
+        case OP_NE: {
+            return mask(!ordered(a, b) || a != b);
+        }
+        case OP_LT: {
+            return mask(ordered(a, b) && a < b);
+        }
+        case OP_LE: {
+            return mask(ordered(a, b) && a <= b);
+        }
+        case OP_GT: {
+            return mask(ordered(a, b) && a > b);
+        }
+        case OP_GE: {
+            return mask(ordered(a, b) && a >= b);
+        }
         case OP_DIV, default: {
             return a / b;
         }
     }
+}
+
+const INF_BITS: u32 = 0x7f800000u;
+const SIGN_BIT: u32 = 0x80000000u;
+
+// A bit test rather than a comparison: a compiler that assumes no NaN
+// cannot fold it away.
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & ~SIGN_BIT) > INF_BITS;
+}
+
+// Whether neither operand is NaN; comparisons test it explicitly rather
+// than trust the implementation's NaN comparisons.
+fn ordered(a: f32, b: f32) -> bool {
+    return !is_nan(a) && !is_nan(b);
+}
+
+fn mask(holds: bool) -> f32 {
+    return select(0.0, 1.0, holds);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

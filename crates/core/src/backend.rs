@@ -70,6 +70,96 @@ impl ReduceKernel {
     }
 }
 
+/// Comparisons a device backend runs elementwise, each giving a mask of
+/// `1.0` (true) and `0.0` (false): PyTorch's `eq ne lt le gt ge`. NaN
+/// compares unequal to everything, as IEEE and PyTorch have it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CompareKernel {
+    /// `a == b`
+    Eq,
+    /// `a != b`
+    Ne,
+    /// `a < b`
+    Lt,
+    /// `a <= b`
+    Le,
+    /// `a > b`
+    Gt,
+    /// `a >= b`
+    Ge,
+}
+
+impl CompareKernel {
+    /// Every comparison, in the order of the GPU kernel's op codes.
+    pub const ALL: [CompareKernel; 6] = [
+        CompareKernel::Eq,
+        CompareKernel::Ne,
+        CompareKernel::Lt,
+        CompareKernel::Le,
+        CompareKernel::Gt,
+        CompareKernel::Ge,
+    ];
+
+    /// The comparison on one pair of elements; the reference the GPU kernel
+    /// is tested against.
+    #[inline]
+    pub fn apply<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            CompareKernel::Eq => a == b,
+            CompareKernel::Ne => a != b,
+            CompareKernel::Lt => a < b,
+            CompareKernel::Le => a <= b,
+            CompareKernel::Gt => a > b,
+            CompareKernel::Ge => a >= b,
+        }
+    }
+
+    /// The op code the WGSL kernel switches on (`shaders/binary.wgsl`,
+    /// after the arithmetic ops' codes).
+    pub fn code(self) -> u32 {
+        4 + self as u32
+    }
+}
+
+/// Where `nll_loss`'s operands sit: `x` read as `[batch, classes, spatial]`
+/// and one target per `(batch, spatial)` position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NllGeometry {
+    /// Samples (1 for a `[C]` input).
+    pub batch: usize,
+    /// Classes.
+    pub classes: usize,
+    /// Positions per sample (1 unless `[N, C, H, W]`).
+    pub spatial: usize,
+}
+
+/// The target index the core uploads for an ignored target
+/// (`ignore_index`): it selects nothing and adds 0 to the loss.
+pub const IGNORED_TARGET: u32 = u32::MAX;
+
+/// Adam's per-step constants for [`DeviceBackend::adam_step`], in `f64`;
+/// the kernel rounds each to float32 once, as the CPU's fused update does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AdamStep {
+    /// `1 - beta1`: the weight of `exp_avg.lerp_(grad, 1 - beta1)`.
+    pub one_minus_beta1: f64,
+    /// `beta2`.
+    pub beta2: f64,
+    /// `1 - beta2`.
+    pub one_minus_beta2: f64,
+    /// `sqrt(1 - beta2^step)`.
+    pub bias_correction2_sqrt: f64,
+    /// `eps`.
+    pub eps: f64,
+    /// `-lr / (1 - beta1^step)`.
+    pub neg_step_size: f64,
+    /// Adam's L2 penalty added to the gradient (0 for none or AdamW).
+    pub weight_decay: f64,
+    /// AdamW's factor on the parameter before the update (`1 - lr * wd`),
+    /// or `None`.
+    pub decay_factor: Option<f64>,
+}
+
 /// A buffer of `float32` elements owned by a device backend. The core never
 /// looks inside: it hands buffers back to the backend that made them.
 pub trait DeviceBuffer: std::fmt::Debug + std::any::Any {
@@ -167,6 +257,93 @@ pub trait DeviceBackend: std::fmt::Debug {
         _bias_layout: &Layout,
     ) -> Kernel {
         Ok(None)
+    }
+
+    /// A new buffer of indices (class targets, gathered rows), which only
+    /// index kernels read; `None` where the backend has none.
+    fn upload_indices(&self, _data: &[u32]) -> Kernel {
+        Ok(None)
+    }
+
+    /// `op(a, b)` elementwise as a mask of `1.0`/`0.0`; layouts as
+    /// [`DeviceBackend::binary`]. The core keeps the mask as a bool
+    /// storage's device copy, so `x > 0` feeding `where` stays on the device.
+    fn compare(
+        &self,
+        _op: CompareKernel,
+        _a: &dyn DeviceBuffer,
+        _a_layout: &Layout,
+        _b: &dyn DeviceBuffer,
+        _b_layout: &Layout,
+    ) -> Kernel {
+        Ok(None)
+    }
+
+    /// PyTorch's `where(condition, a, b)`: `a` where the mask `condition`
+    /// (nonzero is true) holds, else `b`; the three layouts already
+    /// broadcast to one shape.
+    fn where_cond(
+        &self,
+        _condition: &dyn DeviceBuffer,
+        _condition_layout: &Layout,
+        _a: &dyn DeviceBuffer,
+        _a_layout: &Layout,
+        _b: &dyn DeviceBuffer,
+        _b_layout: &Layout,
+    ) -> Kernel {
+        Ok(None)
+    }
+
+    /// `softmax` (or, with `log`, `log_softmax`) along axis `dim` of the
+    /// elements `layout` selects, each slice shifted by its maximum; the
+    /// result is contiguous in the layout's shape. A 0-dim layout is one
+    /// slice of one element.
+    fn softmax(&self, _x: &dyn DeviceBuffer, _layout: &Layout, _dim: usize, _log: bool) -> Kernel {
+        Ok(None)
+    }
+
+    /// `nll_loss`'s forward: `-weight[t] * x[n, t, s]` for each target `t`
+    /// (from [`DeviceBackend::upload_indices`], already checked against the
+    /// classes, [`IGNORED_TARGET`] for ignored ones), with `x` read through
+    /// `x_layout`, a `[batch, classes, spatial]` view. With `divisor` the
+    /// result is one element, the losses' sum over `divisor` (`1` for
+    /// `sum`, the total weight for `mean`); without, one loss per target.
+    fn nll_loss(
+        &self,
+        _x: &dyn DeviceBuffer,
+        _x_layout: &Layout,
+        _targets: &dyn DeviceBuffer,
+        _weight: Option<&dyn DeviceBuffer>,
+        _geometry: NllGeometry,
+        _divisor: Option<f64>,
+    ) -> Kernel {
+        Ok(None)
+    }
+
+    /// `nll_loss`'s backward coefficients, contiguous `[batch, classes,
+    /// spatial]`: `-weight[t]` at each target's class, 0 elsewhere and for
+    /// ignored targets.
+    fn nll_coefficients(
+        &self,
+        _targets: &dyn DeviceBuffer,
+        _weight: Option<&dyn DeviceBuffer>,
+        _geometry: NllGeometry,
+    ) -> Kernel {
+        Ok(None)
+    }
+
+    /// One Adam (or AdamW) update of whole, equally long buffers, in place:
+    /// `param`, `exp_avg` and `exp_avg_sq` are written, `grad` read.
+    /// Returns false, having changed nothing, where the backend has no kernel.
+    fn adam_step(
+        &self,
+        _param: &dyn DeviceBuffer,
+        _grad: &dyn DeviceBuffer,
+        _exp_avg: &dyn DeviceBuffer,
+        _exp_avg_sq: &dyn DeviceBuffer,
+        _step: &AdamStep,
+    ) -> crate::Result<bool> {
+        Ok(false)
     }
 
     /// Bytes the backend holds from the device (its caching allocator's

@@ -7,8 +7,9 @@
 //! refreshed only when asked for, so a chain of kernels never crosses to the
 //! host, and a chain of host ops never crosses to the device.
 //!
-//! Only float32 goes to the device; a GPU storage of another dtype (int64
-//! labels, bool masks, a float64 temporary inside an op) keeps its values
+//! Only float32 goes to the device, and bool masks as float32 `1.0`/`0.0`
+//! (what compare kernels write and `where` reads); a GPU storage of another
+//! dtype (int64 labels, a float64 temporary inside an op) keeps its values
 //! on the host, and ops on it take the host path. Asking for float64 on the
 //! GPU is refused where a program asks (`to`, a factory's `dtype=`).
 
@@ -77,6 +78,25 @@ impl Storage {
             bytes,
             len,
             DType::Float32,
+            Device::WebGpu,
+            host,
+            false,
+            Some(buffer),
+        )
+    }
+
+    /// A GPU bool storage over a mask a compare kernel made (`1.0` true,
+    /// `0.0` false). It counts as PyTorch counts a bool tensor, one byte an
+    /// element; the device holds the mask as float32 so kernels read it as
+    /// they read any operand.
+    pub fn from_device_mask(buffer: Box<dyn DeviceBuffer>) -> Self {
+        let len = buffer.len();
+        let bytes = (len * DType::Bool.size()) as u64;
+        let host = CpuBuffer::Bool(Vec::new());
+        Self::counted(
+            bytes,
+            len,
+            DType::Bool,
             Device::WebGpu,
             host,
             false,
@@ -188,7 +208,10 @@ impl Storage {
             device::defer_error(e);
             vec![0.0; self.len]
         });
-        *self.data.borrow_mut() = CpuBuffer::F32(values);
+        *self.data.borrow_mut() = match self.dtype {
+            DType::Bool => CpuBuffer::Bool(values.iter().map(|&v| v != 0.0).collect()),
+            _ => CpuBuffer::F32(values),
+        };
         self.host_current.set(true);
     }
 
@@ -207,6 +230,42 @@ impl Storage {
             device::count(|s| s.uploads += 1);
             *self.gpu.borrow_mut() = Some(buffer);
         }
+        Ok(Ref::filter_map(self.gpu.borrow(), |g| g.as_deref()).ok())
+    }
+
+    /// A bool GPU storage's device copy as a float32 mask (`1.0` true),
+    /// uploading the host copy if it was written last. `None` for a CPU
+    /// storage or another dtype.
+    pub fn mask_buffer(&self) -> Result<Option<Ref<'_, dyn DeviceBuffer>>> {
+        if self.device != Device::WebGpu || self.dtype != DType::Bool {
+            return Ok(None);
+        }
+        if self.gpu.borrow().is_none() {
+            let buffer = match &*self.data.borrow() {
+                CpuBuffer::Bool(values) => {
+                    let mask: Vec<f32> = values.iter().map(|&v| f32::from(u8::from(v))).collect();
+                    device::gpu()?.upload(&mask)?
+                }
+                _ => return Ok(None),
+            };
+            device::count(|s| s.uploads += 1);
+            *self.gpu.borrow_mut() = Some(buffer);
+        }
+        Ok(Ref::filter_map(self.gpu.borrow(), |g| g.as_deref()).ok())
+    }
+
+    /// The device copy, for a kernel to write in place: as
+    /// [`Storage::data_mut`] does for the host copy, it bumps the version
+    /// counter, and the host copy is stale (dropped) until next read.
+    /// `None` where [`Storage::device_buffer`] gives none.
+    pub fn device_buffer_for_write(&self) -> Result<Option<Ref<'_, dyn DeviceBuffer>>> {
+        if self.device_buffer()?.is_none() {
+            return Ok(None);
+        }
+        if self.host_current.replace(false) {
+            *self.data.borrow_mut() = CpuBuffer::F32(Vec::new());
+        }
+        self.version.set(self.version.get() + 1);
         Ok(Ref::filter_map(self.gpu.borrow(), |g| g.as_deref()).ok())
     }
 

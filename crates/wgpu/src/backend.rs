@@ -1,7 +1,7 @@
 //! [`GpuDevice`] as the core's [`DeviceBackend`]: the kernels behind the
 //! trait the engine routes tensor ops through.
 
-use gradscope_core::backend::Kernel;
+use gradscope_core::backend::{AdamStep, CompareKernel, Kernel, NllGeometry};
 use gradscope_core::ops::UnaryOp;
 use gradscope_core::{BinaryOp, DeviceBackend, DeviceBuffer, Error, Layout, ReduceKernel, Result};
 
@@ -126,6 +126,105 @@ impl DeviceBackend for GpuDevice {
             bias,
             bias_layout,
         )?)
+    }
+
+    fn upload_indices(&self, data: &[u32]) -> Kernel {
+        made(GpuDevice::upload_indices(self, data)?)
+    }
+
+    fn compare(
+        &self,
+        op: CompareKernel,
+        a: &dyn DeviceBuffer,
+        a_layout: &Layout,
+        b: &dyn DeviceBuffer,
+        b_layout: &Layout,
+    ) -> Kernel {
+        let (a, b) = (own(a, "compare")?, own(b, "compare")?);
+        made(GpuDevice::compare(self, op, a, a_layout, b, b_layout)?)
+    }
+
+    fn where_cond(
+        &self,
+        condition: &dyn DeviceBuffer,
+        condition_layout: &Layout,
+        a: &dyn DeviceBuffer,
+        a_layout: &Layout,
+        b: &dyn DeviceBuffer,
+        b_layout: &Layout,
+    ) -> Kernel {
+        made(GpuDevice::where_cond(
+            self,
+            (own(condition, "where")?, condition_layout),
+            (own(a, "where")?, a_layout),
+            (own(b, "where")?, b_layout),
+        )?)
+    }
+
+    fn softmax(&self, x: &dyn DeviceBuffer, layout: &Layout, dim: usize, log: bool) -> Kernel {
+        made(GpuDevice::softmax(
+            self,
+            own(x, "softmax")?,
+            layout,
+            dim,
+            log,
+        )?)
+    }
+
+    fn nll_loss(
+        &self,
+        x: &dyn DeviceBuffer,
+        x_layout: &Layout,
+        targets: &dyn DeviceBuffer,
+        weight: Option<&dyn DeviceBuffer>,
+        geometry: NllGeometry,
+        divisor: Option<f64>,
+    ) -> Kernel {
+        let weight = weight.map(|w| own(w, "nll_loss weight")).transpose()?;
+        made(GpuDevice::nll_loss(
+            self,
+            own(x, "nll_loss")?,
+            x_layout,
+            own(targets, "nll_loss targets")?,
+            weight,
+            geometry,
+            // The mean divides in float32, as the CPU's float32 kernel does.
+            divisor.map(|d| d as f32),
+        )?)
+    }
+
+    fn nll_coefficients(
+        &self,
+        targets: &dyn DeviceBuffer,
+        weight: Option<&dyn DeviceBuffer>,
+        geometry: NllGeometry,
+    ) -> Kernel {
+        let weight = weight.map(|w| own(w, "nll_loss weight")).transpose()?;
+        made(GpuDevice::nll_coefficients(
+            self,
+            own(targets, "nll_loss targets")?,
+            weight,
+            geometry,
+        )?)
+    }
+
+    fn adam_step(
+        &self,
+        param: &dyn DeviceBuffer,
+        grad: &dyn DeviceBuffer,
+        exp_avg: &dyn DeviceBuffer,
+        exp_avg_sq: &dyn DeviceBuffer,
+        step: &AdamStep,
+    ) -> Result<bool> {
+        GpuDevice::adam_step(
+            self,
+            own(param, "Adam param")?,
+            own(grad, "Adam grad")?,
+            own(exp_avg, "Adam exp_avg")?,
+            own(exp_avg_sq, "Adam exp_avg_sq")?,
+            step,
+        )?;
+        Ok(true)
     }
 
     fn reserved_bytes(&self) -> u64 {

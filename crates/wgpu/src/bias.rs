@@ -9,7 +9,7 @@ use crate::launch::{check_in_bounds, stride_word, word};
 use crate::pipeline::{Access, KernelSpec};
 
 const ADD_BIAS: KernelSpec = KernelSpec {
-    entry_point: "add_bias",
+    entry_point: "bias_add",
     label: "gradscope::matmul::bias",
     source: include_str!("../../../shaders/bias.wgsl"),
     bindings: &[Access::ReadWrite, Access::Read, Access::Read],

@@ -1,5 +1,6 @@
 //! Elementwise binary ops with broadcasting: `shaders/binary.wgsl`.
 
+use gradscope_core::backend::CompareKernel;
 use gradscope_core::{BinaryOp, Error, Layout, Result};
 
 use crate::buffer::GpuBuffer;
@@ -29,7 +30,31 @@ impl GpuDevice {
         rhs: &GpuBuffer,
         rhs_layout: &Layout,
     ) -> Result<GpuBuffer> {
-        let metadata = binary_metadata(op, lhs, lhs_layout, rhs, rhs_layout)?;
+        self.binary_code(op.code(), lhs, lhs_layout, rhs, rhs_layout)
+    }
+
+    /// `op(lhs, rhs)` elementwise as a mask of `1.0` (true) and `0.0`, into
+    /// a new contiguous buffer; layouts as [`GpuDevice::binary`].
+    pub fn compare(
+        &self,
+        op: CompareKernel,
+        lhs: &GpuBuffer,
+        lhs_layout: &Layout,
+        rhs: &GpuBuffer,
+        rhs_layout: &Layout,
+    ) -> Result<GpuBuffer> {
+        self.binary_code(op.code(), lhs, lhs_layout, rhs, rhs_layout)
+    }
+
+    fn binary_code(
+        &self,
+        code: u32,
+        lhs: &GpuBuffer,
+        lhs_layout: &Layout,
+        rhs: &GpuBuffer,
+        rhs_layout: &Layout,
+    ) -> Result<GpuBuffer> {
+        let metadata = binary_metadata(code, lhs, lhs_layout, rhs, rhs_layout)?;
         let numel = lhs_layout.numel();
         let out = self.alloc(numel, STRIDED.label)?;
         if numel == 0 {
@@ -49,7 +74,7 @@ impl GpuDevice {
 /// The metadata words of `shaders/binary.wgsl` (table at the top of that file),
 /// after checking the layouts agree on a shape and stay inside their buffers.
 fn binary_metadata(
-    op: BinaryOp,
+    code: u32,
     lhs: &GpuBuffer,
     lhs_layout: &Layout,
     rhs: &GpuBuffer,
@@ -70,7 +95,7 @@ fn binary_metadata(
     );
     let mut words = Vec::with_capacity(5 + 3 * shape.len());
     words.extend([
-        op.code(),
+        code,
         word(shape.len())?,
         word(lhs_layout.numel())?,
         word(lhs_layout.offset())?,

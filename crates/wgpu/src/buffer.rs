@@ -108,13 +108,25 @@ impl GpuDevice {
     /// around it even when its block was cached from a buffer queued work
     /// still reads (a `queue.write_buffer` would run before the whole batch).
     pub fn upload(&self, data: &[f32]) -> Result<GpuBuffer> {
-        let buffer = self.alloc(data.len(), "gradscope::buffer::upload")?;
-        if !data.is_empty() {
+        self.upload_words(bytemuck::cast_slice(data), "gradscope::buffer::upload")
+    }
+
+    /// A new buffer holding `indices` as `u32` words, for the kernels that
+    /// bind it as `array<u32>` (class targets). Its `len` counts words.
+    pub fn upload_indices(&self, indices: &[u32]) -> Result<GpuBuffer> {
+        self.upload_words(bytemuck::cast_slice(indices), "gradscope::buffer::indices")
+    }
+
+    /// A new buffer of `bytes.len() / 4` words holding `bytes`.
+    fn upload_words(&self, bytes: &[u8], label: &'static str) -> Result<GpuBuffer> {
+        let len = bytes.len() / ELEMENT_BYTES as usize;
+        let buffer = self.alloc(len, label)?;
+        if len > 0 {
             let staging = self
                 .device
                 .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                     label: Some("gradscope::buffer::upload_staging"),
-                    contents: bytemuck::cast_slice(data),
+                    contents: bytes,
                     usage: wgpu::BufferUsages::COPY_SRC,
                 });
             let bytes = staging.size();

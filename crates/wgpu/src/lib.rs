@@ -6,6 +6,7 @@
 //! core's `DeviceBackend::download`) asks for it. Freed buffers go to a
 //! caching allocator ([`GpuDevice::memory_stats`], [`GpuDevice::empty_cache`]).
 
+mod adam;
 mod alloc;
 mod backend;
 #[cfg(not(target_arch = "wasm32"))]
@@ -17,9 +18,12 @@ mod copy;
 mod device;
 mod launch;
 mod matmul;
+mod nll;
 mod oneshot;
 mod pipeline;
 mod reduce;
+mod select;
+mod softmax;
 mod unary;
 
 pub use alloc::MemoryStats;

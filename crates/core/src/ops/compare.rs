@@ -45,6 +45,19 @@ impl CompareOp {
         }
     }
 
+    /// The device kernel computing it.
+    fn kernel(self) -> crate::backend::CompareKernel {
+        use crate::backend::CompareKernel as K;
+        match self {
+            CompareOp::Eq => K::Eq,
+            CompareOp::Ne => K::Ne,
+            CompareOp::Lt => K::Lt,
+            CompareOp::Le => K::Le,
+            CompareOp::Gt => K::Gt,
+            CompareOp::Ge => K::Ge,
+        }
+    }
+
     fn run<T: Element>(
         self,
         (a, al): (&[T], &crate::Layout),
@@ -120,6 +133,12 @@ impl Tensor {
             (self.dtype(), self.promotion_priority()),
             (other.dtype(), other.promotion_priority()),
         ]);
+        // On the GPU the mask stays there, for `where` to read.
+        if let Some(out) = super::on_device::compare(op.kernel(), self, other, &shape, dtype)? {
+            crate::device::check_device_error()?;
+            emit(op.name(), &out);
+            return Ok(out);
+        }
         let (a, al) = elements(self, dtype, &shape)?;
         let (b, bl) = elements(other, dtype, &shape)?;
         let out = match (&*a, &*b) {

@@ -6,6 +6,7 @@ use num_traits::{NumCast, One, Zero};
 
 use super::nn::{Dense, NnOp, Reduction, dense, float_dispatch, float_tensor, or_absent};
 use super::{Op, OpInfo, apply, inputs};
+use crate::backend::NllGeometry;
 use crate::cpu::Float;
 use crate::dtype::{DType, Priority};
 use crate::error::{Error, Result};
@@ -76,6 +77,37 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
         } => {
             let [x, target, weight, total] = inputs::<4>(op, ins)?;
             let (classes, spatial) = nll_geometry(x.shape());
+            let reduction = match (reduction, x.shape().len()) {
+                (Reduction::None, 1) => Reduction::Sum,
+                (r, _) => r,
+            };
+            let divisor = match reduction {
+                Reduction::None => None,
+                Reduction::Sum => Some(1.0),
+                Reduction::Mean => Some(dense::<f64>(total).first().copied().unwrap_or(0.0)),
+            };
+            let geometry = NllGeometry {
+                batch: target.numel() / spatial,
+                classes,
+                spatial,
+            };
+            let shape = if divisor.is_some() {
+                &[][..]
+            } else {
+                target.shape()
+            };
+            let weight_tensor = weighted.then_some(weight);
+            if let Some(out) = super::on_device::nll_loss(
+                x,
+                target,
+                weight_tensor,
+                ignore_index,
+                geometry,
+                divisor,
+                shape,
+            )? {
+                return Ok(out);
+            }
             float_dispatch!(x.dtype(), "nll_loss_out_frame", T => {
                 let (x_values, targets) = (dense::<T>(x), dense::<i64>(target));
                 let weights = weighted.then(|| dense::<T>(weight));
@@ -91,10 +123,6 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
                         }
                     });
                 let total = dense::<T>(total).first().copied().unwrap_or_else(T::zero);
-                let reduction = match (reduction, x.shape().len()) {
-                    (Reduction::None, 1) => Reduction::Sum,
-                    (r, _) => r,
-                };
                 Ok(reduced(losses, target.shape(), reduction, total))
             })
         }
@@ -505,6 +533,17 @@ pub(crate) fn nll_coefficients(
 ) -> Result<Tensor> {
     let (classes, spatial) = nll_geometry(x_shape);
     let numel: usize = x_shape.iter().product();
+    let geometry = NllGeometry {
+        batch: target.numel() / spatial,
+        classes,
+        spatial,
+    };
+    // On the GPU only the targets travel (as indices), not N * C zeros.
+    if let Some(out) =
+        super::on_device::nll_coefficients(target, weight, ignore_index, geometry, x_shape, dtype)?
+    {
+        return Ok(out);
+    }
     let targets = dense::<i64>(target);
     let weights = weight.map(dense::<f64>);
     float_dispatch!(dtype, "nll_loss_backward", T => {

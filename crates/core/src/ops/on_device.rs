@@ -11,7 +11,10 @@ use std::cell::Ref;
 use std::ops::Deref;
 use std::rc::Rc;
 
-use crate::backend::{BinaryOp, DeviceBackend, DeviceBuffer, Kernel, ReduceKernel};
+use crate::backend::{
+    AdamStep, BinaryOp, CompareKernel, DeviceBackend, DeviceBuffer, IGNORED_TARGET, Kernel,
+    NllGeometry, ReduceKernel,
+};
 use crate::device::{self, Device};
 use crate::dtype::DType;
 use crate::error::Result;
@@ -205,4 +208,278 @@ pub(crate) fn copy(x: &Tensor) -> Result<Option<Tensor>> {
         return Ok(None);
     };
     finish(gpu.copy(&*buffer, &layout), x.shape())
+}
+
+/// A `where` condition as a float32 mask (`1.0` true) and its layout: a
+/// GPU bool storage's device copy (what compare kernels make), or a CPU
+/// bool tensor (PyTorch lets masks stay on the CPU) gathered and uploaded.
+fn mask_operand<'a>(
+    gpu: &dyn DeviceBackend,
+    t: &'a Tensor,
+) -> Result<Option<(Operand<'a>, Layout)>> {
+    if t.dtype() != DType::Bool {
+        return Ok(None);
+    }
+    if t.device() == Device::Cpu {
+        let values = t.storage().data().gather_as(t.layout(), DType::Float32);
+        let crate::cpu::CpuBuffer::F32(values) = values else {
+            return Ok(None);
+        };
+        device::count(|s| s.uploads += 1);
+        return Ok(Some((
+            Operand::Uploaded(gpu.upload(&values)?),
+            Layout::contiguous(t.shape()),
+        )));
+    }
+    Ok(t.storage()
+        .mask_buffer()?
+        .map(|b| (Operand::Stored(b), t.layout().clone())))
+}
+
+/// `op(a, b)` broadcast to `shape` as a bool tensor whose values stay on the
+/// device (a float32 mask), for operands promoting to float32.
+pub(crate) fn compare(
+    op: CompareKernel,
+    a: &Tensor,
+    b: &Tensor,
+    shape: &[usize],
+    dtype: DType,
+) -> Result<Option<Tensor>> {
+    let Some(gpu) = backend()? else {
+        return Ok(None);
+    };
+    let float = |t: &Tensor| t.dtype() == DType::Float32 || t.device() == Device::Cpu;
+    if dtype != DType::Float32 || !float(a) || !float(b) {
+        return Ok(None);
+    }
+    let (Some((ab, al)), Some((bb, bl))) = (operand(gpu.as_ref(), a)?, operand(gpu.as_ref(), b)?)
+    else {
+        return Ok(None);
+    };
+    let (al, bl) = (al.broadcast_to(shape)?, bl.broadcast_to(shape)?);
+    Ok(gpu.compare(op, &*ab, &al, &*bb, &bl)?.map(|buffer| {
+        device::count(|s| s.kernels += 1);
+        Tensor::from_parts(
+            Rc::new(Storage::from_device_mask(buffer)),
+            Layout::contiguous(shape),
+        )
+    }))
+}
+
+/// `where(condition, a, b)` broadcast to `shape` by a kernel, for a float32
+/// result.
+pub(crate) fn where_cond(
+    condition: &Tensor,
+    a: &Tensor,
+    b: &Tensor,
+    shape: &[usize],
+    dtype: DType,
+) -> Result<Option<Tensor>> {
+    let Some(gpu) = backend()? else {
+        return Ok(None);
+    };
+    let float = |t: &Tensor| t.dtype() == DType::Float32 || t.device() == Device::Cpu;
+    if dtype != DType::Float32 || !float(a) || !float(b) {
+        return Ok(None);
+    }
+    let (Some((cb, cl)), Some((ab, al)), Some((bb, bl))) = (
+        mask_operand(gpu.as_ref(), condition)?,
+        operand(gpu.as_ref(), a)?,
+        operand(gpu.as_ref(), b)?,
+    ) else {
+        return Ok(None);
+    };
+    let (cl, al, bl) = (
+        cl.broadcast_to(shape)?,
+        al.broadcast_to(shape)?,
+        bl.broadcast_to(shape)?,
+    );
+    finish(gpu.where_cond(&*cb, &cl, &*ab, &al, &*bb, &bl), shape)
+}
+
+/// `softmax` or `log_softmax` of float32 `x` along `dim` by a kernel.
+pub(crate) fn softmax(x: &Tensor, dim: usize, log: bool) -> Result<Option<Tensor>> {
+    let Some(gpu) = backend()? else {
+        return Ok(None);
+    };
+    if x.dtype() != DType::Float32 {
+        return Ok(None);
+    }
+    let Some((buffer, layout)) = operand(gpu.as_ref(), x)? else {
+        return Ok(None);
+    };
+    finish(gpu.softmax(&*buffer, &layout, dim, log), x.shape())
+}
+
+/// `target`'s class indices for index kernels: [`IGNORED_TARGET`] where a
+/// target is `ignore_index` (or, defensively, not a class: the host path
+/// raised PyTorch's error for those before any kernel runs).
+fn targets(gpu: &dyn DeviceBackend, target: &Tensor, ignore: i64, classes: usize) -> Kernel {
+    let values = super::nn::dense::<i64>(target);
+    let indices: Vec<u32> = values
+        .iter()
+        .map(|&t| match usize::try_from(t) {
+            Ok(c) if t != ignore && c < classes => u32::try_from(c).unwrap_or(IGNORED_TARGET),
+            _ => IGNORED_TARGET,
+        })
+        .collect();
+    let uploaded = gpu.upload_indices(&indices)?;
+    if uploaded.is_some() {
+        device::count(|s| s.uploads += 1);
+    }
+    Ok(uploaded)
+}
+
+/// `x`'s layout as `[batch, classes, spatial]` (`x` is `[C]`, `[N, C]` or
+/// `[N, C, d...]`), or `None` where its spatial dimensions do not walk
+/// memory as one.
+fn nll_layout(layout: &Layout, g: NllGeometry) -> Option<Layout> {
+    let (shape, strides) = (layout.shape(), layout.strides());
+    let (batch_stride, class_stride, rest) = match shape.len() {
+        1 => (0, strides[0], 1..1),
+        n if n >= 2 => (strides[0], strides[1], 2..n),
+        _ => return None,
+    };
+    // The spatial dims merge when each steps over the next's whole run.
+    let mut spatial_stride = 1isize;
+    let mut expected: Option<isize> = None;
+    for d in rest.rev() {
+        if shape[d] == 1 {
+            continue;
+        }
+        if let Some(e) = expected
+            && strides[d] != e
+        {
+            return None;
+        }
+        if expected.is_none() {
+            spatial_stride = strides[d];
+        }
+        expected = Some(strides[d] * shape[d] as isize);
+    }
+    Some(Layout::new(
+        vec![g.batch, g.classes, g.spatial],
+        vec![batch_stride, class_stride, spatial_stride],
+        layout.offset(),
+    ))
+}
+
+/// `nll_loss`'s forward of float32 log-probabilities `x` by a kernel;
+/// `divisor` as [`DeviceBackend::nll_loss`], `shape` the result's.
+pub(crate) fn nll_loss(
+    x: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    ignore_index: i64,
+    geometry: NllGeometry,
+    divisor: Option<f64>,
+    shape: &[usize],
+) -> Result<Option<Tensor>> {
+    let Some(gpu) = backend()? else {
+        return Ok(None);
+    };
+    if x.dtype() != DType::Float32 || weight.is_some_and(|w| w.dtype() != DType::Float32) {
+        return Ok(None);
+    }
+    let Some((buffer, layout)) = operand(gpu.as_ref(), x)? else {
+        return Ok(None);
+    };
+    let Some(layout) = nll_layout(&layout, geometry) else {
+        return Ok(None);
+    };
+    let weight = match weight.map(|w| weights(gpu.as_ref(), w)).transpose()? {
+        Some(None) => return Ok(None),
+        w => w.flatten(),
+    };
+    let Some(indices) = targets(gpu.as_ref(), target, ignore_index, geometry.classes)? else {
+        return Ok(None);
+    };
+    let weight = weight.as_deref();
+    finish(
+        gpu.nll_loss(&*buffer, &layout, &*indices, weight, geometry, divisor),
+        shape,
+    )
+}
+
+/// A class-weight vector as a whole contiguous device buffer: its storage's
+/// when it is one, else a kernel's copy of the view.
+fn weights<'a>(gpu: &dyn DeviceBackend, w: &'a Tensor) -> Result<Option<Operand<'a>>> {
+    let Some((buffer, layout)) = operand(gpu, w)? else {
+        return Ok(None);
+    };
+    if layout.is_contiguous() && layout.offset() == 0 && layout.numel() == buffer.len() {
+        return Ok(Some(buffer));
+    }
+    let copied = gpu.copy(&*buffer, &layout)?;
+    if copied.is_some() {
+        device::count(|s| s.kernels += 1);
+    }
+    Ok(copied.map(Operand::Uploaded))
+}
+
+/// `nll_loss`'s backward coefficients (see [`DeviceBackend::nll_coefficients`])
+/// by a kernel, shaped `shape`.
+pub(crate) fn nll_coefficients(
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    ignore_index: i64,
+    geometry: NllGeometry,
+    shape: &[usize],
+    dtype: DType,
+) -> Result<Option<Tensor>> {
+    let Some(gpu) = backend()? else {
+        return Ok(None);
+    };
+    if dtype != DType::Float32 || weight.is_some_and(|w| w.dtype() != DType::Float32) {
+        return Ok(None);
+    }
+    let weight = match weight.map(|w| weights(gpu.as_ref(), w)).transpose()? {
+        Some(None) => return Ok(None),
+        w => w.flatten(),
+    };
+    let Some(indices) = targets(gpu.as_ref(), target, ignore_index, geometry.classes)? else {
+        return Ok(None);
+    };
+    finish(
+        gpu.nll_coefficients(&*indices, weight.as_deref(), geometry),
+        shape,
+    )
+}
+
+/// One Adam update of four whole float32 GPU storages in place by a kernel;
+/// false (nothing changed) where it cannot run there. `writes` is how many
+/// writes the op-by-op path makes to the parameter (its version count).
+pub(crate) fn adam_step(tensors: [&Tensor; 4], step: &AdamStep, writes: u64) -> Result<bool> {
+    if tensors
+        .iter()
+        .any(|t| t.device() != Device::WebGpu || t.dtype() != DType::Float32)
+    {
+        return Ok(false);
+    }
+    let gpu = device::gpu()?;
+    let [p, g, m, v] = tensors;
+    let ran = {
+        let (Some(pb), Some(gb), Some(mb), Some(vb)) = (
+            p.storage().device_buffer()?,
+            g.storage().device_buffer()?,
+            m.storage().device_buffer()?,
+            v.storage().device_buffer()?,
+        ) else {
+            return Ok(false);
+        };
+        gpu.adam_step(&*pb, &*gb, &*mb, &*vb, step)?
+    };
+    if !ran {
+        return Ok(false);
+    }
+    device::count(|s| s.kernels += 1);
+    // The kernel wrote the device copies: the host copies are stale and
+    // each write bumps the version, as the host path's `data_mut` does.
+    for t in [m, v] {
+        drop(t.storage().device_buffer_for_write()?);
+    }
+    for _ in 0..writes {
+        drop(p.storage().device_buffer_for_write()?);
+    }
+    Ok(true)
 }

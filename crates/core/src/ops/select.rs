@@ -204,6 +204,9 @@ fn where_forward(condition: &Tensor, this: &Tensor, other: &Tensor) -> Result<Te
         (this.dtype(), this.promotion_priority()),
         (other.dtype(), other.promotion_priority()),
     ]);
+    if let Some(out) = super::on_device::where_cond(condition, this, other, &shape, dtype)? {
+        return Ok(out);
+    }
     let (c, cl) = elements(condition, DType::Bool, &shape)?;
     let (a, al) = elements(this, dtype, &shape)?;
     let (b, bl) = elements(other, dtype, &shape)?;

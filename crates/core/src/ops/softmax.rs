@@ -52,6 +52,9 @@ impl SoftmaxOp {
             SoftmaxOp::Softmax(dim) => (dim, false),
             SoftmaxOp::LogSoftmax(dim) => (dim, true),
         };
+        if let Some(out) = super::on_device::softmax(x, dim, log)? {
+            return Ok(out);
+        }
         let buffer = softmax(&x.storage().data(), x.layout(), dim, log)?;
         Ok(new_tensor(buffer, x.shape()))
     }

@@ -3,6 +3,7 @@
 use std::rc::Rc;
 
 use super::{Optimizer, assign, checked, state_like};
+use crate::backend::AdamStep;
 use crate::cpu::adam::{AdamConstants, adam_update};
 use crate::error::Result;
 use crate::grad_mode::GradModeGuard;
@@ -88,7 +89,9 @@ fn fused_step(p: &Tensor, grad: &Tensor, s: &State, o: &AdamOptions) -> Result<b
     let tensors = [p, grad, &s.exp_avg, &s.exp_avg_sq];
     let whole = |t: &Tensor| {
         let l = t.layout();
-        l.is_contiguous() && l.offset() == 0 && l.numel() == t.storage().data().len()
+        // The storage's length, not its host copy's: reading that would
+        // bring a GPU storage's values back from the device.
+        l.is_contiguous() && l.offset() == 0 && l.numel() == t.storage().len()
     };
     let distinct = tensors.iter().enumerate().all(|(i, a)| {
         tensors[i + 1..]
@@ -114,6 +117,21 @@ fn fused_step(p: &Tensor, grad: &Tensor, s: &State, o: &AdamOptions) -> Result<b
         weight_decay: if o.decoupled { 0.0 } else { o.weight_decay },
         decay_factor: decoupled.then_some(1.0 - o.lr * o.weight_decay),
     };
+    let step = AdamStep {
+        one_minus_beta1: constants.one_minus_beta1,
+        beta2: constants.beta2,
+        one_minus_beta2: constants.one_minus_beta2,
+        bias_correction2_sqrt: constants.bias_correction2_sqrt,
+        eps: constants.eps,
+        neg_step_size: constants.neg_step_size,
+        weight_decay: constants.weight_decay,
+        decay_factor: constants.decay_factor,
+    };
+    // The op-by-op path writes the parameter twice with decoupled decay.
+    let writes = if decoupled { 2 } else { 1 };
+    if crate::ops::on_device::adam_step(tensors, &step, writes)? {
+        return Ok(true);
+    }
     if decoupled {
         // The op-by-op path writes the parameter twice (decay, then
         // update); its version counter says so too.

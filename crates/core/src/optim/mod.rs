@@ -67,6 +67,8 @@ fn checked(params: Vec<Tensor>) -> Result<Vec<Tensor>> {
 
 /// A zero tensor shaped like `p`, counted as optimizer state.
 fn state_like(p: &Tensor) -> Result<Tensor> {
+    // On the parameter's device, as PyTorch's `zeros_like(p)`.
+    let _on = crate::device::Scope::new(p.device());
     let t = Tensor::full_dtype(p.shape(), 0.0, p.dtype());
     t.set_memory_role(Some(Category::OptimizerState));
     Ok(t)
