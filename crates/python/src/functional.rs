@@ -419,13 +419,18 @@ fn randperm(n: i64, seed: Option<u64>) -> gradscope_core::Result<Tensor> {
     if n < 0 {
         return Err(Error::Backend(format!("n must be non-negative, got{n}")));
     }
-    gradscope_core::ledger::check_new_buffer(&[n as usize], gradscope_core::DType::Int64)?;
+    let Some(len) = crate::sizes::narrow::<usize>(n) else {
+        return Err(Error::Backend(format!(
+            "Storage size calculation overflowed with sizes=[{n}]"
+        )));
+    };
+    gradscope_core::ledger::check_new_buffer(&[len], gradscope_core::DType::Int64)?;
     let mut values: Vec<i64> = (0..n).collect();
     gradscope_core::ops::random::with_generator(|g| {
-        for i in 0..(n.max(1) - 1) as usize {
+        for i in 0..len.saturating_sub(1) {
             let z = u64::from(g.random()) % (n as u64 - i as u64);
             values.swap(i, i + z as usize);
         }
     });
-    Tensor::from_vec(values, &[n as usize])
+    Tensor::from_vec(values, &[len])
 }

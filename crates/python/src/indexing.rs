@@ -43,12 +43,14 @@ fn entry(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<TensorIndex> {
             .transpose()?
             .flatten();
         let stop = slice_part(&slice.stop, vm)?;
+        // A step past the longest dimension takes one element, as that does.
         let step = slice
             .step
             .as_ref()
             .map(|s| slice_part(s, vm))
             .transpose()?
-            .flatten();
+            .flatten()
+            .map(crate::sizes::clamp);
         return Ok(TensorIndex::Slice { start, stop, step });
     }
     if let Some(t) = obj.downcast_ref::<PyTensor>() {

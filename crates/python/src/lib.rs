@@ -35,6 +35,7 @@ mod node;
 mod output;
 mod rng;
 mod runtime;
+mod sizes;
 mod state;
 mod tensor;
 mod traceback;

@@ -311,6 +311,7 @@ pub(crate) fn register(vm: &VirtualMachine) {
                 class,
                 move |zelf: PyRef<PyTensor>, args: FuncArgs, vm: &VirtualMachine| {
                     let sizes = sizes_arg(&args, vm)?;
+                    crate::sizes::check_view(name, &sizes, vm)?;
                     note_line(vm);
                     wrap_result(op(&zelf.tensor, &sizes), vm)
                 },
@@ -429,6 +430,7 @@ pub(crate) const CUSTOM: &[(&str, Custom)] = &[
     ("unflatten", |t, mut a, vm| {
         let dim = int_arg(&req(&mut a, 0, "dim", vm)?, vm)?;
         let sizes = dims_arg(&req(&mut a, 1, "sizes", vm)?, vm)?;
+        crate::sizes::check_view("unflatten", &sizes, vm)?;
         wrap_result(t.unflatten(dim, &sizes), vm)
     }),
     ("unbind", |t, mut a, vm| {
@@ -438,14 +440,27 @@ pub(crate) const CUSTOM: &[(&str, Custom)] = &[
     ("chunk", |t, mut a, vm| {
         let chunks = int_arg(&req(&mut a, 0, "chunks", vm)?, vm)?;
         let dim = opt_int(&mut a, 1, "dim", vm)?.unwrap_or(0);
+        // An empty dimension gives `chunks` empty pieces: a list the
+        // engine counts in `usize`.
+        let rank = i64::try_from(t.shape().len()).unwrap_or(i64::MAX);
+        let wrapped = usize::try_from(if dim < 0 { dim + rank } else { dim });
+        let empty = wrapped.is_ok_and(|d| t.shape().get(d) == Some(&0));
+        if empty && crate::sizes::first_past::<usize>(&[chunks]).is_some() {
+            return Err(crate::sizes::storage_overflow(&[chunks], vm));
+        }
         tensors(t.chunk(chunks, dim), vm)
     }),
     ("split", |t, mut a, vm| {
         let size = req(&mut a, 0, "split_size", vm)?;
         let dim = opt_int(&mut a, 1, "dim", vm)?.unwrap_or(0);
         match size.downcast_ref::<PyInt>() {
-            Some(_) => tensors(t.split(int_arg(&size, vm)?, dim), vm),
-            None => tensors(t.split_with_sizes(&dims_arg(&size, vm)?, dim), vm),
+            // A split size past the longest dimension splits as that does.
+            Some(_) => tensors(t.split(crate::sizes::clamp(int_arg(&size, vm)?), dim), vm),
+            None => {
+                let sizes = dims_arg(&size, vm)?;
+                crate::sizes::check_view("split", &sizes, vm)?;
+                tensors(t.split_with_sizes(&sizes, dim), vm)
+            }
         }
     }),
 ];

@@ -299,6 +299,7 @@ mod _gradscope {
             );
         };
         let steps = number(&steps, vm)? as i64;
+        crate::sizes::check_storage(&[steps], vm)?;
         let t = Tensor::linspace(number(&start, vm)?, number(&end, vm)?, steps, dtype).py(vm)?;
         finish(t, requires_grad, vm)
     }
@@ -313,7 +314,9 @@ mod _gradscope {
             .ok_or_else(|| vm.new_type_error("eye() missing required argument 'n'"))?;
         let m = crate::methods::take_arg(&mut args, 1, "m").filter(|m| !vm.is_none(m));
         let m = m.map(|m| number(&m, vm).map(|v| v as i64)).transpose()?;
-        let t = Tensor::eye(number(&n, vm)? as i64, m, dtype).py(vm)?;
+        let n = number(&n, vm)? as i64;
+        crate::sizes::check_storage(&[n, m.unwrap_or(n)], vm)?;
+        let t = Tensor::eye(n, m, dtype).py(vm)?;
         finish(t, requires_grad, vm)
     }
 
@@ -705,7 +708,7 @@ mod _gradscope {
     #[pyfunction]
     fn _check_new_buffer(like: PyObjectRef, shape: Vec<i64>, vm: &VirtualMachine) -> PyResult<()> {
         let dtype = tensor_arg(&like, vm)?.dtype();
-        let shape: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
+        let shape = crate::sizes::check_storage(&shape, vm)?;
         ledger::check_new_buffer(&shape, dtype).py(vm)
     }
 
