@@ -47,6 +47,9 @@ struct Gpu {
     adapter: String,
     device: wgpu::Device,
     queue: wgpu::Queue,
+    /// Made once: SwiftShader compiles pipelines slowly, and the round trip
+    /// is what is measured.
+    double: wgpu::ComputePipeline,
 }
 
 thread_local! {
@@ -68,10 +71,23 @@ async fn make_gpu() -> Result<Gpu, JsValue> {
         .await
         .map_err(|e| err(format!("no device: {e}")))?;
     let info = adapter.get_info();
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("double"),
+        source: wgpu::ShaderSource::Wgsl(DOUBLE.into()),
+    });
+    let double = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("double"),
+        layout: None,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
     Ok(Gpu {
         adapter: format!("{} ({:?})", info.name, info.backend),
         device,
         queue,
+        double,
     })
 }
 
@@ -100,11 +116,13 @@ pub fn init_sync() -> Result<String, JsValue> {
     name.as_string().ok_or_else(|| err("init_sync: not a string"))
 }
 
-fn gpu() -> Result<(wgpu::Device, wgpu::Queue), JsValue> {
+type Handles = (wgpu::Device, wgpu::Queue, wgpu::ComputePipeline);
+
+fn gpu() -> Result<Handles, JsValue> {
     GPU.with(|g| {
         g.borrow()
             .as_ref()
-            .map(|g| (g.device.clone(), g.queue.clone()))
+            .map(|g| (g.device.clone(), g.queue.clone(), g.double.clone()))
             .ok_or_else(|| err("call init() first"))
     })
 }
@@ -118,7 +136,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 
 /// Uploads `data`, doubles it with a compute shader, copies it to a
 /// MAP_READ buffer and returns the submission's staging buffer.
-fn enqueue_double(device: &wgpu::Device, queue: &wgpu::Queue, data: &[f32]) -> wgpu::Buffer {
+fn enqueue_double((device, queue, pipeline): &Handles, data: &[f32]) -> wgpu::Buffer {
     let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
     let size = bytes.len() as u64;
     let storage = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -132,18 +150,6 @@ fn enqueue_double(device: &wgpu::Device, queue: &wgpu::Queue, data: &[f32]) -> w
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("double"),
-        source: wgpu::ShaderSource::Wgsl(DOUBLE.into()),
-    });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some("double"),
-        layout: None,
-        module: &module,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
     let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: None,
         layout: &pipeline.get_bind_group_layout(0),
@@ -155,7 +161,7 @@ fn enqueue_double(device: &wgpu::Device, queue: &wgpu::Queue, data: &[f32]) -> w
     let mut enc = device.create_command_encoder(&Default::default());
     {
         let mut pass = enc.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&pipeline);
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &bind, &[]);
         pass.dispatch_workgroups((data.len() as u32).div_ceil(64), 1, 1);
     }
@@ -202,8 +208,7 @@ fn read_sync(staging: &wgpu::Buffer) -> Result<Vec<f32>, JsValue> {
 /// Upload, double, read back: synchronous Rust, reached through `promising`.
 #[wasm_bindgen(jspi)]
 pub fn run_sync(data: Vec<f32>) -> Result<Vec<f32>, JsValue> {
-    let (device, queue) = gpu()?;
-    let staging = enqueue_double(&device, &queue, &data);
+    let staging = enqueue_double(&gpu()?, &data);
     read_sync(&staging)
 }
 
@@ -211,12 +216,12 @@ pub fn run_sync(data: Vec<f32>) -> Result<Vec<f32>, JsValue> {
 /// round trip as `[upload+dispatch+readback total, readback only]`.
 #[wasm_bindgen(jspi)]
 pub fn bench(n: u32, len: u32) -> Result<Vec<f64>, JsValue> {
-    let (device, queue) = gpu()?;
+    let handles = gpu()?;
     let data: Vec<f32> = (0..len).map(|i| i as f32).collect();
     let (mut total, mut readback) = (0.0, 0.0);
     for _ in 0..n {
         let t0 = now();
-        let staging = enqueue_double(&device, &queue, &data);
+        let staging = enqueue_double(&handles, &data);
         let t1 = now();
         let out = read_sync(&staging)?;
         let t2 = now();
@@ -227,6 +232,19 @@ pub fn bench(n: u32, len: u32) -> Result<Vec<f64>, JsValue> {
         readback += t2 - t1;
     }
     Ok(vec![total / n as f64, readback / n as f64])
+}
+
+/// `n` suspensions on an already resolved promise: the cost of JSPI's
+/// suspend/resume itself (plus wasm-bindgen's shadow-stack evacuation),
+/// in milliseconds per suspension.
+#[wasm_bindgen(jspi)]
+pub fn bench_suspend(n: u32) -> Result<f64, JsValue> {
+    let resolved = js_sys::Promise::resolve(&JsValue::from(1));
+    let t0 = now();
+    for _ in 0..n {
+        suspend_on(&resolved)?;
+    }
+    Ok((now() - t0) / n as f64)
 }
 
 /// Not `jspi`: the glue exports it as is, so there is no promising boundary
@@ -242,7 +260,8 @@ pub fn plain_readback() -> Result<Vec<f32>, JsValue> {
 pub fn via_js_frame() -> JsValue {
     let f = Closure::<dyn FnMut() -> JsValue>::new(|| match run_sync(vec![1.0]) {
         Ok(v) => JsValue::from_str(&format!("ok {v:?}")),
-        Err(e) => e,
+        // Debug shows the JS error's class and message.
+        Err(e) => JsValue::from_str(&format!("Err({e:?})")),
     });
     call_js_then_wasm(f.as_ref().unchecked_ref())
 }
