@@ -232,11 +232,8 @@ pub(crate) fn shape_from_args(args: &[PyObjectRef], vm: &VirtualMachine) -> PyRe
             }
             // Only on wasm32, whose address space is 4 GiB: such a size
             // cannot be stored there, and must not be truncated.
-            usize::try_from(v).map_err(|_| {
-                vm.new_runtime_error(format!(
-                    "Storage size calculation overflowed with sizes={:?}",
-                    dims_debug(&dims, vm)
-                ))
+            crate::sizes::narrow::<usize>(v).ok_or_else(|| {
+                vm.new_runtime_error(crate::sizes::storage_message(&dims_debug(&dims, vm)))
             })
         })
         .collect()

@@ -68,6 +68,9 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
                           dilation: Vec<i64>,
                           groups: i64,
                           vm: &VirtualMachine| {
+        // The engine narrows these to `usize` after checking their signs.
+        let all: Vec<i64> = [&stride[..], &padding, &dilation, &[groups]].concat();
+        crate::sizes::check_view("conv2d", &all, vm)?;
         let options = Conv2dOptions {
             stride: pair(&stride, "stride", vm)?,
             padding: pair(&padding, "padding", vm)?,

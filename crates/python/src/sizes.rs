@@ -41,9 +41,24 @@ pub(crate) fn clamp(size: i64) -> i64 {
 /// The error for sizes whose storage cannot be counted in `usize`:
 /// PyTorch's message, which a 32-bit PyTorch gives for them too.
 pub(crate) fn storage_overflow(sizes: &[i64], vm: &VirtualMachine) -> PyBaseExceptionRef {
-    vm.new_runtime_error(format!(
-        "Storage size calculation overflowed with sizes={sizes:?}"
-    ))
+    vm.new_runtime_error(storage_message(sizes))
+}
+
+/// What a new buffer of `sizes` (with one past `usize`) raises: 64-bit
+/// PyTorch's error where it raises one without allocating (the element
+/// count overflows; or there are no elements and the strides overflow),
+/// else the storage overflow a 32-bit PyTorch gives.
+pub(crate) fn storage_message(sizes: &[i64]) -> String {
+    let numel = sizes.iter().try_fold(1i64, |n, &d| n.checked_mul(d.max(0)));
+    let strides_fit = sizes
+        .iter()
+        .skip(1)
+        .try_fold(1i64, |n, &d| n.checked_mul(d.max(1)))
+        .is_some();
+    if numel == Some(0) && !strides_fit {
+        return "Stride calculation overflowed".to_string();
+    }
+    format!("Storage size calculation overflowed with sizes={sizes:?}")
 }
 
 /// Refuses a new buffer's `sizes` with a dimension past `usize` (the
@@ -51,7 +66,9 @@ pub(crate) fn storage_overflow(sizes: &[i64], vm: &VirtualMachine) -> PyBaseExce
 pub(crate) fn check_storage(sizes: &[i64], vm: &VirtualMachine) -> PyResult<Vec<usize>> {
     sizes
         .iter()
-        .map(|&s| narrow::<usize>(s.max(0)).ok_or_else(|| storage_overflow(sizes, vm)))
+        .map(|&s| {
+            narrow::<usize>(s.max(0)).ok_or_else(|| vm.new_runtime_error(storage_message(sizes)))
+        })
         .collect()
 }
 
@@ -115,6 +132,21 @@ mod tests {
         assert_eq!(first_past::<usize>(&[0, 1_000_000_000_000, i64::MAX]), None);
         assert_eq!(max_size(), i64::MAX);
         assert_eq!(clamp(1 << 40), 1 << 40);
+    }
+
+    /// The messages 64-bit PyTorch gives for these (fuzz_found_errors.py).
+    #[test]
+    fn storage_messages_are_64_bit_pytorchs_where_it_raises() {
+        let t = 1_000_000_000_000i64;
+        assert_eq!(storage_message(&[0, t, t]), "Stride calculation overflowed");
+        assert_eq!(
+            storage_message(&[t, t, 0]),
+            "Storage size calculation overflowed with sizes=[1000000000000, 1000000000000, 0]"
+        );
+        assert_eq!(
+            storage_message(&[1 << 33]),
+            "Storage size calculation overflowed with sizes=[8589934592]"
+        );
     }
 
     #[test]
