@@ -5,11 +5,15 @@
 // the Python runtime, checks the graph, memory and console, steps and scrubs
 // back, runs a training loop of the learner's own, stops a runaway loop with
 // Stop and with the time limit, switches device, keeps code across a reload,
-// and checks that no panel overflows the window at 1280x800 and 390x844.
+// draws loss and gradient-norm charts (NaN marked), raises past a memory
+// budget, makes and opens share links (and refuses bad ones), measures the
+// main thread's frame times while a program trains, and checks that no panel
+// overflows the window at 1280x800 and 390x844.
 // Exits non-zero on any failure.
 import { chromium } from "playwright-core";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 
 const url = process.env.GRADSCOPE_URL;
 const screenshot = process.env.GRADSCOPE_SCREENSHOT;
@@ -152,6 +156,64 @@ async function checkNoOverflow(page, label, { vertical }) {
   check(out.length === 0, `${label}: no panel overflows the window${out.length ? ": " + out.join("; ") : ""}`);
 }
 
+/// Starts recording the main thread's frames: requestAnimationFrame deltas,
+/// and long tasks (over 50 ms) as the PerformanceObserver reports them.
+async function startFrames(page) {
+  await page.evaluate(() => {
+    window.__frames = { deltas: [], long: [], on: true };
+    try {
+      window.__frames.observer = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__frames.long.push(e.duration);
+      });
+      window.__frames.observer.observe({ type: "longtask" });
+    } catch { /* no long task timing: the deltas still tell */ }
+    let last = null;
+    const tick = (t) => {
+      if (last !== null) window.__frames.deltas.push(t - last);
+      last = t;
+      if (window.__frames.on) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+/// Stops recording; prints and returns the frame-time figures.
+async function stopFrames(page, label) {
+  const { deltas, long } = await page.evaluate(() => {
+    window.__frames.on = false;
+    window.__frames.observer?.disconnect();
+    return { deltas: window.__frames.deltas, long: window.__frames.long };
+  });
+  const sorted = [...deltas].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  const figures = { frames: sorted.length, p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? NaN, long };
+  console.log(`  measured: ${label}: ${figures.frames} frames, frame time p50 ${figures.p50.toFixed(1)} ms, ` +
+    `p95 ${figures.p95.toFixed(1)} ms, max ${figures.max.toFixed(1)} ms; ${long.length} long tasks` +
+    (long.length ? ` (longest ${Math.max(...long).toFixed(0)} ms)` : ""));
+  return figures;
+}
+
+/// A share link as another program would write it: the settings as JSON,
+/// raw DEFLATE (node's zlib, not the page's), base64url: the format is the
+/// standard one, not just what the page reads back from itself.
+function shareLink(settings, raw) {
+  const json = raw ?? Buffer.from(JSON.stringify(settings));
+  return `${url}#v1=${deflateRawSync(json).toString("base64url")}`;
+}
+
+/// The refusal message a link gets, read after opening it in a fresh page.
+async function openRefused(browser, link) {
+  const { page, done } = await open(browser, { width: 1280, height: 800 }, link.slice(url.length));
+  const notice = page.getByTestId("link-notice");
+  const text = await notice.textContent();
+  check(await notice.evaluate((el) => el.classList.contains("refused")) &&
+    text.startsWith("This share link could not be opened:"), `refused: ${text}`);
+  check((await code(page)).startsWith("import torch"), "and the page shows its own code instead");
+  done();
+  await page.context().close();
+  return text;
+}
+
 try {
   await withBrowser([...baseArgs, ...webgpuArgs], async (browser) => {
     console.log("desktop 1280x800, WebGPU:");
@@ -249,12 +311,67 @@ try {
     // output identical to PyTorch's (recorded: tests/corpus/e2e_loop.out).
     await page.getByTestId("device").selectOption("cpu");
     await setCode(page, LOOP);
+    await startFrames(page);
     await runByKeyboard(page);
     await waitStatus(page, "finished");
+    const loopFrames = await stopFrames(page, "main thread while the training loop ran");
+    check(loopFrames.frames > 0, "frames were drawn while the training loop ran");
     const loopOut = await page.getByTestId("console").textContent();
     check(LOOP_OUT.every((line) => loopOut.includes(line)), `the training loop prints what PyTorch prints (${LOOP_OUT.at(-1)})`);
     check((await page.locator("[data-testid=memory-chart] .span.backward").count()) === 20, "memory chart marks 20 backward passes");
+    // Charts: loss and gradient norms, one point per backward.
+    check((await page.getByTestId("charts-title").textContent()) === "Charts · 20 steps", "charts count 20 steps");
+    const lossPath = await page.locator("[data-testid=loss-chart] .series > path").first().getAttribute("d");
+    check(lossPath.startsWith("M") && lossPath.split("L").length === 20, "the loss chart has a line through 20 steps");
+    const legend = await page.locator("[data-testid=charts-legend] li").allTextContents();
+    check(JSON.stringify(legend) === '["joint norm","param 1 [1]","param 2 [1, 1]"]',
+      `the gradient chart's legend: joint norm and one line per parameter (${legend.join(", ")})`);
+    check((await page.locator("[data-testid=grad-chart] .series").count()) === 3, "the gradient chart draws 3 lines");
+    const dashes = await page.locator("[data-testid=grad-chart] .series > path:first-child")
+      .evaluateAll((ps) => ps.map((p) => `${p.getAttribute("stroke")} ${p.getAttribute("stroke-dasharray") ?? ""}`));
+    check(new Set(dashes).size === 3 && new Set(dashes.map((d) => d.split(" ")[1])).size === 3,
+      `lines differ in colour and in dash (${dashes.join("; ")})`);
+    const linearTicks = await page.locator("[data-testid=loss-chart] .tick text").allTextContents();
+    await page.getByRole("group", { name: "value scale" }).getByRole("button", { name: "log" }).click();
+    const logTicks = await page.locator("[data-testid=loss-chart] .tick text").allTextContents();
+    check(logTicks.join() !== linearTicks.join() && logTicks.every((t) => /^(1|10+|0\.0*1|1e-?\d+)$/.test(t)),
+      `log scale: powers of ten (${logTicks.join(", ")}; linear was ${linearTicks.join(", ")})`);
+    await page.getByRole("group", { name: "value scale" }).getByRole("button", { name: "linear" }).click();
     await page.screenshot({ path: join(shots, "playground-1280x800-loop.png") });
+
+    // A loss that turns NaN is marked, not dropped.
+    await setCode(page, "import torch\nw = torch.ones(2, requires_grad=True)\nfor i in range(4):\n" +
+      "    loss = (w * (float('nan') if i == 2 else 2.0)).sum()\n    loss.backward()\n");
+    await runByKeyboard(page);
+    await waitStatus(page, "finished");
+    const lossMarks = await page.locator("[data-testid=loss-chart] [data-testid=off-mark]").evaluateAll(
+      (gs) => gs.map((g) => `${g.dataset.step}:${g.textContent}`));
+    check(JSON.stringify(lossMarks) === '["3:NaN"]', `the NaN loss of step 3 is marked (${lossMarks})`);
+    const gradMarks = await page.locator("[data-testid=grad-chart] [data-testid=off-mark]").count();
+    check(gradMarks >= 2, `NaN gradient norms from step 3 on are marked (${gradMarks} marks)`);
+    check((await page.getByTestId("loss-chart").getAttribute("aria-label")).includes("not finite"),
+      "the chart's label tells assistive technology about them");
+
+    // The memory budget: a run past it raises torch.OutOfMemoryError, and
+    // the chart draws the budget.
+    await page.getByTestId("budget-input").fill("1");
+    await page.getByTestId("budget-input").press("Enter");
+    await page.getByTestId("budget-input").blur();
+    await setCode(page, "import torch\nsmall = torch.zeros(200_000)\nbig = torch.zeros(1024, 1024)\n");
+    await runByKeyboard(page);
+    check((await page.getByTestId("status").textContent()) === "raised OutOfMemoryError",
+      "past a 1 MiB budget the program raises torch.OutOfMemoryError");
+    const oom = await page.getByTestId("traceback").getAttribute("data-message");
+    check(oom.includes("Tried to allocate 4.00 MiB") && oom.includes("budget is 1.00 MiB"), `the message: ${oom}`);
+    check((await page.locator(".cm-line[data-mark=error]").textContent()).startsWith("big = "), "the editor marks the allocating line");
+    const budgetLine = page.locator("[data-testid=memory-budget]");
+    check((await budgetLine.locator("line").count()) === 1 && (await budgetLine.textContent()) === "budget 1 MiB",
+      "the memory chart draws the budget as a line");
+    await page.getByTestId("budget-input").fill("");
+    await page.getByTestId("budget-input").blur();
+    await runByKeyboard(page);
+    await waitStatus(page, "finished");
+    check((await page.locator("[data-testid=memory-budget]").count()) === 0, "with the budget cleared the same program runs (1 GiB default)");
 
     // Part of the corpus, run in the page's worker, prints what PyTorch printed.
     const corpusDir = new URL("../corpus/", import.meta.url);
@@ -348,6 +465,93 @@ try {
     check((await page.getByTestId("lesson-panel").count()) === 0, "free play closes the lesson");
     check(!page.url().includes("lesson="), "and takes it out of the address");
     done();
+  });
+
+  await withBrowser(baseArgs, async (browser) => {
+    console.log("share links:");
+    const { page, done } = await open(browser, { width: 1280, height: 800 });
+    const SHARED = "import torch\nprint('shared', torch.ones(3).sum().item())\n";
+    const MINE = "print('mine')\n";
+    await setCode(page, SHARED);
+    await page.getByTestId("budget-input").fill("64");
+    await page.getByTestId("budget-input").blur();
+    await page.getByTestId("share").click();
+    const link = await page.getByTestId("share-url").inputValue();
+    check(link.startsWith(url + "#v1=") && /^[A-Za-z0-9_-]+$/.test(link.slice(url.length + 4)),
+      `Share makes a versioned base64url link (${link.length} bytes)`);
+    check(page.url() === link, "and puts it in the address bar");
+    const settings = JSON.parse(inflateRawSync(Buffer.from(link.slice(url.length + 4), "base64url")).toString());
+    check(settings.code === SHARED && settings.device === "cpu" && settings.budget_mib === 64,
+      `the link holds raw DEFLATE of the settings (${JSON.stringify(settings).length} bytes of JSON)`);
+    // The reader's own work, saved locally, then the link opened.
+    await setCode(page, MINE);
+    await page.getByTestId("budget-input").fill("");
+    await page.getByTestId("budget-input").blur();
+    check(!page.url().includes("#v1="), "editing takes the stale link out of the address");
+    await page.goto("about:blank");
+    await page.goto(link);
+    await waitReady(page);
+    check((await code(page)).trimEnd() === SHARED.trimEnd(), "the link opens with its code");
+    check((await page.getByTestId("budget-input").inputValue()) === "64", "and its memory budget");
+    check((await page.getByTestId("link-notice").textContent()).includes("has not run"), "the page says it has not run");
+    await page.waitForTimeout(300);
+    check(!(await page.getByTestId("console").textContent()).includes("shared"), "and it has not run");
+    check((await page.evaluate(() => localStorage.getItem("gradscope.source"))) === MINE,
+      "the reader's saved code is kept while the link is only open");
+    await page.getByTestId("run").click();
+    await waitStatus(page, "finished");
+    check((await page.getByTestId("console").textContent()).includes("shared 3.0"), "Run runs the shared program");
+    check((await page.evaluate(() => localStorage.getItem("gradscope.source"))) === SHARED,
+      "once run, it is saved as the reader's code");
+    check(!page.url().includes("#v1="), "and the link leaves the address, so a reload keeps it");
+
+    // A link names a lesson, its controls (lines of its program) and the device.
+    const lessonProgram = (await (await fetch(url + "embed-lessons.json")).json())
+      .lessons.find((l) => l.slug === "forgot-zero-grad").program;
+    const lessonLink = shareLink({ code: lessonProgram.replace("ZERO_GRAD = True", "ZERO_GRAD = False"),
+      device: "cpu", lesson: "forgot-zero-grad" });
+    await page.goto("about:blank");
+    await page.goto(lessonLink);
+    await waitReady(page);
+    check((await page.getByTestId("lesson-panel").locator("h2").textContent()).startsWith("Lesson 3 ·"),
+      "a link written by zlib opens its lesson");
+    check(!(await page.locator("[data-control=ZERO_GRAD] input").isChecked()), "with its control as shared (ZERO_GRAD off)");
+    check((await page.getByTestId("status").textContent()).startsWith("ready"), "and nothing ran");
+    done();
+    await page.context().close();
+
+    // Links that cannot be read: a message, the page's own code, no error.
+    const refusals = {
+      "another version": `${url}#v2=AAAA`,
+      "bad base64": `${url}#v1=ab/cd`,
+      "bad deflate": `${url}#v1=${Buffer.from('{"code":"x","device":"cpu"}').toString("base64url")}`,
+      "oversize": `${url}#v1=${"A".repeat(9000)}`,
+      "bad JSON": shareLink(null, Buffer.from("not json")),
+      "unknown lesson": shareLink({ code: "x", device: "cpu", lesson: "no-such-lesson" }),
+    };
+    const expect = {
+      "another version": "another version of gradscope (v2)", "bad base64": "is not base64url",
+      "bad deflate": "does not decompress", "oversize": "over the 8 KB", "bad JSON": "the link is damaged",
+      "unknown lesson": "no-such-lesson",
+    };
+    for (const [what, bad] of Object.entries(refusals)) {
+      const text = await openRefused(browser, bad);
+      check(text.includes(expect[what]), `${what}: the message says so`);
+    }
+
+    // Share refuses to make a link past 8 KB, and says so.
+    const { page: page2, done: done2 } = await open(browser, { width: 1280, height: 800 });
+    let seed = 7;
+    const noise = Array.from({ length: 12_000 }, () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return String.fromCharCode(97 + (seed >> 16) % 26);
+    }).join("");
+    await setCode(page2, `s = "${noise}"\n`);
+    await page2.getByTestId("share").click();
+    const refused = await page2.getByTestId("link-notice").textContent();
+    check(refused.startsWith("No link made:") && refused.includes("over the 8 KB"), `a long program: ${refused}`);
+    check(!page2.url().includes("#v1="), "and the address is left alone");
+    done2();
   });
 
   await withBrowser(baseArgs, async (browser) => {

@@ -7,6 +7,7 @@
 //! by the page and the CLI.
 
 pub mod chart;
+pub mod charts;
 pub mod event;
 pub mod float;
 pub mod format;

@@ -83,6 +83,10 @@ pub enum Request {
         source: String,
         /// The default device for its tensors.
         device: Device,
+        /// Tensor bytes the program may hold; past it an allocation raises
+        /// `torch.OutOfMemoryError`. `None`: the worker's default budget.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        memory_budget: Option<u64>,
     },
     /// Check a lesson's claims: run its program as each claim needs (with
     /// its controls at the values the claim compares) and measure; answered
@@ -175,11 +179,28 @@ mod tests {
         let request = Request::RunProgram {
             source: "print(1)\n".into(),
             device: Device::Webgpu,
+            memory_budget: None,
         };
         let json = serde_json::to_string(&request)?;
         assert_eq!(
             json,
             r#"{"type":"run_program","source":"print(1)\n","device":"webgpu"}"#
+        );
+        assert_eq!(serde_json::from_str::<Request>(&json)?, request);
+        Ok(())
+    }
+
+    #[test]
+    fn protocol_run_program_memory_budget() -> Result<(), serde_json::Error> {
+        let request = Request::RunProgram {
+            source: "pass\n".into(),
+            device: Device::Cpu,
+            memory_budget: Some(64 << 20),
+        };
+        let json = serde_json::to_string(&request)?;
+        assert_eq!(
+            json,
+            r#"{"type":"run_program","source":"pass\n","device":"cpu","memory_budget":67108864}"#
         );
         assert_eq!(serde_json::from_str::<Request>(&json)?, request);
         Ok(())

@@ -7,6 +7,7 @@
 
 mod components;
 mod embed;
+mod share;
 mod size;
 mod state;
 mod storage;

@@ -9,6 +9,8 @@ use gradscope_trace::protocol::{ClaimResult, Device, WebGpu};
 use gradscope_trace::step::StepBy;
 use yew::Reducible;
 
+use crate::share::Shared;
+
 /// Where the engine's worker stands.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Engine {
@@ -66,6 +68,21 @@ pub enum Claims {
     },
 }
 
+/// What the share link bar shows.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Link {
+    /// Nothing.
+    Hidden,
+    /// The page opened a share link: its code is shown and not run.
+    Opened,
+    /// The address held a share link that could not be read: why.
+    Refused(String),
+    /// Share made this link (the whole address).
+    Made(String),
+    /// Share could not make a link: why.
+    NotMade(String),
+}
+
 /// Everything the page shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
@@ -85,6 +102,13 @@ pub struct State {
     /// The open lesson's slug, if one is open.
     pub lesson: Option<&'static str>,
     pub claims: Claims,
+    /// The memory budget for the next run, in MiB; `None`: the engine's default.
+    pub budget_mib: Option<u32>,
+    /// The share link bar.
+    pub link: Link,
+    /// Whether the code shown came from a share link and the reader has
+    /// not edited or run it yet: until then the locally saved code is kept.
+    pub keep_saved: bool,
 }
 
 impl State {
@@ -102,6 +126,9 @@ impl State {
             axis: Axis::Events,
             lesson: None,
             claims: Claims::Unchecked,
+            budget_mib: None,
+            link: Link::Hidden,
+            keep_saved: false,
         }
     }
 
@@ -160,6 +187,15 @@ pub enum Action {
     Seek(usize),
     /// Step forward (`true`) or back.
     Step(StepBy, bool),
+    /// The memory budget for the next run, in MiB (`None`: the default).
+    SetBudget(Option<u32>),
+    /// The page was opened with a share link: its settings, or why they
+    /// could not be read.
+    OpenLink(Result<Shared, String>),
+    /// Share made a link (the whole address), or could not.
+    Shared(Result<String, String>),
+    /// The reader closed the share link bar.
+    DismissLink,
 }
 
 impl Reducible for State {
@@ -171,6 +207,7 @@ impl Reducible for State {
             Action::Replies(replies) => apply_replies(&mut next, replies),
             Action::WorkerFailed(message) => next.engine = Engine::Failed(message),
             Action::Started => {
+                next.keep_saved = false;
                 next.run = Run::Running;
                 next.playback = Playback::default();
                 next.output.clear();
@@ -182,10 +219,14 @@ impl Reducible for State {
                 }
             }
             Action::Edited { source, external } => {
-                next.source = source.into();
                 if external {
                     next.source_version += 1;
+                } else if *next.source != *source {
+                    // The editor reports text put in from outside as an
+                    // edit too: only a real change makes the code the reader's.
+                    next.keep_saved = false;
                 }
+                next.source = source.into();
             }
             Action::TimedOut(secs) => {
                 next.engine = Engine::Loading;
@@ -214,6 +255,25 @@ impl Reducible for State {
             Action::SetAxis(axis) => next.axis = axis,
             Action::Seek(position) => next.playback.seek(position),
             Action::Step(by, forward) => next.playback.step(by, forward),
+            Action::SetBudget(mib) => next.budget_mib = mib,
+            Action::OpenLink(Ok(shared)) => {
+                next.lesson = shared
+                    .lesson
+                    .as_deref()
+                    .and_then(gradscope_lessons::find)
+                    .map(|l| l.slug);
+                next.claims = Claims::Unchecked;
+                next.source = shared.code.into();
+                next.source_version += 1;
+                next.device = shared.device;
+                next.budget_mib = shared.budget_mib;
+                next.keep_saved = true;
+                next.link = Link::Opened;
+            }
+            Action::OpenLink(Err(why)) => next.link = Link::Refused(why),
+            Action::Shared(Ok(url)) => next.link = Link::Made(url),
+            Action::Shared(Err(why)) => next.link = Link::NotMade(why),
+            Action::DismissLink => next.link = Link::Hidden,
         }
         Rc::new(next)
     }
@@ -263,4 +323,96 @@ fn apply_replies(next: &mut State, replies: Vec<Reply>) {
         }
     }
     next.playback.push(batch);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reduce(state: State, action: Action) -> State {
+        Rc::unwrap_or_clone(Rc::new(state).reduce(action))
+    }
+
+    fn link() -> Shared {
+        Shared {
+            code: "ZERO_GRAD = False\n".into(),
+            device: Device::Webgpu,
+            lesson: Some("forgot-zero-grad".into()),
+            budget_mib: Some(32),
+        }
+    }
+
+    #[test]
+    fn state_opened_link_shows_code_and_keeps_saved_until_edit() {
+        let state = reduce(
+            State::new("mine".into(), Device::Cpu),
+            Action::OpenLink(Ok(link())),
+        );
+        assert_eq!(&*state.source, "ZERO_GRAD = False\n");
+        assert_eq!(state.source_version, 1);
+        assert_eq!(state.device, Device::Webgpu);
+        assert_eq!(state.lesson, Some("forgot-zero-grad"));
+        assert_eq!(state.budget_mib, Some(32));
+        assert_eq!(state.link, Link::Opened);
+        // Shown, not run.
+        assert_eq!(state.run, Run::Idle);
+        assert!(state.keep_saved);
+        // A lesson control rewrites the code from outside: still the link's.
+        let state = reduce(
+            state,
+            Action::Edited {
+                source: "ZERO_GRAD = True\n".into(),
+                external: true,
+            },
+        );
+        assert!(state.keep_saved);
+        // The editor echoes the text it was given: not an edit.
+        let echoed = reduce(
+            state.clone(),
+            Action::Edited {
+                source: "ZERO_GRAD = True\n".into(),
+                external: false,
+            },
+        );
+        assert!(echoed.keep_saved);
+        let edited = reduce(
+            state.clone(),
+            Action::Edited {
+                source: "x".into(),
+                external: false,
+            },
+        );
+        assert!(!edited.keep_saved);
+        let ran = reduce(state, Action::Started);
+        assert!(!ran.keep_saved);
+        assert_eq!(ran.run, Run::Running);
+    }
+
+    #[test]
+    fn state_refused_link_keeps_the_code() {
+        let state = reduce(
+            State::new("mine".into(), Device::Cpu),
+            Action::OpenLink(Err("damaged".into())),
+        );
+        assert_eq!(&*state.source, "mine");
+        assert!(!state.keep_saved);
+        assert_eq!(state.link, Link::Refused("damaged".into()));
+        let state = reduce(state, Action::DismissLink);
+        assert_eq!(state.link, Link::Hidden);
+    }
+
+    #[test]
+    fn state_budget_and_share_results() {
+        let state = reduce(
+            State::new("x".into(), Device::Cpu),
+            Action::SetBudget(Some(8)),
+        );
+        assert_eq!(state.budget_mib, Some(8));
+        let state = reduce(state, Action::Shared(Err("too long".into())));
+        assert_eq!(state.link, Link::NotMade("too long".into()));
+        let state = reduce(state, Action::Shared(Ok("http://h/#v1=x".into())));
+        assert_eq!(state.link, Link::Made("http://h/#v1=x".into()));
+        let state = reduce(state, Action::SetBudget(None));
+        assert_eq!(state.budget_mib, None);
+    }
 }

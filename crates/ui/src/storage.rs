@@ -1,39 +1,128 @@
-//! The learner's code and settings in `localStorage`, so a reload loses nothing.
+//! The learner's code and settings in `localStorage`, so a reload loses
+//! nothing; and the page's address: `?lesson=`, `?time_limit=`, and share
+//! links in its fragment (`#v1=`, read and written by [`crate::share`]).
 
 use gradscope_trace::protocol::{Device, EXAMPLE};
 use yew::prelude::*;
 
+use crate::share::Shared;
 use crate::state::State;
 
 const SOURCE_KEY: &str = "gradscope.source";
 const DEVICE_KEY: &str = "gradscope.device";
+const BUDGET_KEY: &str = "gradscope.budget_mib";
+
+/// The memory budget the page offers, in MiB: the worker's default (1 GiB)
+/// is also its most, past which wasm32 could abort instead of raising.
+pub const MAX_BUDGET_MIB: u32 = 1024;
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// The saved code (or the example) and device (or the CPU).
-pub fn load() -> (String, Device) {
-    let store = storage();
-    let get = |key| store.as_ref().and_then(|s| s.get_item(key).ok().flatten());
-    let source = get(SOURCE_KEY).unwrap_or_else(|| EXAMPLE.to_string());
-    let device = get(DEVICE_KEY)
-        .as_deref()
-        .and_then(Device::from_name)
-        .unwrap_or_default();
-    (source, device)
+/// What the page saved: code, device and memory budget.
+pub struct Saved {
+    pub source: String,
+    pub device: Device,
+    pub budget_mib: Option<u32>,
 }
 
-/// Saves the code and device whenever either changes.
+/// The saved code (or the example), device (or the CPU) and budget (or none).
+pub fn load() -> Saved {
+    let store = storage();
+    let get = |key| store.as_ref().and_then(|s| s.get_item(key).ok().flatten());
+    Saved {
+        source: get(SOURCE_KEY).unwrap_or_else(|| EXAMPLE.to_string()),
+        device: get(DEVICE_KEY)
+            .as_deref()
+            .and_then(Device::from_name)
+            .unwrap_or_default(),
+        budget_mib: get(BUDGET_KEY).as_deref().and_then(parse_budget),
+    }
+}
+
+/// A budget as typed or saved: whole MiB from 1 to [`MAX_BUDGET_MIB`]
+/// (larger is capped), `None` for empty or not a number.
+pub fn parse_budget(text: &str) -> Option<u32> {
+    let mib: u64 = text.trim().parse().ok()?;
+    Some(mib.clamp(1, u64::from(MAX_BUDGET_MIB)) as u32)
+}
+
+/// Saves the code, device and budget whenever one changes, except while
+/// the code shown is a share link's that the reader has not edited or run:
+/// opening a link must not overwrite the reader's own work. Once it is
+/// theirs, the link leaves the address, so a reload shows what they saved.
 #[hook]
 pub fn use_saved_settings(state: &UseReducerHandle<State>) {
-    use_effect_with((state.source.clone(), state.device), |(source, device)| {
-        if let Some(store) = storage() {
-            // A full or disabled storage only costs the next reload its code.
-            let _ = store.set_item(SOURCE_KEY, source);
-            let _ = store.set_item(DEVICE_KEY, device.name());
-        }
-    });
+    use_effect_with(
+        (
+            state.source.clone(),
+            state.device,
+            state.budget_mib,
+            state.keep_saved,
+        ),
+        |(source, device, budget, keep_saved)| {
+            if *keep_saved {
+                return;
+            }
+            if let Some(store) = storage() {
+                // A full or disabled storage only costs the next reload its code.
+                let _ = store.set_item(SOURCE_KEY, source);
+                let _ = store.set_item(DEVICE_KEY, device.name());
+                let _ = match budget {
+                    Some(mib) => store.set_item(BUDGET_KEY, &mib.to_string()),
+                    None => store.remove_item(BUDGET_KEY),
+                };
+            }
+            clear_link_in_address();
+        },
+    );
+}
+
+/// The share link in the page's address, if it holds one: its settings, or
+/// why they cannot be read.
+pub fn link_in_address() -> Option<Result<Shared, String>> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    Some(Shared::from_fragment(&hash)?.map_err(|e| e.to_string()))
+}
+
+/// The page's address without its fragment.
+fn address_without_fragment() -> Option<String> {
+    let href = web_sys::window()?.location().href().ok()?;
+    Some(href.split('#').next().unwrap_or_default().to_string())
+}
+
+/// Takes a share link out of the address (other fragments stay).
+fn clear_link_in_address() {
+    if let Some(Ok(hash)) = web_sys::window().map(|w| w.location().hash())
+        && Shared::from_fragment(&hash).is_some()
+    {
+        replace_address(&address_without_fragment().unwrap_or_default());
+    }
+}
+
+/// Makes a share link to `shared`, puts it in the address (so the address
+/// bar holds it too) and copies it to the clipboard where the browser
+/// allows; returns the link, or why it could not be made.
+pub fn share(shared: &Shared) -> Result<String, String> {
+    let base = address_without_fragment().ok_or("the page's address cannot be read")?;
+    let url = format!(
+        "{base}{}",
+        shared.to_fragment(&base).map_err(|e| e.to_string())?
+    );
+    replace_address(&url);
+    if let Some(window) = web_sys::window() {
+        // Refused without a user gesture or permission: the bar shows the
+        // link to copy by hand, so the promise's outcome is not needed.
+        let _ = window.navigator().clipboard().write_text(&url);
+    }
+    Ok(url)
+}
+
+fn replace_address(url: &str) {
+    if let Some(Ok(history)) = web_sys::window().map(|w| w.history()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+    }
 }
 
 /// The value of `name` in the page's address (`?name=value`), if given.
@@ -77,5 +166,22 @@ pub fn set_lesson_in_address(slug: Option<&str>) {
     };
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn storage_parses_budgets() {
+        assert_eq!(parse_budget("64"), Some(64));
+        assert_eq!(parse_budget(" 8 "), Some(8));
+        assert_eq!(parse_budget("0"), Some(1));
+        assert_eq!(parse_budget("5000"), Some(MAX_BUDGET_MIB));
+        assert_eq!(parse_budget("99999999999999999999"), None);
+        assert_eq!(parse_budget(""), None);
+        assert_eq!(parse_budget("-3"), None);
+        assert_eq!(parse_budget("1.5"), None);
     }
 }

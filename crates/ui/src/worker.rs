@@ -47,8 +47,9 @@ impl PartialEq for EngineHandle {
 }
 
 impl EngineHandle {
-    /// Runs `source` from the start, stopping any run in progress first.
-    pub fn run(&self, source: &str, device: Device) {
+    /// Runs `source` from the start, stopping any run in progress first,
+    /// under a memory budget of `memory_budget` bytes (`None`: the engine's).
+    pub fn run(&self, source: &str, device: Device, memory_budget: Option<u64>) {
         if self.0.receiver.running.get() || self.0.receiver.broken.get() {
             self.stop();
         }
@@ -57,6 +58,7 @@ impl EngineHandle {
         let request = Request::RunProgram {
             source: source.to_string(),
             device,
+            memory_budget,
         };
         match self.0.worker.borrow().as_ref() {
             Some(spawned) if self.0.ready.get() => send(&spawned.worker, &request),

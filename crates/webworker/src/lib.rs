@@ -66,7 +66,11 @@ async fn handle(request: Request) {
         Request::ProbeDevices => post(&Reply::Devices {
             webgpu: gpu::probe().await,
         }),
-        Request::RunProgram { source, device } => program::run(&source, device).await,
+        Request::RunProgram {
+            source,
+            device,
+            memory_budget,
+        } => program::run(&source, device, memory_budget).await,
         Request::CheckLesson { slug } => post(&lesson::check(&slug)),
     }
 }

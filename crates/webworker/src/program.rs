@@ -72,14 +72,27 @@ pub(crate) fn with_runtime<T>(f: impl FnOnce(&mut Runtime) -> T) -> T {
     })
 }
 
-/// Runs `source` and posts its events, its output and how it ended.
-pub(crate) async fn run(source: &str, device: Device) {
+/// The budget a run gets when the page asks for `requested` bytes: the
+/// default when it names none, and never more than the default, past which
+/// a wasm32 allocation could abort the module instead of raising.
+fn budget_for(requested: Option<u64>) -> u64 {
+    requested.map_or(MEMORY_BUDGET, |bytes| bytes.min(MEMORY_BUDGET))
+}
+
+/// Runs `source` under a memory budget of `memory_budget` bytes (the
+/// default when `None`) and posts its events, its output and how it ended.
+pub(crate) async fn run(source: &str, device: Device, memory_budget: Option<u64>) {
     if device == Device::Webgpu {
         post(&Reply::Notice {
             text: "the GPU tensor backend is not finished: this run computes on the CPU".into(),
         });
     }
     let out = with_runtime(|runtime| {
+        let defaults = runtime.limits().clone();
+        runtime.set_limits(Limits {
+            memory: Some(budget_for(memory_budget)),
+            ..defaults.clone()
+        });
         runtime.set_traceback_to_sink(false);
         runtime.set_output_sink(Some(Box::new(|stream, text| {
             // Events caused before the print reach the page before its text.
@@ -100,6 +113,8 @@ pub(crate) async fn run(source: &str, device: Device) {
             post(&Reply::Events { events: rest });
         }
         runtime.set_output_sink(None);
+        // The lessons' checks run on this interpreter too, under the default.
+        runtime.set_limits(defaults);
         out
     });
     finish(out, device).await;
@@ -122,4 +137,17 @@ async fn finish(out: RunOutput, device: Device) {
         });
     }
     post(&Reply::Finished);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_defaults_and_is_capped() {
+        assert_eq!(budget_for(None), MEMORY_BUDGET);
+        assert_eq!(budget_for(Some(64 << 20)), 64 << 20);
+        assert_eq!(budget_for(Some(0)), 0);
+        assert_eq!(budget_for(Some(u64::MAX)), MEMORY_BUDGET);
+    }
 }

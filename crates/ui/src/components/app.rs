@@ -1,9 +1,10 @@
-//! The page: editor and console on one side, graph and memory on the other,
-//! the transport between, the device menu on top.
+//! The page: editor and console on one side, graph, memory and charts on
+//! the other, the transport between, the device menu and Share on top.
 
 use gradscope_trace::protocol::{Device, EXAMPLE, WebGpu};
 use yew::prelude::*;
 
+use super::charts_panel::ChartsPanel;
 use super::console_panel::ConsolePanel;
 use super::device_menu::DeviceMenu;
 use super::editor::Editor;
@@ -11,7 +12,9 @@ use super::graph_panel::GraphPanel;
 use super::lesson_menu::LessonMenu;
 use super::lesson_panel::LessonPanel;
 use super::memory_panel::MemoryPanel;
+use super::share_bar::{ShareBar, ShareButton};
 use super::transport::Transport;
+use crate::share::Shared;
 use crate::state::{Action, Engine, Run, State};
 use crate::storage::{self, use_saved_settings};
 use crate::worker::use_engine;
@@ -20,14 +23,19 @@ use crate::worker::use_engine;
 #[function_component]
 pub fn App() -> Html {
     let state = use_reducer(|| {
-        let (source, device) = storage::load();
-        let mut state = State::new(source, device);
+        let saved = storage::load();
+        let mut state = State::new(saved.source, saved.device);
+        state.budget_mib = saved.budget_mib;
+        let reduce = |state: State, action| {
+            std::rc::Rc::unwrap_or_clone(yew::Reducible::reduce(std::rc::Rc::new(state), action))
+        };
         // `?lesson=SLUG` opens a lesson: links from course pages and the README.
         if let Some(slug) = storage::lesson_in_address() {
-            state = std::rc::Rc::unwrap_or_clone(yew::Reducible::reduce(
-                std::rc::Rc::new(state),
-                Action::OpenLesson(Some(slug)),
-            ));
+            state = reduce(state, Action::OpenLesson(Some(slug)));
+        }
+        // A share link (`#v1=`) shows its code and settings, not run.
+        if let Some(link) = storage::link_in_address() {
+            state = reduce(state, Action::OpenLink(link));
         }
         state
     });
@@ -39,10 +47,11 @@ pub fn App() -> Html {
         _ => Device::Cpu,
     };
     let lesson = state.lesson.and_then(gradscope_lessons::find);
+    let budget = state.budget_mib.map(|mib| u64::from(mib) << 20);
     let on_run = {
         let (engine, source) = (engine.clone(), state.source.clone());
         Callback::from(move |()| {
-            engine.run(&source, device);
+            engine.run(&source, device, budget);
             if let Some(lesson) = lesson {
                 engine.check_lesson(lesson.slug);
             }
@@ -54,7 +63,7 @@ pub fn App() -> Html {
             let Some(lesson) = lesson else { return };
             // A line the learner deleted leaves the control inert.
             if let Ok(next) = lesson.set_controls_in(&source, &[(name, value)]) {
-                engine.run(&next, device);
+                engine.run(&next, device, budget);
                 engine.check_lesson(lesson.slug);
                 dispatch.dispatch(Action::Edited {
                     source: next,
@@ -69,6 +78,16 @@ pub fn App() -> Html {
             storage::set_lesson_in_address(slug);
             dispatch.dispatch(Action::OpenLesson(slug));
         })
+    };
+    let on_share = {
+        let dispatch = state.dispatcher();
+        let shared = Shared {
+            code: state.source.to_string(),
+            device: state.device,
+            lesson: state.lesson.map(str::to_string),
+            budget_mib: state.budget_mib,
+        };
+        Callback::from(move |()| dispatch.dispatch(Action::Shared(storage::share(&shared))))
     };
     let on_stop = {
         let engine = engine.clone();
@@ -101,6 +120,8 @@ pub fn App() -> Html {
                 <DeviceMenu device={state.device} webgpu={state.webgpu.clone()}
                             on_change={dispatch.reform(Action::SetDevice)} />
                 <span class="status" data-testid="status" role="status">{ status }</span>
+                <ShareButton {on_share} />
+                <ShareBar link={state.link.clone()} on_dismiss={dispatch.reform(|()| Action::DismissLink)} />
             </header>
             if let Some(lesson) = lesson {
                 <LessonPanel slug={lesson.slug} source={AttrValue::from(state.source.to_string())}
@@ -118,7 +139,9 @@ pub fn App() -> Html {
                        on_seek={dispatch.reform(Action::Seek)} />
             <GraphPanel graph={playback.graph().clone()} />
             <MemoryPanel log={playback.log().clone()} {position} axis={state.axis}
-                         on_axis={dispatch.reform(Action::SetAxis)} />
+                         on_axis={dispatch.reform(Action::SetAxis)} budget_mib={state.budget_mib}
+                         on_budget={Some(dispatch.reform(Action::SetBudget))} />
+            <ChartsPanel log={playback.log().clone()} {position} />
             <ConsolePanel output={state.output.clone()} run={state.run.clone()} />
         </>
     }

@@ -2,11 +2,14 @@
 //! `gradscope_trace::chart::MemoryChart`, with the cursor at the position shown.
 
 use gradscope_trace::chart::{Axis, MemoryChart, bytes_label};
+use gradscope_trace::charts::budget_y;
 use gradscope_trace::memory::bytes_after;
 use gradscope_trace::{Category, EventLog};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::size::use_width;
+use crate::storage::{MAX_BUDGET_MIB, parse_budget};
 
 const LEFT: f64 = 58.0;
 const RIGHT: f64 = 10.0;
@@ -21,6 +24,13 @@ pub struct Props {
     pub position: usize,
     pub axis: Axis,
     pub on_axis: Callback<Axis>,
+    /// The memory budget for the next run, in MiB (`None`: the engine's).
+    #[prop_or_default]
+    pub budget_mib: Option<u32>,
+    /// Where the budget control reports; without it (the widget) the
+    /// panel has no control.
+    #[prop_or_default]
+    pub on_budget: Option<Callback<Option<u32>>>,
 }
 
 /// The CSS class of a category.
@@ -106,6 +116,34 @@ pub fn MemoryPanel(props: &Props) -> Html {
         }
     };
     let total: u64 = now.iter().sum();
+    let budget = props.budget_mib.map(|mib| {
+        let bytes = u64::from(mib) << 20;
+        let label = format!("budget {}", bytes_label(bytes));
+        match budget_y(&chart, bytes) {
+            Some(y) => html! {
+                <g class="budget" data-testid="memory-budget">
+                    <line x1="0" x2={plot_width.to_string()} y1={y.to_string()} y2={y.to_string()} />
+                    <text x={plot_width.to_string()} y={(y + 10.0).max(9.0).to_string()}>{ label }</text>
+                </g>
+            },
+            // Far above what the run used: say so rather than squash the chart.
+            None => html! {
+                <g class="budget above" data-testid="memory-budget">
+                    <text x={plot_width.to_string()} y="-5">{ format!("{label} ↑ (above the chart)") }</text>
+                </g>
+            },
+        }
+    });
+    let on_budget = props.on_budget.clone();
+    let onchange = move |e: Event| {
+        let input = e.target_unchecked_into::<HtmlInputElement>();
+        let mib = parse_budget(&input.value());
+        // Show the value as capped, or empty for the default.
+        input.set_value(&mib.map(|m| m.to_string()).unwrap_or_default());
+        if let Some(on_budget) = &on_budget {
+            on_budget.emit(mib);
+        }
+    };
     html! {
         <section class="panel memory" aria-label="Memory timeline">
             <div class="panel-head">
@@ -119,7 +157,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
                      height={(TOP + PLOT_HEIGHT + BOTTOM).to_string()}
                      aria-label={format!("memory by category; peak {}", chart.peak.as_ref().map_or("none".into(), |p| bytes_label(p.bytes)))}>
                     <g transform={format!("translate({LEFT},{TOP})")}>
-                        { for ticks }{ for spans }{ for bands }{ for peak }
+                        { for ticks }{ for spans }{ for bands }{ for peak }{ for budget }
                         <line class="cursor" x1={cursor.to_string()} x2={cursor.to_string()} y1="-4"
                               y2={PLOT_HEIGHT.to_string()} />
                         <text class="axis start" x="0" y={(PLOT_HEIGHT + 12.0).to_string()}>{ "0" }</text>
@@ -129,7 +167,20 @@ pub fn MemoryPanel(props: &Props) -> Html {
                     </g>
                 </svg>
             </div>
-            <ul class="legend" data-testid="memory-legend">{ for legend }</ul>
+            <ul class="legend" data-testid="memory-legend">
+                { for legend }
+                if props.on_budget.is_some() {
+                    <li class="budget-control"
+                        title="Tensor memory the next run may hold; past it an allocation raises torch.OutOfMemoryError. Empty: 1 GiB, the most.">
+                        <label for="memory-budget">{ "budget" }</label>
+                        <input type="number" id="memory-budget" data-testid="budget-input" min="1"
+                               max={MAX_BUDGET_MIB.to_string()} step="1" placeholder={MAX_BUDGET_MIB.to_string()}
+                               value={props.budget_mib.map(|m| m.to_string()).unwrap_or_default()}
+                               aria-describedby="memory-budget-unit" {onchange} />
+                        <span id="memory-budget-unit">{ "MiB for the next run" }</span>
+                    </li>
+                }
+            </ul>
         </section>
     }
 }

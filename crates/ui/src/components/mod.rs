@@ -1,6 +1,7 @@
 //! The page's components: each only draws what it is given.
 
 mod app;
+mod charts_panel;
 mod console_panel;
 mod device_menu;
 mod editor;
@@ -10,6 +11,7 @@ mod graph_panel;
 mod lesson_menu;
 mod lesson_panel;
 mod memory_panel;
+mod share_bar;
 mod transport;
 
 pub use app::App;

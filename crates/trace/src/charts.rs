@@ -1,0 +1,788 @@
+//! The training charts: loss and gradient norms per step, read from the
+//! trace, and placed in a plot box (linear or log scale) so the page only
+//! writes the SVG.
+//!
+//! A step is one `backward()` (the outermost, when one runs inside
+//! another). Its loss is the value of the output backward started from
+//! ([`EventKind::BackwardRoot`], when that output has one element); its
+//! gradient norms are the `.grad` norms the engine reported while it ran
+//! ([`EventKind::GradValue`]): one per leaf that received a gradient, and
+//! their joint 2-norm, as `clip_grad_norm_` computes it. The lessons'
+//! measurements read the same events (`gradscope-lessons`' `measure`).
+//! NaN and infinite values are kept and marked, never dropped: a NaN loss
+//! is what a learner most needs to see.
+
+use std::fmt::Write;
+
+use crate::chart::MemoryChart;
+use crate::event::{Event, EventKind, TensorId};
+
+/// One value at one step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    /// The step, from 0.
+    pub step: usize,
+    /// The value; may be NaN or infinite.
+    pub value: f64,
+}
+
+/// One leaf's gradient norm at each step that gave it a gradient.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamSeries {
+    /// The leaf.
+    pub tensor: TensorId,
+    /// Its shape.
+    pub shape: Vec<usize>,
+    /// The legend's name: `param 2 [16, 1]` (the trace has no Python
+    /// names; leaves are numbered in the order they first got a gradient).
+    pub label: String,
+    /// The norm of its `.grad` after each step.
+    pub points: Vec<Point>,
+}
+
+/// The per-step series of a whole trace.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TrainingSeries {
+    /// The index of the event at which each step's backward began.
+    pub starts: Vec<usize>,
+    /// The loss of each step whose backward began at a one-element output.
+    pub loss: Vec<Point>,
+    /// The joint 2-norm of the gradients of each step that made some.
+    pub grad_norm: Vec<Point>,
+    /// One series per leaf, in the order they first got a gradient.
+    pub params: Vec<ParamSeries>,
+}
+
+impl TrainingSeries {
+    /// The series of `events` (a whole trace, or its start).
+    ///
+    /// ```
+    /// use gradscope_trace::{Event, EventKind};
+    /// use gradscope_trace::charts::TrainingSeries;
+    /// let ev = |seq, kind| Event { seq, time_us: 0, line: None, kind };
+    /// let trace = [
+    ///     ev(0, EventKind::BackwardRoot { numel: 1, value: Some(0.5) }),
+    ///     ev(1, EventKind::BackwardBegan { root: 1, retain_graph: false }),
+    ///     ev(2, EventKind::GradValue { tensor: 7, shape: vec![2], norm: 3.0, values: vec![] }),
+    ///     ev(3, EventKind::BackwardEnded),
+    /// ];
+    /// let series = TrainingSeries::of(&trace);
+    /// assert_eq!((series.steps(), series.loss[0].value, series.grad_norm[0].value), (1, 0.5, 3.0));
+    /// ```
+    pub fn of<'a>(events: impl IntoIterator<Item = &'a Event>) -> Self {
+        let mut series = Self::default();
+        let mut root: Option<f64> = None;
+        let mut depth = 0usize;
+        // The step's gradients so far: (leaf, shape, norm), one per leaf.
+        let mut grads: Vec<(TensorId, &[usize], f64)> = Vec::new();
+        for (i, event) in events.into_iter().enumerate() {
+            match &event.kind {
+                EventKind::BackwardRoot { numel, value } => {
+                    root = value.filter(|_| *numel == 1);
+                }
+                EventKind::BackwardBegan { .. } => {
+                    depth += 1;
+                    if depth == 1 {
+                        let step = series.starts.len();
+                        series.starts.push(i);
+                        if let Some(value) = root {
+                            series.loss.push(Point { step, value });
+                        }
+                        grads.clear();
+                    }
+                    root = None;
+                }
+                EventKind::GradValue {
+                    tensor,
+                    shape,
+                    norm,
+                    ..
+                } if depth > 0 => match grads.iter_mut().find(|g| g.0 == *tensor) {
+                    Some(g) => g.2 = *norm,
+                    None => grads.push((*tensor, shape, *norm)),
+                },
+                EventKind::BackwardEnded if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 {
+                        series.finish_step(&grads);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // A backward cut short (the program raised in it) still shows.
+        if depth > 0 {
+            series.finish_step(&grads);
+        }
+        series
+    }
+
+    fn finish_step(&mut self, grads: &[(TensorId, &[usize], f64)]) {
+        let Some(step) = self.starts.len().checked_sub(1) else {
+            return;
+        };
+        if grads.is_empty() {
+            return;
+        }
+        let mut squares = 0.0;
+        for &(tensor, shape, norm) in grads {
+            squares += norm * norm;
+            let point = Point { step, value: norm };
+            match self.params.iter_mut().find(|p| p.tensor == tensor) {
+                Some(param) => param.points.push(point),
+                None => {
+                    let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
+                    self.params.push(ParamSeries {
+                        tensor,
+                        shape: shape.to_vec(),
+                        label: format!("param {} [{}]", self.params.len() + 1, dims.join(", ")),
+                        points: vec![point],
+                    });
+                }
+            }
+        }
+        self.grad_norm.push(Point {
+            step,
+            value: squares.sqrt(),
+        });
+    }
+
+    /// How many steps began.
+    pub fn steps(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// How many steps had begun after `position` events: the cursor's step
+    /// is one less.
+    pub fn steps_at(&self, position: usize) -> usize {
+        self.starts.partition_point(|&start| start < position)
+    }
+}
+
+/// How values map to heights.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scale {
+    /// Evenly, from zero (or the lowest value, when negative).
+    #[default]
+    Linear,
+    /// By powers of ten; values at or below zero cannot be placed.
+    Log,
+}
+
+/// A value that cannot sit on the line, marked at the box's edge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OffMark {
+    /// Where the mark goes.
+    pub x: f64,
+    /// The top edge for NaN and +inf, the bottom for -inf and (on a log
+    /// scale) values at or below zero.
+    pub y: f64,
+    /// The step.
+    pub step: usize,
+    /// `NaN`, `inf`, `-inf` or `≤ 0`.
+    pub label: &'static str,
+}
+
+/// One series placed in the box.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlotLine {
+    /// An SVG path (`d`); it breaks where values cannot be placed.
+    pub path: String,
+    /// The placed points, for markers, when there are few enough to mark
+    /// each ([`MAX_MARKED`]); else empty.
+    pub points: Vec<(f64, f64)>,
+    /// Values that could not be placed.
+    pub off: Vec<OffMark>,
+}
+
+/// A label on the value axis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueTick {
+    /// Vertical position.
+    pub y: f64,
+    /// The value, as `0.5`, `2`, `1e-3`.
+    pub label: String,
+}
+
+/// A half unit of width while thinning: its key, and its lowest and
+/// highest point (as placed: lowest has the greatest y).
+type Bucket = (i64, (f64, f64), (f64, f64));
+
+/// Series with more points than this get no markers (they would merge).
+pub const MAX_MARKED: usize = 60;
+
+/// Some series over the same steps, placed in a `width` by `height` box.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Plot {
+    /// One per series, in the order given.
+    pub lines: Vec<PlotLine>,
+    /// Labels on the value axis, bottom first.
+    pub ticks: Vec<ValueTick>,
+    /// Box width.
+    pub width: f64,
+    /// Box height.
+    pub height: f64,
+    /// How many steps the horizontal axis spans.
+    pub steps: usize,
+    scale: Scale,
+    /// The axis' ends: values (linear) or powers of ten (log).
+    lo: f64,
+    hi: f64,
+}
+
+impl Plot {
+    /// Places `series` (all over `steps` steps) in a `width` by `height`
+    /// box on `scale`; the value axis covers every placeable value.
+    ///
+    /// ```
+    /// use gradscope_trace::charts::{Plot, Point, Scale};
+    /// let loss = [Point { step: 0, value: 1.0 }, Point { step: 1, value: f64::NAN }];
+    /// let plot = Plot::of(&[&loss], 2, Scale::Log, 100.0, 50.0);
+    /// assert_eq!(plot.lines[0].off[0].label, "NaN");
+    /// ```
+    pub fn of(series: &[&[Point]], steps: usize, scale: Scale, width: f64, height: f64) -> Self {
+        let placeable = |v: f64| v.is_finite() && (scale == Scale::Linear || v > 0.0);
+        let values = series
+            .iter()
+            .flat_map(|s| s.iter())
+            .map(|p| p.value)
+            .filter(|&v| placeable(v));
+        let (min, max) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+        let mut plot = Plot {
+            width,
+            height,
+            steps,
+            scale,
+            ..Self::default()
+        };
+        let ticks: Vec<f64>;
+        match scale {
+            Scale::Linear => {
+                let (lo, hi) = if min > max {
+                    (0.0, 1.0)
+                } else {
+                    (min.min(0.0), max.max(0.0))
+                };
+                let step = nice_step(if hi > lo { (hi - lo) / 4.0 } else { 1.0 });
+                plot.lo = (lo / step).floor() * step;
+                plot.hi = ((hi / step).ceil() * step).max(plot.lo + step);
+                let count = ((plot.hi - plot.lo) / step).round() as usize;
+                ticks = (0..=count).map(|k| plot.lo + k as f64 * step).collect();
+            }
+            Scale::Log => {
+                let (lo, hi) = if min > max {
+                    (0.0, 1.0)
+                } else {
+                    (min.log10().floor(), max.log10().ceil())
+                };
+                plot.lo = lo;
+                plot.hi = if hi > lo { hi } else { lo + 1.0 };
+                let decades = (plot.hi - plot.lo) as usize;
+                let every = decades.div_ceil(5).max(1);
+                ticks = (0..=decades)
+                    .filter(|k| k % every == 0)
+                    .map(|k| 10f64.powf(plot.lo + k as f64))
+                    .collect();
+            }
+        }
+        plot.ticks = ticks
+            .into_iter()
+            .map(|v| ValueTick {
+                y: plot.y(v),
+                label: value_label(v),
+            })
+            .collect();
+        plot.lines = series.iter().map(|s| plot.line(s)).collect();
+        plot
+    }
+
+    /// The horizontal position of a step.
+    pub fn step_x(&self, step: usize) -> f64 {
+        if self.steps <= 1 {
+            return self.width / 2.0;
+        }
+        step.min(self.steps - 1) as f64 / (self.steps - 1) as f64 * self.width
+    }
+
+    fn y(&self, value: f64) -> f64 {
+        let at = match self.scale {
+            Scale::Linear => value,
+            Scale::Log => value.log10(),
+        };
+        self.height - (at - self.lo) / (self.hi - self.lo) * self.height
+    }
+
+    /// The path of one series, at most about two vertices per unit of
+    /// width: each half unit keeps its lowest and highest point, so spikes
+    /// (a loss blowing up) survive the thinning.
+    fn line(&self, points: &[Point]) -> PlotLine {
+        let mut line = PlotLine::default();
+        let thin = points.len() > 2 * self.width.max(1.0) as usize;
+        let mut kept: Vec<(f64, f64)> = Vec::new();
+        let mut segment: Vec<(f64, f64)> = Vec::new();
+        let mut bucket: Option<Bucket> = None;
+        let flush = |bucket: &mut Option<Bucket>, segment: &mut Vec<(f64, f64)>| {
+            if let Some((_, a, b)) = bucket.take() {
+                // Lowest and highest in the order they came (higher y is lower).
+                let (first, second) = if a.0 <= b.0 { (a, b) } else { (b, a) };
+                segment.push(first);
+                if second != first {
+                    segment.push(second);
+                }
+            }
+        };
+        let mut path = String::new();
+        let mut end_segment = |segment: &mut Vec<(f64, f64)>, kept: &mut Vec<(f64, f64)>| {
+            for (k, (x, y)) in segment.iter().enumerate() {
+                let command = if k == 0 { 'M' } else { 'L' };
+                let _ = write!(path, "{command}{x:.1},{y:.1}");
+            }
+            kept.append(segment);
+        };
+        for p in points {
+            let x = self.step_x(p.step);
+            let v = p.value;
+            let placeable = v.is_finite() && (self.scale == Scale::Linear || v > 0.0);
+            if !placeable {
+                flush(&mut bucket, &mut segment);
+                end_segment(&mut segment, &mut kept);
+                let (y, label) = if v.is_nan() {
+                    (0.0, "NaN")
+                } else if v == f64::INFINITY {
+                    (0.0, "inf")
+                } else if v == f64::NEG_INFINITY {
+                    (self.height, "-inf")
+                } else {
+                    (self.height, "≤ 0")
+                };
+                line.off.push(OffMark {
+                    x,
+                    y,
+                    step: p.step,
+                    label,
+                });
+                continue;
+            }
+            let point = (x, self.y(v));
+            if !thin {
+                segment.push(point);
+                continue;
+            }
+            let key = (x * 2.0).floor() as i64;
+            match &mut bucket {
+                Some((k, lowest, highest)) if *k == key => {
+                    if point.1 > lowest.1 {
+                        *lowest = point;
+                    }
+                    if point.1 < highest.1 {
+                        *highest = point;
+                    }
+                }
+                _ => {
+                    flush(&mut bucket, &mut segment);
+                    bucket = Some((key, point, point));
+                }
+            }
+        }
+        flush(&mut bucket, &mut segment);
+        end_segment(&mut segment, &mut kept);
+        line.path = path;
+        if points.len() <= MAX_MARKED {
+            line.points = kept;
+        }
+        line
+    }
+}
+
+/// The smallest 1, 2 or 5 times a power of ten that is at least `rough`.
+fn nice_step(rough: f64) -> f64 {
+    if !(rough.is_finite() && rough > 0.0) {
+        return 1.0;
+    }
+    let scale = 10f64.powf(rough.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * scale)
+        .find(|&s| s >= rough * (1.0 - 1e-9))
+        .unwrap_or(10.0 * scale)
+}
+
+/// A value as the axes and legends print it: up to three significant
+/// digits, `1e-5` style when very small or large.
+pub fn value_label(v: f64) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    if !v.is_finite() {
+        return if v.is_nan() {
+            "NaN".into()
+        } else if v > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        };
+    }
+    let magnitude = v.abs().log10().floor();
+    if !(-3.0..5.0).contains(&magnitude) {
+        let text = format!("{v:.2e}");
+        // `1.00e-5` -> `1e-5`, `2.50e6` -> `2.5e6`.
+        return match text.split_once('e') {
+            Some((mantissa, exp)) => {
+                let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+                format!("{mantissa}e{exp}")
+            }
+            None => text,
+        };
+    }
+    let decimals = (2.0 - magnitude).max(0.0) as usize;
+    let text = format!("{v:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+/// How a line looks: its colour, dash and marker, so lines differ for
+/// readers who cannot tell the colours apart (and in grey print).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineStyle {
+    /// From Okabe and Ito's palette.
+    pub colour: &'static str,
+    /// An SVG `stroke-dasharray`; empty for solid.
+    pub dash: &'static str,
+    /// The marker at each point.
+    pub marker: Marker,
+}
+
+/// A point's marker shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Marker {
+    Circle,
+    Square,
+    Triangle,
+    Diamond,
+}
+
+/// Okabe and Ito's colours that read on white (their yellow does not).
+pub const PALETTE: [&str; 7] = [
+    "#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#000000",
+];
+
+const DASHES: [&str; 4] = ["", "6 3", "2 2", "8 3 2 3"];
+const MARKERS: [Marker; 4] = [
+    Marker::Circle,
+    Marker::Square,
+    Marker::Triangle,
+    Marker::Diamond,
+];
+
+/// The style of the `k`th line: 7 colours and 4 dash patterns, so the
+/// first 28 lines all differ in colour and dash together, and neighbours
+/// differ in both.
+pub fn line_style(k: usize) -> LineStyle {
+    LineStyle {
+        colour: PALETTE[k % PALETTE.len()],
+        dash: DASHES[k % DASHES.len()],
+        marker: MARKERS[k % MARKERS.len()],
+    }
+}
+
+/// Where a memory budget of `bytes` sits on `chart`, or `None` when it is
+/// above the chart's top (the page says so in words instead).
+pub fn budget_y(chart: &MemoryChart, bytes: u64) -> Option<f64> {
+    if chart.top_bytes == 0 || bytes > chart.top_bytes {
+        return None;
+    }
+    Some(chart.height - bytes as f64 / chart.top_bytes as f64 * chart.height)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chart::Axis;
+    use crate::event::Category;
+
+    fn trace(kinds: Vec<EventKind>) -> Vec<Event> {
+        kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, kind)| Event {
+                seq: i as u64,
+                time_us: i as u64,
+                line: None,
+                kind,
+            })
+            .collect()
+    }
+
+    fn grad(tensor: u64, norm: f64) -> EventKind {
+        EventKind::GradValue {
+            tensor,
+            shape: vec![tensor as usize, 1],
+            norm,
+            values: vec![],
+        }
+    }
+
+    /// One training step: loss, backward over two leaves, optimizer step.
+    fn step(loss: Option<f64>, norms: [f64; 2]) -> Vec<EventKind> {
+        vec![
+            EventKind::BackwardRoot {
+                numel: 1,
+                value: loss,
+            },
+            EventKind::BackwardBegan {
+                root: 1,
+                retain_graph: false,
+            },
+            EventKind::GradAccumulated {
+                tensor: 1,
+                accumulated: false,
+            },
+            grad(1, norms[0]),
+            grad(2, norms[1]),
+            EventKind::BackwardEnded,
+            EventKind::OptimizerStep {
+                optimizer: "SGD".into(),
+                updated: 2,
+            },
+        ]
+    }
+
+    fn values(points: &[Point]) -> Vec<(usize, f64)> {
+        points.iter().map(|p| (p.step, p.value)).collect()
+    }
+
+    #[test]
+    fn charts_series_per_step() {
+        let mut kinds = step(Some(2.0), [3.0, 4.0]);
+        kinds.extend(step(Some(1.0), [0.6, 0.8]));
+        let t = trace(kinds);
+        let series = TrainingSeries::of(&t);
+        assert_eq!(series.steps(), 2);
+        assert_eq!(series.starts, [1, 8]);
+        assert_eq!(values(&series.loss), [(0, 2.0), (1, 1.0)]);
+        // The joint norm: sqrt(3² + 4²) = 5, sqrt(0.6² + 0.8²) = 1.
+        let norms = values(&series.grad_norm);
+        assert_eq!(norms[0], (0, 5.0));
+        assert!((norms[1].1 - 1.0).abs() < 1e-12);
+        let labels: Vec<&str> = series.params.iter().map(|p| p.label.as_str()).collect();
+        assert_eq!(labels, ["param 1 [1, 1]", "param 2 [2, 1]"]);
+        assert_eq!(values(&series.params[1].points), [(0, 4.0), (1, 0.8)]);
+        assert_eq!(series.steps_at(0), 0);
+        assert_eq!(series.steps_at(2), 1);
+        assert_eq!(series.steps_at(t.len()), 2);
+    }
+
+    #[test]
+    fn charts_accumulating_grad_counts_its_last_norm() {
+        // A leaf used twice gets two GradValue events in one backward: the
+        // second is the norm of the sum, which is what `.grad` holds.
+        let t = trace(vec![
+            EventKind::BackwardBegan {
+                root: 1,
+                retain_graph: false,
+            },
+            grad(1, 1.0),
+            grad(1, 2.0),
+            EventKind::BackwardEnded,
+        ]);
+        let series = TrainingSeries::of(&t);
+        assert_eq!(values(&series.grad_norm), [(0, 2.0)]);
+        assert_eq!(values(&series.params[0].points), [(0, 2.0)]);
+        // No BackwardRoot value: no loss point, the step still counts.
+        assert!(series.loss.is_empty());
+    }
+
+    #[test]
+    fn charts_nested_backward_is_one_step_and_non_scalar_roots_have_no_loss() {
+        let t = trace(vec![
+            EventKind::BackwardRoot {
+                numel: 4,
+                value: None,
+            },
+            EventKind::BackwardBegan {
+                root: 1,
+                retain_graph: true,
+            },
+            EventKind::BackwardRoot {
+                numel: 1,
+                value: Some(9.0),
+            },
+            EventKind::BackwardBegan {
+                root: 2,
+                retain_graph: false,
+            },
+            grad(1, 1.0),
+            EventKind::BackwardEnded,
+            EventKind::BackwardEnded,
+        ]);
+        let series = TrainingSeries::of(&t);
+        assert_eq!(series.steps(), 1);
+        assert!(series.loss.is_empty());
+        assert_eq!(values(&series.grad_norm), [(0, 1.0)]);
+    }
+
+    #[test]
+    fn charts_keep_nan_and_cut_short_backward() {
+        let mut kinds = step(Some(f64::NAN), [f64::NAN, 1.0]);
+        kinds.extend(step(Some(f64::INFINITY), [1.0, 1.0]));
+        // The program raised inside the third backward.
+        kinds.extend(vec![
+            EventKind::BackwardRoot {
+                numel: 1,
+                value: Some(3.0),
+            },
+            EventKind::BackwardBegan {
+                root: 1,
+                retain_graph: false,
+            },
+            grad(1, 7.0),
+        ]);
+        let series = TrainingSeries::of(&trace(kinds));
+        assert!(series.loss[0].value.is_nan());
+        assert_eq!(series.loss[1].value, f64::INFINITY);
+        assert!(series.grad_norm[0].value.is_nan());
+        assert_eq!(series.steps(), 3);
+        assert_eq!(
+            series.grad_norm[2],
+            Point {
+                step: 2,
+                value: 7.0
+            }
+        );
+    }
+
+    #[test]
+    fn charts_empty_trace() {
+        let series = TrainingSeries::of(&[]);
+        assert_eq!(series, TrainingSeries::default());
+        let plot = Plot::of(&[&series.loss], 0, Scale::Log, 100.0, 50.0);
+        assert!(plot.lines[0].path.is_empty());
+        assert_eq!(plot.ticks.len(), 2);
+    }
+
+    fn pts(values: &[f64]) -> Vec<Point> {
+        values
+            .iter()
+            .enumerate()
+            .map(|(step, &value)| Point { step, value })
+            .collect()
+    }
+
+    #[test]
+    fn charts_linear_plot() {
+        let loss = pts(&[4.0, 2.0, 1.0]);
+        let plot = Plot::of(&[&loss], 3, Scale::Linear, 100.0, 40.0);
+        // 0..4 in steps of 1.
+        let labels: Vec<&str> = plot.ticks.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels, ["0", "1", "2", "3", "4"]);
+        assert_eq!(plot.lines[0].path, "M0.0,0.0L50.0,20.0L100.0,30.0");
+        assert_eq!(plot.lines[0].points.len(), 3);
+        assert!(plot.lines[0].off.is_empty());
+        assert_eq!(plot.step_x(1), 50.0);
+    }
+
+    #[test]
+    fn charts_log_plot_and_off_scale_values() {
+        let loss = pts(&[100.0, 1.0, 0.0, f64::NAN, 0.01, f64::NEG_INFINITY]);
+        let plot = Plot::of(&[&loss], 6, Scale::Log, 100.0, 40.0);
+        let labels: Vec<&str> = plot.ticks.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels, ["0.01", "0.1", "1", "10", "100"]);
+        let line = &plot.lines[0];
+        // Broken at 0 and NaN: two segments.
+        assert_eq!(line.path, "M0.0,0.0L20.0,20.0M80.0,40.0");
+        let off: Vec<(usize, &str, f64)> =
+            line.off.iter().map(|m| (m.step, m.label, m.y)).collect();
+        assert_eq!(off, [(2, "≤ 0", 40.0), (3, "NaN", 0.0), (5, "-inf", 40.0)]);
+        // The same on a linear scale: zero is placed, NaN and -inf are not.
+        let plot = Plot::of(&[&loss], 6, Scale::Linear, 100.0, 40.0);
+        let labels: Vec<&str> = plot.lines[0].off.iter().map(|m| m.label).collect();
+        assert_eq!(labels, ["NaN", "-inf"]);
+    }
+
+    #[test]
+    fn charts_log_ticks_thin_over_many_decades() {
+        let values = pts(&[1e-8, 1e4]);
+        let plot = Plot::of(&[&values], 2, Scale::Log, 100.0, 40.0);
+        let labels: Vec<&str> = plot.ticks.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels, ["1e-8", "1e-5", "0.01", "10", "10000"]);
+        assert!(plot.ticks.len() <= 6);
+    }
+
+    #[test]
+    fn charts_negative_values_on_linear_scale() {
+        let values = pts(&[-3.0, 1.0]);
+        let plot = Plot::of(&[&values], 2, Scale::Linear, 100.0, 40.0);
+        assert_eq!(plot.ticks.first().map(|t| t.label.as_str()), Some("-3"));
+        assert_eq!(plot.ticks.last().map(|t| t.label.as_str()), Some("1"));
+        assert_eq!(plot.lines[0].path, "M0.0,40.0L100.0,0.0");
+    }
+
+    #[test]
+    fn charts_thin_long_series_keeping_spikes() {
+        let mut values = vec![1.0; 20_000];
+        values[12_345] = 50.0;
+        let loss = pts(&values);
+        let plot = Plot::of(&[&loss], loss.len(), Scale::Linear, 200.0, 40.0);
+        let line = &plot.lines[0];
+        let vertices = line.path.matches(['M', 'L']).count();
+        assert!(vertices <= 2 * 401, "{vertices} vertices");
+        let spike = format!(",{:.1}", plot.y(50.0));
+        assert!(line.path.contains(&spike), "spike lost");
+        assert!(line.points.is_empty(), "too many points to mark");
+    }
+
+    #[test]
+    fn charts_single_step_sits_in_the_middle() {
+        let loss = pts(&[1.0]);
+        let plot = Plot::of(&[&loss], 1, Scale::Linear, 80.0, 40.0);
+        assert_eq!(plot.lines[0].path, "M40.0,0.0");
+    }
+
+    #[test]
+    fn charts_value_labels() {
+        assert_eq!(value_label(0.0), "0");
+        assert_eq!(value_label(0.5), "0.5");
+        assert_eq!(value_label(2.0), "2");
+        assert_eq!(value_label(1234.4), "1234");
+        assert_eq!(value_label(0.012345), "0.0123");
+        assert_eq!(value_label(1e-5), "1e-5");
+        assert_eq!(value_label(2.5e6), "2.5e6");
+        assert_eq!(value_label(f64::NAN), "NaN");
+        assert_eq!(value_label(f64::NEG_INFINITY), "-inf");
+    }
+
+    #[test]
+    fn charts_line_styles_differ() {
+        let mut seen = std::collections::HashSet::new();
+        for k in 0..28 {
+            let style = line_style(k);
+            assert!(seen.insert((style.colour, style.dash)), "line {k} repeats");
+            if k > 0 {
+                let before = line_style(k - 1);
+                assert_ne!(style.colour, before.colour);
+                assert_ne!(style.dash, before.dash);
+                assert_ne!(style.marker, before.marker);
+            }
+        }
+    }
+
+    #[test]
+    fn charts_budget_line_on_memory_chart() {
+        let t = trace(vec![EventKind::StorageAllocated {
+            storage: 1,
+            bytes: 600,
+            device: "cpu".into(),
+            category: Category::Other,
+        }]);
+        let chart = MemoryChart::of(&t, Axis::Events, 100.0, 50.0);
+        assert_eq!(chart.top_bytes, 1000);
+        assert_eq!(budget_y(&chart, 500), Some(25.0));
+        assert_eq!(budget_y(&chart, 1000), Some(0.0));
+        assert_eq!(budget_y(&chart, 1001), None);
+    }
+}

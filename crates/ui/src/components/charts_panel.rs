@@ -1,0 +1,177 @@
+//! Loss and gradient norms per step, on a linear or log scale, from
+//! `gradscope_trace::charts`: this only writes the SVG.
+
+use gradscope_trace::EventLog;
+use gradscope_trace::charts::{Marker, Plot, PlotLine, Scale, TrainingSeries, line_style};
+use yew::prelude::*;
+
+use crate::size::use_width;
+
+const LEFT: f64 = 44.0;
+const RIGHT: f64 = 12.0;
+const TOP: f64 = 16.0;
+const PLOT_HEIGHT: f64 = 52.0;
+const BOTTOM: f64 = 14.0;
+/// Parameters drawn one line each; the rest are counted in the legend.
+const MAX_PARAMS: usize = 7;
+
+/// Props of [`ChartsPanel`].
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub log: EventLog,
+    pub position: usize,
+}
+
+/// The two charts (loss; gradient norms, joint and per parameter), a
+/// scale toggle, and the legend.
+#[function_component]
+pub fn ChartsPanel(props: &Props) -> Html {
+    let scale = use_state_eq(|| Scale::Linear);
+    let container = use_node_ref();
+    let width = use_width(container.clone()).max(LEFT + RIGHT + 40.0);
+    let plot_width = width - LEFT - RIGHT;
+    let series = use_memo(props.log.clone(), |log| TrainingSeries::of(log.iter()));
+    let plots = use_memo(
+        (props.log.clone(), *scale, plot_width as i64),
+        |(_, scale, w)| {
+            let steps = series.steps();
+            let (w, h) = (*w as f64, PLOT_HEIGHT);
+            let loss = Plot::of(&[&series.loss], steps, *scale, w, h);
+            let mut lines = vec![&series.grad_norm[..]];
+            lines.extend(series.params.iter().take(MAX_PARAMS).map(|p| &p.points[..]));
+            (loss, Plot::of(&lines, steps, *scale, w, h))
+        },
+    );
+    let (loss_plot, grad_plot) = &*plots;
+    let steps = series.steps();
+    let cursor = series
+        .steps_at(props.position)
+        .checked_sub(1)
+        .map(|step| loss_plot.step_x(step));
+    let scale_button = |value: Scale, label: &'static str| {
+        let scale = scale.clone();
+        html! {
+            <button type="button" aria-pressed={(*scale == value).to_string()}
+                    onclick={move |_| scale.set(value)}>{ label }</button>
+        }
+    };
+    let title = match steps {
+        0 => "Charts".to_string(),
+        1 => "Charts · 1 step".to_string(),
+        n => format!("Charts · {n} steps"),
+    };
+    let chart = |testid: &'static str, name: &'static str, plot: &Plot, styles: &[usize]| {
+        let off_count: usize = plot.lines.iter().map(|l| l.off.len()).sum();
+        let label = if off_count == 0 {
+            format!("{name} per step")
+        } else {
+            format!("{name} per step; {off_count} values not finite or off the scale, marked")
+        };
+        html! {
+            <svg data-testid={testid} role="img" aria-label={label} width={width.to_string()}
+                 height={(TOP + PLOT_HEIGHT + BOTTOM).to_string()}>
+                <text class="chart-name" x="2" y="11">{ name }</text>
+                <g transform={format!("translate({LEFT},{TOP})")}>
+                    { for plot.ticks.iter().map(|t| html! {
+                        <g class="tick">
+                            <line x1="0" x2={plot_width.to_string()} y1={t.y.to_string()} y2={t.y.to_string()} />
+                            <text x="-5" y={(t.y + 3.5).to_string()}>{ t.label.clone() }</text>
+                        </g>
+                    }) }
+                    { for plot.lines.iter().zip(styles).map(|(line, &k)| series_line(line, k)) }
+                    if let Some(x) = cursor {
+                        <line class="cursor" x1={x.to_string()} x2={x.to_string()} y1="-4"
+                              y2={PLOT_HEIGHT.to_string()} />
+                    }
+                    <text class="axis end" x={plot_width.to_string()} y={(PLOT_HEIGHT + 12.0).to_string()}>
+                        { if steps == 1 { "step 1".to_string() } else { format!("steps 1–{steps}") } }
+                    </text>
+                </g>
+            </svg>
+        }
+    };
+    let grad_styles: Vec<usize> = (0..grad_plot.lines.len()).collect();
+    let hidden = series.params.len().saturating_sub(MAX_PARAMS);
+    let legend_entries = std::iter::once("joint norm".to_string())
+        .chain(
+            series
+                .params
+                .iter()
+                .take(MAX_PARAMS)
+                .map(|p| p.label.clone()),
+        )
+        .enumerate()
+        .map(|(k, label)| {
+            let style = line_style(k);
+            html! {
+                <li>
+                    <svg class="line-swatch" width="26" height="10" aria-hidden="true">
+                        <line x1="1" x2="25" y1="5" y2="5" stroke={style.colour}
+                              stroke-dasharray={style.dash} />
+                        { marker(style.marker, 13.0, 5.0, style.colour) }
+                    </svg>
+                    { label }
+                </li>
+            }
+        });
+    html! {
+        <section class="panel charts" aria-label="Training charts">
+            <div class="panel-head">
+                <h2 data-testid="charts-title">{ title }</h2>
+                <div class="toggle" role="group" aria-label="value scale">
+                    { scale_button(Scale::Linear, "linear") }{ scale_button(Scale::Log, "log") }
+                </div>
+            </div>
+            <div class="chart" ref={container}>
+                if steps == 0 {
+                    <p class="empty">{ "Loss and gradient norms appear here: one point per backward()." }</p>
+                } else {
+                    { chart("loss-chart", "loss", loss_plot, &[0]) }
+                    { chart("grad-chart", "gradient norm", grad_plot, &grad_styles) }
+                }
+            </div>
+            if steps > 0 {
+                <ul class="legend" data-testid="charts-legend">
+                    { for legend_entries }
+                    if hidden > 0 {
+                        <li>{ format!("+{hidden} more parameters, not drawn") }</li>
+                    }
+                </ul>
+            }
+        </section>
+    }
+}
+
+/// One series: its path, its markers, and its non-finite values marked at
+/// the edge with their name.
+fn series_line(line: &PlotLine, k: usize) -> Html {
+    let style = line_style(k);
+    html! {
+        <g class="series">
+            <path d={line.path.clone()} stroke={style.colour} stroke-dasharray={style.dash} />
+            { for line.points.iter().map(|&(x, y)| marker(style.marker, x, y, style.colour)) }
+            { for line.off.iter().map(|m| html! {
+                <g class="off" data-testid="off-mark" data-step={(m.step + 1).to_string()}>
+                    <path d={format!("M{:.1},{:.1}l-3,-3m3,3l3,3m-3,-3l3,-3m-3,3l-3,3", m.x, m.y)} />
+                    <text x={m.x.to_string()} y={if m.y <= 0.0 { "8".to_string() } else { (m.y - 3.0).to_string() }}>
+                        { m.label }
+                    </text>
+                </g>
+            }) }
+        </g>
+    }
+}
+
+/// A small marker shape centred on (x, y).
+fn marker(shape: Marker, x: f64, y: f64, colour: &'static str) -> Html {
+    let d = match shape {
+        Marker::Circle => format!(
+            "M{:.1},{y:.1}a2.5,2.5 0 1,0 5,0a2.5,2.5 0 1,0 -5,0",
+            x - 2.5
+        ),
+        Marker::Square => format!("M{:.1},{:.1}h5v5h-5z", x - 2.5, y - 2.5),
+        Marker::Triangle => format!("M{x:.1},{:.1}l3,5h-6z", y - 3.0),
+        Marker::Diamond => format!("M{x:.1},{:.1}l3,3l-3,3l-3,-3z", y - 3.0),
+    };
+    html! { <path class="marker" d={d} fill={colour} /> }
+}
