@@ -33,6 +33,20 @@ export async function probe(log, mode = "") {
   await attempt("init_sync", () => m.init_sync());
   // The point: a synchronous Rust function that reads a GPU buffer back.
   await attempt("run_sync([1,2,3])", async () => Array.from(await m.run_sync(new Float32Array([1, 2, 3]))));
+  await attempt("run_sync_builtin([1,2,3]) (js_sys::futures::jspi_block_on_promise)", async () => Array.from(await m.run_sync_builtin(new Float32Array([1, 2, 3]))));
+  await attempt("spawn_local from a jspi export", () => new Promise((r) => m.spawn_from_jspi(r)));
+  {
+    // Its SuspendError escapes the task's poll as an uncaught error and the
+    // task never finishes: catch the global error, give up after 2 s.
+    let uncaught = null;
+    const onError = (e) => { uncaught = e.message; e.preventDefault(); };
+    globalThis.addEventListener("error", onError);
+    await attempt("spawn_local from a plain export", () => Promise.race([
+      new Promise((r) => m.spawn_from_plain(r)),
+      new Promise((r) => setTimeout(() => r(`no result after 2 s; uncaught error: ${uncaught}`), 2000)),
+    ]));
+    globalThis.removeEventListener("error", onError);
+  }
   // Round-trip time: one run warms up, then the measured runs.
   await m.bench(5, 3);
   await attempt("bench 200 x 3 floats [total ms, readback ms]", () => m.bench(200, 3).then(Array.from));

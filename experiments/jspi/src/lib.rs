@@ -113,7 +113,8 @@ pub fn init_sync() -> Result<String, JsValue> {
         Ok(JsValue::from_str(&store(gpu)))
     });
     let name = suspend_on(&promise)?;
-    name.as_string().ok_or_else(|| err("init_sync: not a string"))
+    name.as_string()
+        .ok_or_else(|| err("init_sync: not a string"))
 }
 
 type Handles = (wgpu::Device, wgpu::Queue, wgpu::ComputePipeline);
@@ -176,6 +177,12 @@ fn enqueue_double((device, queue, pipeline): &Handles, data: &[f32]) -> wgpu::Bu
 /// `mapAsync` promise's `.then`; it runs from the event loop *while this
 /// stack is suspended*, and resolves the promise we are suspended on.
 fn read_sync(staging: &wgpu::Buffer) -> Result<Vec<f32>, JsValue> {
+    read_sync_with(staging, suspend_on)
+}
+
+type Suspend = fn(&js_sys::Promise) -> Result<JsValue, JsValue>;
+
+fn read_sync_with(staging: &wgpu::Buffer, suspend: Suspend) -> Result<Vec<f32>, JsValue> {
     let mut resolve_slot: Option<js_sys::Function> = None;
     let mapped = js_sys::Promise::new(&mut |resolve, _reject| resolve_slot = Some(resolve));
     let resolve = resolve_slot.ok_or_else(|| err("Promise executor did not run"))?;
@@ -186,7 +193,7 @@ fn read_sync(staging: &wgpu::Buffer) -> Result<Vec<f32>, JsValue> {
         *slot.borrow_mut() = Some(r);
         let _ = resolve.call0(&JsValue::UNDEFINED);
     });
-    suspend_on(&mapped)?;
+    suspend(&mapped)?;
     let result = outcome.borrow_mut().take();
     match result {
         Some(Ok(())) => {}
@@ -294,4 +301,38 @@ pub fn poke() -> Result<u32, JsValue> {
         }
         Err(e) => Err(err(format!("re-entered while suspended: {e}"))),
     })
+}
+
+/// The same readback through wasm-bindgen's own primitive,
+/// `js_sys::futures::jspi_block_on_promise` (no inline JS of ours).
+#[wasm_bindgen(jspi)]
+pub fn run_sync_builtin(data: Vec<f32>) -> Result<Vec<f32>, JsValue> {
+    let staging = enqueue_double(&gpu()?, &data);
+    read_sync_with(&staging, js_sys::futures::jspi_block_on_promise)
+}
+
+/// A readback inside a task spawned with `spawn_local`, the way
+/// crates/webworker handles a message today; `done` gets the outcome.
+fn spawn_readback(done: js_sys::Function) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let text = match run_sync(vec![7.0]) {
+            Ok(v) => format!("ok {v:?}"),
+            Err(e) => format!("Err({e:?})"),
+        };
+        let _ = done.call1(&JsValue::NULL, &JsValue::from_str(&text));
+    });
+}
+
+/// `spawn_local` called from a `jspi` export: wasm-bindgen enters the task's
+/// polls through `WebAssembly.promising`, so it may suspend.
+#[wasm_bindgen(jspi)]
+pub fn spawn_from_jspi(done: js_sys::Function) {
+    spawn_readback(done);
+}
+
+/// `spawn_local` called from a plain export (as from the worker's `onmessage`
+/// closure today): the task is polled from a microtask with no promising frame.
+#[wasm_bindgen]
+pub fn spawn_from_plain(done: js_sys::Function) {
+    spawn_readback(done);
 }
