@@ -6,7 +6,9 @@
 //   log_softmax: out = (x - max) - log(sum(exp(x - max)))
 //
 // A NaN in a row makes the whole row NaN (it wins the maximum), and a row
-// of -inf gives NaN (-inf - -inf), as PyTorch's CPU kernel.
+// of -inf gives NaN (-inf - -inf), as PyTorch's CPU kernel; subnormal
+// probabilities are built from their bits, so a device that flushes
+// subnormals still prints e^-100 as 3.7835e-44.
 //
 // Bindings, group 0:
 //
@@ -121,11 +123,25 @@ fn store(r: u32, j: u32, value: f32) {
     }
 }
 
+// The smallest normal f32, 2^-126, and 149 ln 2 (2^-149 is the smallest
+// subnormal).
+const MIN_NORMAL: f32 = 1.17549435e-38;
+const LN_2_POW_149: f32 = 103.27893;
+
 fn result(x: f32, max: f32, denominator: f32) -> f32 {
     if metadata[5] == 1u {
         return (x - max) - denominator;
     }
-    return exp_shifted(x - max) / denominator;
+    let value = exp_shifted(x - max) / denominator;
+    if is_nan(value) || value >= MIN_NORMAL {
+        return value;
+    }
+    // A subnormal probability (the CPU computes in float64 and rounds, so
+    // e^-100 is 3.7835e-44, not 0): devices may flush subnormals, so count
+    // its 2^-149 quanta from an exp scaled into the normal range and build
+    // the bits directly.
+    let quanta = exp_shifted(x - max + LN_2_POW_149) / denominator;
+    return bitcast<f32>(u32(round(quanta)));
 }
 
 // The denominator from the sum: its log for log_softmax.

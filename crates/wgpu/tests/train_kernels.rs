@@ -252,10 +252,13 @@ fn softmax_special_rows_short_and_long() {
         return;
     }
     let (nan, inf) = (f32::NAN, f32::INFINITY);
-    // Rows: huge equal values, a NaN, all -inf, one -inf.
+    // Rows: huge equal values, a NaN, all -inf, one -inf, and probabilities
+    // e^-100 and e^-95 (subnormal in float32, which the CPU keeps).
     let short = Tensor::from_vec(
-        vec![1000.0, 1000.0, nan, 1.0, -inf, -inf, -inf, 0.0],
-        &[4, 2],
+        vec![
+            1000.0, 1000.0, nan, 1.0, -inf, -inf, -inf, 0.0, 0.0, 100.0, 5.0, 100.0,
+        ],
+        &[6, 2],
     )
     .unwrap();
     // Rows of 1000 go to the workgroup-per-row kernel; one holds a NaN.
@@ -272,7 +275,8 @@ fn softmax_special_rows_short_and_long() {
             };
             let want = run(&x).unwrap();
             let got = on_device(&what, || run(&gpu(&x)).unwrap());
-            assert_close(&what, &floats(&got), &floats(&want), 1e-5, 1e-6);
+            // Subnormals compared exactly: no absolute slack.
+            assert_close(&what, &floats(&got), &floats(&want), 1e-5, 0.0);
         }
     }
 }
