@@ -339,6 +339,22 @@ try {
     await page.getByRole("group", { name: "value scale" }).getByRole("button", { name: "linear" }).click();
     await page.screenshot({ path: join(shots, "playground-1280x800-loop.png") });
 
+    // The same loop for 1,000 steps: over 100,000 events. The views keep
+    // up (old freed passes are not drawn; narrow spans join) and the frame
+    // times are measured while it trains.
+    await setCode(page, LOOP.replace("range(20)", "range(1000)"));
+    await startFrames(page);
+    await runByKeyboard(page);
+    await waitStatus(page, "finished");
+    const longFrames = await stopFrames(page, "main thread while the loop trained 1,000 steps");
+    const events = Number(/event (\d+) \//.exec(await page.getByTestId("position").textContent())?.[1]);
+    check(events > 100_000, `the trace holds ${events} events`);
+    check(longFrames.max < 1000, `the page kept drawing: no frame took a second (longest ${longFrames.max.toFixed(0)} ms)`);
+    check((await page.getByTestId("graph-title").textContent()).includes("freed by earlier passes not drawn") &&
+      (await page.locator("[data-testid=graph] g.node").count()) <= 160, "the graph draws the recent passes only");
+    check((await page.locator("[data-testid=memory-chart] .span").count()) < 100, "the memory chart joins its narrow spans");
+    check((await page.getByTestId("charts-title").textContent()) === "Charts · 1000 steps", "the charts count 1000 steps");
+
     // A loss that turns NaN is marked, not dropped.
     await setCode(page, "import torch\nw = torch.ones(2, requires_grad=True)\nfor i in range(4):\n" +
       "    loss = (w * (float('nan') if i == 2 else 2.0)).sum()\n    loss.backward()\n");

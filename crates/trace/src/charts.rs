@@ -14,7 +14,7 @@
 
 use std::fmt::Write;
 
-use crate::chart::MemoryChart;
+use crate::chart::{MemoryChart, Span};
 use crate::event::{Event, EventKind, TensorId};
 
 /// One value at one step.
@@ -499,6 +499,29 @@ pub fn budget_y(chart: &MemoryChart, bytes: u64) -> Option<f64> {
     Some(chart.height - bytes as f64 / chart.top_bytes as f64 * chart.height)
 }
 
+/// The memory chart's spans with neighbours of the same kind and depth
+/// joined where less than `gap` apart, each with how many it joins: a
+/// training loop's thousand backward passes in a few hundred pixels draw as
+/// a few tinted stretches rather than thousands of elements the browser
+/// must lay out every frame, and look the same.
+pub fn merge_spans(spans: &[Span], gap: f64) -> Vec<(Span, usize)> {
+    let mut merged: Vec<(Span, usize)> = Vec::new();
+    for span in spans {
+        let last = merged
+            .iter_mut()
+            .rev()
+            .find(|(m, _)| m.kind == span.kind && m.depth == span.depth);
+        match last {
+            Some((m, count)) if span.x0 - m.x1 < gap => {
+                m.x1 = m.x1.max(span.x1);
+                *count += 1;
+            }
+            _ => merged.push((span.clone(), 1)),
+        }
+    }
+    merged
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -769,6 +792,50 @@ mod tests {
                 assert_ne!(style.marker, before.marker);
             }
         }
+    }
+
+    #[test]
+    fn charts_merge_narrow_spans() {
+        use crate::chart::SpanKind;
+        let span = |kind: SpanKind, x0: f64, x1: f64| Span {
+            kind,
+            x0,
+            x1,
+            depth: 0,
+        };
+        let no_grad = || SpanKind::GradMode("no_grad".into());
+        // Backward and no_grad alternate, 0.5 apart: each kind joins up.
+        let spans = vec![
+            span(SpanKind::Backward, 0.0, 0.2),
+            span(no_grad(), 0.3, 0.4),
+            span(SpanKind::Backward, 0.5, 0.7),
+            span(no_grad(), 0.8, 0.9),
+            span(SpanKind::Backward, 5.0, 6.0),
+        ];
+        let joined = merge_spans(&spans, 1.0);
+        let merged: Vec<(&str, f64, f64, usize)> = joined
+            .iter()
+            .map(|(s, n)| (s.kind.label(), s.x0, s.x1, *n))
+            .collect();
+        assert_eq!(
+            merged,
+            [
+                ("backward", 0.0, 0.7, 2),
+                ("no_grad", 0.3, 0.9, 2),
+                ("backward", 5.0, 6.0, 1),
+            ]
+        );
+        // Wide apart, nothing joins.
+        assert_eq!(merge_spans(&spans, 0.05).len(), 5);
+        // Different depths never join.
+        let nested = vec![
+            span(SpanKind::Backward, 0.0, 1.0),
+            Span {
+                depth: 1,
+                ..span(SpanKind::Backward, 1.0, 2.0)
+            },
+        ];
+        assert_eq!(merge_spans(&nested, 1.0).len(), 2);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 mod components;
 mod embed;
+mod graph_window;
 mod share;
 mod size;
 mod state;

@@ -6,6 +6,7 @@ use gradscope_trace::{GraphAt, GraphLayout, NodeId, NodePhase};
 use yew::prelude::*;
 
 use super::graph_node::{GraphNodeBox, NodeDetails};
+use crate::graph_window::window;
 
 /// Props of [`GraphPanel`].
 #[derive(Properties, PartialEq)]
@@ -18,7 +19,11 @@ pub struct Props {
 #[function_component]
 pub fn GraphPanel(props: &Props) -> Html {
     let graph = &props.graph;
-    let layout = use_memo(graph.graph.clone(), GraphLayout::of);
+    let windowed = use_memo(graph.graph.clone(), |graph| {
+        let (shown, hidden) = window(graph);
+        (GraphLayout::of(&shown), hidden)
+    });
+    let (layout, hidden) = (&windowed.0, windowed.1);
     let selected = use_state(|| None::<NodeId>);
     let edges = layout.edges.iter().map(|e| {
         let mid = (e.y1 + e.y2) / 2.0;
@@ -46,11 +51,14 @@ pub fn GraphPanel(props: &Props) -> Html {
     let details = selected
         .and_then(|id| graph.view(id))
         .map(|view| NodeDetails::of(&view).describe());
-    let title = format!(
+    let mut title = format!(
         "Autograd graph · {} nodes · {} saved",
         graph.graph.nodes.len(),
         bytes_label(graph.saved_bytes())
     );
+    if hidden > 0 {
+        title += &format!(" · {hidden} freed by earlier passes not drawn");
+    }
     html! {
         <section class="panel graph" aria-label="Autograd graph">
             <h2 data-testid="graph-title">{ title }</h2>

@@ -2,7 +2,7 @@
 //! `gradscope_trace::chart::MemoryChart`, with the cursor at the position shown.
 
 use gradscope_trace::chart::{Axis, MemoryChart, bytes_label};
-use gradscope_trace::charts::budget_y;
+use gradscope_trace::charts::{budget_y, merge_spans};
 use gradscope_trace::memory::bytes_after;
 use gradscope_trace::{Category, EventLog};
 use web_sys::HtmlInputElement;
@@ -62,14 +62,16 @@ pub fn MemoryPanel(props: &Props) -> Html {
         bytes_after(log.iter().take(*p))
     });
     let cursor = chart.cursor_x(&props.log, props.position);
-    let spans = chart.spans.iter().map(|s| {
+    // Spans closer than a pixel join: the same picture with far fewer elements.
+    let merged = merge_spans(&chart.spans, 1.0);
+    let spans = merged.iter().map(|(s, count)| {
         html! {
             <g class={classes!("span", s.kind.label().replace('_', "-"))}>
                 <rect x={s.x0.to_string()} y="0" width={(s.x1 - s.x0).max(1.0).to_string()}
                       height={PLOT_HEIGHT.to_string()} />
-                // A label only where it fits: a training loop's many narrow
-                // spans would otherwise print over each other.
-                if s.x1 - s.x0 >= LABEL_CHAR_WIDTH * s.kind.label().len() as f64 + 6.0 {
+                // A label only where it fits, and on a single span: a
+                // training loop's many narrow spans would print over each other.
+                if *count == 1 && s.x1 - s.x0 >= LABEL_CHAR_WIDTH * s.kind.label().len() as f64 + 6.0 {
                     <text x={(s.x0 + 3.0).to_string()} y={(10.0 + 11.0 * s.depth as f64).to_string()}>
                         { s.kind.label() }
                     </text>
