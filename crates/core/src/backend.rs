@@ -265,6 +265,20 @@ pub trait DeviceBackend: std::fmt::Debug {
         Ok(None)
     }
 
+    /// PyTorch's `index_select(dim, indices)` of the elements `layout`
+    /// selects (and `embedding`, rows of its weight): axis `dim` walked in
+    /// the order of `indices` (from [`DeviceBackend::upload_indices`], each
+    /// already checked against the axis), into a contiguous result.
+    fn index_select(
+        &self,
+        _x: &dyn DeviceBuffer,
+        _layout: &Layout,
+        _dim: usize,
+        _indices: &dyn DeviceBuffer,
+    ) -> Kernel {
+        Ok(None)
+    }
+
     /// `op(a, b)` elementwise as a mask of `1.0`/`0.0`; layouts as
     /// [`DeviceBackend::binary`]. The core keeps the mask as a bool
     /// storage's device copy, so `x > 0` feeding `where` stays on the device.

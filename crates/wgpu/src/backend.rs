@@ -132,6 +132,22 @@ impl DeviceBackend for GpuDevice {
         made(GpuDevice::upload_indices(self, data)?)
     }
 
+    fn index_select(
+        &self,
+        x: &dyn DeviceBuffer,
+        layout: &Layout,
+        dim: usize,
+        indices: &dyn DeviceBuffer,
+    ) -> Kernel {
+        made(GpuDevice::index_select(
+            self,
+            own(x, "index_select")?,
+            layout,
+            dim,
+            own(indices, "index_select indices")?,
+        )?)
+    }
+
     fn compare(
         &self,
         op: CompareKernel,

@@ -605,3 +605,84 @@ fn mlp_training_step_stays_on_the_device() {
         );
     }
 }
+
+#[test]
+fn index_select_matches_cpu_on_every_layout_and_dim() {
+    if !open() {
+        return;
+    }
+    for recipe in recipes() {
+        let (x, xg) = pair(&recipe, 60);
+        for dim in 0..x.shape().len() {
+            let size = x.shape()[dim] as i64;
+            // Repeats, reversed order, and no indices at all.
+            let orders: Vec<Vec<i64>> = match size {
+                0 => vec![vec![]],
+                _ => vec![
+                    vec![size - 1, 0, size - 1],
+                    (0..size).rev().collect(),
+                    vec![],
+                ],
+            };
+            for order in orders {
+                let what = format!("{} dim {dim} {order:?}", recipe.0);
+                let index = Tensor::from_vec(order.clone(), &[order.len()]).unwrap();
+                let want = x.index_select(dim as i64, &index).unwrap();
+                let run = || xg.index_select(dim as i64, &index).unwrap();
+                let got = if want.numel() == 0 {
+                    run()
+                } else {
+                    on_device(&what, run)
+                };
+                assert_eq!(got.shape(), want.shape(), "{what}");
+                assert_eq!(floats(&got), floats(&want), "{what}");
+            }
+        }
+    }
+    // An index past the axis raises PyTorch's error, from the host check.
+    let x = common::tensor(&[3, 4], 61);
+    let bad = Tensor::from_vec(vec![0i64, 4], &[2]).unwrap();
+    let want = x.index_select(1, &bad).unwrap_err();
+    let got = gpu(&x).index_select(1, &bad).unwrap_err();
+    assert_eq!(got.to_string(), want.to_string());
+}
+
+#[test]
+fn embedding_matches_cpu_forward_and_backward() {
+    if !open() {
+        return;
+    }
+    let weight = common::tensor(&[7, 5], 62);
+    let indices = Tensor::from_vec(vec![6i64, 0, 3, 3, 1, 6], &[2, 3]).unwrap();
+    let w = weight.detach().requires_grad_(true);
+    let wg = gpu(&weight).requires_grad_(true);
+    let want = Tensor::embedding(&indices, &w, None).unwrap();
+    let got = on_device("embedding", || {
+        Tensor::embedding(&indices, &wg, None).unwrap()
+    });
+    assert_eq!(got.shape(), &[2, 3, 5]);
+    assert_eq!(floats(&got), floats(&want));
+    // The backward (a scatter-add) has no kernel yet: right, through the host.
+    let seed = common::tensor(&[2, 3, 5], 63);
+    want.mul(&seed).unwrap().sum().unwrap().backward().unwrap();
+    got.mul(&gpu(&seed))
+        .unwrap()
+        .sum()
+        .unwrap()
+        .backward()
+        .unwrap();
+    assert_close(
+        "embedding grad",
+        &floats(&wg.grad().unwrap()),
+        &floats(&w.grad().unwrap()),
+        1e-6,
+        1e-6,
+    );
+    // A transposed weight is read through its strides.
+    let wt = common::tensor(&[5, 7], 64);
+    let want = Tensor::embedding(&indices, &wt.transpose(0, 1).unwrap(), None).unwrap();
+    let got = on_device("embedding transposed", || {
+        Tensor::embedding(&indices, &gpu(&wt).transpose(0, 1).unwrap(), None).unwrap()
+    });
+    assert_eq!(floats(&got), floats(&want));
+}

@@ -204,11 +204,14 @@ impl IndexOp {
                         });
                     }
                 }
-                let positions = along(x.layout(), *dim, &values);
                 let mut shape = x.shape().to_vec();
                 if let Some(s) = shape.get_mut(*dim) {
                     *s = values.len();
                 }
+                if let Some(out) = super::on_device::index_select(x, *dim, &values, &shape)? {
+                    return Ok(out);
+                }
+                let positions = along(x.layout(), *dim, &values);
                 Ok(new_tensor(take(x, &positions), &shape))
             }
             IndexOp::IndexAdd { dim } => {
@@ -233,9 +236,12 @@ impl IndexOp {
                 if values.iter().any(|&v| v < 0 || v >= rows as i64) {
                     return Err(Error::IndexSelectRange);
                 }
-                let positions = along(weight.layout(), 0, &values);
                 let mut shape = indices.shape().to_vec();
                 shape.push(width);
+                if let Some(out) = super::on_device::index_select(weight, 0, &values, &shape)? {
+                    return Ok(out);
+                }
+                let positions = along(weight.layout(), 0, &values);
                 Ok(new_tensor(take(weight, &positions), &shape))
             }
         }

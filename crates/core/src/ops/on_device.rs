@@ -483,3 +483,35 @@ pub(crate) fn adam_step(tensors: [&Tensor; 4], step: &AdamStep, writes: u64) -> 
     }
     Ok(true)
 }
+
+/// `index_select` of float32 `x` along `dim` by a kernel (`embedding` too:
+/// rows of its weight), with `values` already checked against the axis;
+/// the result shaped `shape`.
+pub(crate) fn index_select(
+    x: &Tensor,
+    dim: usize,
+    values: &[i64],
+    shape: &[usize],
+) -> Result<Option<Tensor>> {
+    let Some(gpu) = backend()? else {
+        return Ok(None);
+    };
+    if x.dtype() != DType::Float32 || dim >= x.shape().len() {
+        return Ok(None);
+    }
+    let Ok(indices) = values
+        .iter()
+        .map(|&v| u32::try_from(v))
+        .collect::<std::result::Result<Vec<u32>, _>>()
+    else {
+        return Ok(None);
+    };
+    let Some((buffer, layout)) = operand(gpu.as_ref(), x)? else {
+        return Ok(None);
+    };
+    let Some(indices) = gpu.upload_indices(&indices)? else {
+        return Ok(None);
+    };
+    device::count(|s| s.uploads += 1);
+    finish(gpu.index_select(&*buffer, &layout, dim, &*indices), shape)
+}
