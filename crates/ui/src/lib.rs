@@ -8,6 +8,7 @@
 mod components;
 mod embed;
 mod graph_window;
+mod pace;
 mod share;
 mod size;
 mod state;

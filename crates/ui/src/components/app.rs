@@ -1,6 +1,9 @@
 //! The page: editor and console on one side, graph, memory and charts on
 //! the other, the transport between, the device menu and Share on top.
 
+use std::rc::Rc;
+
+use gradscope_trace::EventLog;
 use gradscope_trace::protocol::{Device, EXAMPLE, WebGpu};
 use yew::prelude::*;
 
@@ -8,12 +11,13 @@ use super::charts_panel::ChartsPanel;
 use super::console_panel::ConsolePanel;
 use super::device_menu::DeviceMenu;
 use super::editor::Editor;
-use super::graph_panel::GraphPanel;
+use super::graph_panel::{GraphPanel, SharedGraph};
 use super::lesson_menu::LessonMenu;
 use super::lesson_panel::LessonPanel;
 use super::memory_panel::MemoryPanel;
 use super::share_bar::{ShareBar, ShareButton};
 use super::transport::Transport;
+use crate::pace::Pacer;
 use crate::share::Shared;
 use crate::state::{Action, Engine, Run, State};
 use crate::storage::{self, use_saved_settings};
@@ -105,6 +109,35 @@ pub fn App() -> Html {
     let running = state.run == Run::Running;
     let playback = &state.playback;
     let position = playback.position();
+    // The heavy views take the newest trace at a pace their cost allows
+    // while a run streams (see `pace`); a new run replaces theirs at once.
+    let pacer = use_mut_ref(Pacer::default);
+    let shown = use_mut_ref(|| None::<(EventLog, usize, SharedGraph)>);
+    let now = js_sys::Date::now();
+    let restarted = shown
+        .borrow()
+        .as_ref()
+        .is_some_and(|(log, _, _)| log.len() > playback.log().len());
+    let due = restarted || shown.borrow().is_none() || pacer.borrow().due(now, running);
+    if due {
+        *shown.borrow_mut() = Some((
+            playback.log().clone(),
+            position,
+            SharedGraph(Rc::new(playback.graph().clone())),
+        ));
+    }
+    {
+        let pacer = pacer.clone();
+        // Runs after the views are drawn: what their update cost.
+        use_effect(move || {
+            if due {
+                pacer.borrow_mut().updated(now, js_sys::Date::now());
+            }
+        });
+    }
+    let Some((view_log, view_position, view_graph)) = shown.borrow().clone() else {
+        return html! {};
+    };
     let current_line = if playback.is_live() {
         None
     } else {
@@ -137,11 +170,11 @@ pub fn App() -> Html {
                        {on_run} {on_stop} {on_reset}
                        on_step={dispatch.reform(|(by, forward)| Action::Step(by, forward))}
                        on_seek={dispatch.reform(Action::Seek)} />
-            <GraphPanel graph={playback.graph().clone()} />
-            <MemoryPanel log={playback.log().clone()} {position} axis={state.axis}
+            <GraphPanel graph={view_graph} />
+            <MemoryPanel log={view_log.clone()} position={view_position} axis={state.axis}
                          on_axis={dispatch.reform(Action::SetAxis)} budget_mib={state.budget_mib}
                          on_budget={Some(dispatch.reform(Action::SetBudget))} />
-            <ChartsPanel log={playback.log().clone()} {position} />
+            <ChartsPanel log={view_log} position={view_position} />
             <ConsolePanel output={state.output.clone()} run={state.run.clone()} />
         </>
     }

@@ -1,6 +1,8 @@
 //! The autograd graph as SVG, placed by `gradscope_trace::GraphLayout`, each
 //! node drawn in its phase at the trace position shown.
 
+use std::rc::Rc;
+
 use gradscope_trace::chart::bytes_label;
 use gradscope_trace::{GraphAt, GraphLayout, NodeId, NodePhase};
 use yew::prelude::*;
@@ -8,17 +10,28 @@ use yew::prelude::*;
 use super::graph_node::{GraphNodeBox, NodeDetails};
 use crate::graph_window::window;
 
+/// A graph shared between renders: compared by pointer first, so a page
+/// that passes the same one again skips comparing thousands of nodes.
+#[derive(Clone, Debug)]
+pub struct SharedGraph(pub Rc<GraphAt>);
+
+impl PartialEq for SharedGraph {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
+
 /// Props of [`GraphPanel`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub graph: GraphAt,
+    pub graph: SharedGraph,
 }
 
 /// Boxes for nodes, arrows for `next_functions`, a legend, and the details
 /// of the node last clicked.
 #[function_component]
 pub fn GraphPanel(props: &Props) -> Html {
-    let graph = &props.graph;
+    let graph = &*props.graph.0;
     let windowed = use_memo(graph.graph.clone(), |graph| {
         let (shown, hidden) = window(graph);
         (GraphLayout::of(&shown), hidden)
