@@ -468,6 +468,8 @@ try {
     const [held, all] = summary.match(/\d+/g).map(Number);
     check(all >= 3 && held === all, `the engine checked the claims in the browser: ${summary}`);
     check((await page.locator("[data-testid=figures] dt").count()) > 0, "the lesson shows its measured figures");
+    check((await page.getByTestId("charts-title").textContent()) === "Charts · 5 steps",
+      "the charts count the lesson's 5 backward() steps, not its autograd.grad calls");
     await page.screenshot({ path: join(shots, "playground-lesson-1280x800.png") });
     // The checkbox rewrites the program's line and runs it again.
     await page.locator("[data-control=ZERO_GRAD] input").uncheck();

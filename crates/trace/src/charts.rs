@@ -2,8 +2,10 @@
 //! trace, and placed in a plot box (linear or log scale) so the page only
 //! writes the SVG.
 //!
-//! A step is one `backward()` (the outermost, when one runs inside
-//! another). Its loss is the value of the output backward started from
+//! A step is one `backward()` that wrote gradients into `.grad` (the
+//! outermost, when one runs inside another; `autograd.grad`, which leaves
+//! `.grad` alone, is not a step). Its loss is the value of the output
+//! backward started from
 //! ([`EventKind::BackwardRoot`], when that output has one element); its
 //! gradient norms are the `.grad` norms the engine reported while it ran
 //! ([`EventKind::GradValue`]): one per leaf that received a gradient, and
@@ -44,6 +46,8 @@ pub struct ParamSeries {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TrainingSeries {
     /// The index of the event at which each step's backward began.
+    /// (A step counts from when its backward ends; a backward that has not
+    /// ended is not one yet, unless the trace ends inside it.)
     pub starts: Vec<usize>,
     /// The loss of each step whose backward began at a one-element output.
     pub loss: Vec<Point>,
@@ -73,7 +77,9 @@ impl TrainingSeries {
         let mut series = Self::default();
         let mut root: Option<f64> = None;
         let mut depth = 0usize;
-        // The step's gradients so far: (leaf, shape, norm), one per leaf.
+        // The outermost backward running: where it began, and its loss.
+        let mut running: Option<(usize, Option<f64>)> = None;
+        // Its gradients so far: (leaf, shape, norm), one per leaf.
         let mut grads: Vec<(TensorId, &[usize], f64)> = Vec::new();
         for (i, event) in events.into_iter().enumerate() {
             match &event.kind {
@@ -83,11 +89,7 @@ impl TrainingSeries {
                 EventKind::BackwardBegan { .. } => {
                     depth += 1;
                     if depth == 1 {
-                        let step = series.starts.len();
-                        series.starts.push(i);
-                        if let Some(value) = root {
-                            series.loss.push(Point { step, value });
-                        }
+                        running = Some((i, root));
                         grads.clear();
                     }
                     root = None;
@@ -104,25 +106,36 @@ impl TrainingSeries {
                 EventKind::BackwardEnded if depth > 0 => {
                     depth -= 1;
                     if depth == 0 {
-                        series.finish_step(&grads);
+                        series.finish_step(running.take(), &grads);
                     }
                 }
                 _ => {}
             }
         }
         // A backward cut short (the program raised in it) still shows.
-        if depth > 0 {
-            series.finish_step(&grads);
-        }
+        series.finish_step(running, &grads);
         series
     }
 
-    fn finish_step(&mut self, grads: &[(TensorId, &[usize], f64)]) {
-        let Some(step) = self.starts.len().checked_sub(1) else {
+    /// Counts the backward that began at event `start` with loss `loss` as
+    /// a step if it wrote gradients into `.grad`: `autograd.grad`, which
+    /// only returns them, is not a training step (lesson 3 calls it beside
+    /// every `loss.backward()`).
+    fn finish_step(
+        &mut self,
+        running: Option<(usize, Option<f64>)>,
+        grads: &[(TensorId, &[usize], f64)],
+    ) {
+        let Some((start, loss)) = running else {
             return;
         };
         if grads.is_empty() {
             return;
+        }
+        let step = self.starts.len();
+        self.starts.push(start);
+        if let Some(value) = loss {
+            self.loss.push(Point { step, value });
         }
         let mut squares = 0.0;
         for &(tensor, shape, norm) in grads {
@@ -618,6 +631,37 @@ mod tests {
         assert_eq!(values(&series.params[0].points), [(0, 2.0)]);
         // No BackwardRoot value: no loss point, the step still counts.
         assert!(series.loss.is_empty());
+    }
+
+    #[test]
+    fn charts_autograd_grad_is_not_a_step() {
+        // Lesson 3: autograd.grad(loss, ...) then loss.backward() each step.
+        let mut kinds = Vec::new();
+        for loss in [2.0, 1.0] {
+            kinds.extend([
+                EventKind::BackwardRoot {
+                    numel: 1,
+                    value: Some(loss),
+                },
+                EventKind::BackwardBegan {
+                    root: 1,
+                    retain_graph: true,
+                },
+                EventKind::GradCaptured {
+                    input: 0,
+                    shape: vec![1],
+                    norm: 9.0,
+                    values: vec![],
+                },
+                EventKind::BackwardEnded,
+            ]);
+            kinds.extend(step(Some(loss), [3.0, 4.0]));
+        }
+        let series = TrainingSeries::of(&trace(kinds));
+        assert_eq!(values(&series.loss), [(0, 2.0), (1, 1.0)]);
+        assert_eq!(values(&series.grad_norm), [(0, 5.0), (1, 5.0)]);
+        // The steps begin at the backward() calls, not at autograd.grad.
+        assert_eq!(series.starts, [5, 16]);
     }
 
     #[test]
