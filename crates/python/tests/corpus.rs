@@ -152,9 +152,17 @@ fn self_check() {
 }
 
 /// Programs whose PyTorch output the GPU cannot give, each for a reason
-/// checked by what it prints instead: they ask for float64, which WebGPU
-/// does not have, and must be refused with PyTorch's MPS message.
-const GPU_REFUSES_FLOAT64: &[&str] = &["dtype_promotion.py", "nn_error_messages.py"];
+/// checked by what it prints instead: they make float64 tensors on the
+/// default device, which WebGPU cannot hold, and must be refused with
+/// PyTorch's MPS message (as they would be on a Mac's default `mps`).
+const GPU_REFUSES_FLOAT64: &[&str] = &[
+    "custom_function.py",
+    "dtype_promotion.py",
+    "fuzz_found_errors.py",
+    "manual_seed_shapes.py",
+    "nn_error_messages.py",
+    "print_tensors.py",
+];
 const GPU_FLOAT64_MESSAGE: &str = "Cannot convert a WebGPU Tensor to float64 dtype";
 
 /// The files beside the programs that are neither programs, expected
