@@ -97,6 +97,7 @@ impl PyNode {
     fn name(zelf: &Py<Self>) -> String {
         match zelf.node.name() {
             "AccumulateGrad" => "torch::autograd::AccumulateGrad".to_string(),
+            "CopySlices" => "torch::autograd::CopySlices".to_string(),
             name => name.to_string(),
         }
     }

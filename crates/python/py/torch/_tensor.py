@@ -390,6 +390,21 @@ class Tensor(_C.TensorBase):
     def abs_(self):
         return _C._unary_inplace(self, "abs_")
 
+    def log_(self):
+        return _C._unary_inplace(self, "log_")
+
+    def sin_(self):
+        return _C._unary_inplace(self, "sin_")
+
+    def cos_(self):
+        return _C._unary_inplace(self, "cos_")
+
+    def rsqrt_(self):
+        return _C._unary_inplace(self, "rsqrt_")
+
+    def reciprocal_(self):
+        return _C._unary_inplace(self, "reciprocal_")
+
     def type(self, dtype=None):
         if dtype is None:
             return "torch." + {"bool": "BoolTensor", "int64": "LongTensor", "float32": "FloatTensor", "float64": "DoubleTensor"}[str(self.dtype)[6:]]
