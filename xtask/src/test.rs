@@ -43,7 +43,7 @@ fn exclude_wasm_only(cmd: &mut Command) {
 pub fn run(ctx: &Ctx) -> Result<bool> {
     let total = Instant::now();
     let mut stages: Vec<Stage> = Vec::new();
-    let count = 10;
+    let count = 11;
     let mut stage = |name: &'static str, body: &mut dyn FnMut() -> Result<()>| -> Outcome {
         let n = stages.len() + 1;
         println!("\n==> [{n}/{count}] {name}");
@@ -123,11 +123,11 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
         ]))
     });
 
-    stage("gpu tests (lavapipe)", &mut || {
-        let mut cmd = ctx.cargo(["test", "-p", "gradscope-wgpu"]);
+    // Pin the Vulkan loader to lavapipe so a real GPU, if any, does not
+    // change results; a GPU test that finds no adapter fails here.
+    let on_lavapipe = |mut cmd: Command| -> Result<()> {
         cmd.env("WGPU_BACKEND", "vulkan")
             .env("GRADSCOPE_REQUIRE_GPU", "1");
-        // Pin the Vulkan loader to lavapipe so a real GPU, if any, does not change results.
         match setup::lavapipe_icd() {
             Some(icd) => {
                 cmd.env("VK_DRIVER_FILES", &icd)
@@ -136,6 +136,36 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
             None => bail!("lavapipe's Vulkan ICD is missing: run `cargo xtask setup`"),
         }
         cargo(&mut cmd)
+    };
+
+    stage("gpu tests (lavapipe)", &mut || {
+        on_lavapipe(ctx.cargo(["test", "-p", "gradscope-wgpu"]))?;
+        // Whole-program parity: every corpus program with the GPU as its
+        // default device, against PyTorch's recorded output.
+        on_lavapipe(ctx.cargo([
+            "test",
+            "-p",
+            "gradscope-python",
+            "--test",
+            "corpus",
+            "--",
+            "--device",
+            "webgpu",
+        ]))
+    });
+
+    stage("lessons (webgpu on lavapipe)", &mut || {
+        on_lavapipe(ctx.cargo([
+            "run",
+            "-q",
+            "-p",
+            "gradscope-cli",
+            "--",
+            "lessons",
+            "--check",
+            "--device",
+            "webgpu",
+        ]))
     });
 
     stage("wasm tests (headless Chromium)", &mut || {
