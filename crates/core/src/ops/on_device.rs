@@ -72,6 +72,12 @@ fn operand<'a>(gpu: &dyn DeviceBackend, t: &'a Tensor) -> Result<Option<(Operand
         .map(|b| (Operand::Stored(b), t.layout().clone())))
 }
 
+/// Whether `t` can be a float32 kernel operand: a float32 GPU tensor, or
+/// a CPU number that [`operand`] uploads as one float32 element.
+fn float_operand(t: &Tensor) -> bool {
+    t.dtype() == DType::Float32 || t.device() == Device::Cpu
+}
+
 /// A new GPU tensor of `shape` over a kernel's result, or `None`.
 fn finish(result: Kernel, shape: &[usize]) -> Result<Option<Tensor>> {
     Ok(result?.map(|buffer| {
@@ -111,8 +117,7 @@ pub(crate) fn binary(
     if out_dtype != DType::Float32 {
         return Ok(None);
     }
-    let float = |t: &Tensor| t.dtype() == DType::Float32 || t.device() == Device::Cpu;
-    if !float(a) || !float(b) {
+    if !float_operand(a) || !float_operand(b) {
         return Ok(None);
     }
     let (Some((ab, al)), Some((bb, bl))) = (operand(gpu.as_ref(), a)?, operand(gpu.as_ref(), b)?)
@@ -248,8 +253,7 @@ pub(crate) fn compare(
     let Some(gpu) = backend()? else {
         return Ok(None);
     };
-    let float = |t: &Tensor| t.dtype() == DType::Float32 || t.device() == Device::Cpu;
-    if dtype != DType::Float32 || !float(a) || !float(b) {
+    if dtype != DType::Float32 || !float_operand(a) || !float_operand(b) {
         return Ok(None);
     }
     let (Some((ab, al)), Some((bb, bl))) = (operand(gpu.as_ref(), a)?, operand(gpu.as_ref(), b)?)
@@ -278,8 +282,7 @@ pub(crate) fn where_cond(
     let Some(gpu) = backend()? else {
         return Ok(None);
     };
-    let float = |t: &Tensor| t.dtype() == DType::Float32 || t.device() == Device::Cpu;
-    if dtype != DType::Float32 || !float(a) || !float(b) {
+    if dtype != DType::Float32 || !float_operand(a) || !float_operand(b) {
         return Ok(None);
     }
     let (Some((cb, cl)), Some((ab, al)), Some((bb, bl))) = (
