@@ -134,6 +134,20 @@ pub enum Error {
     )]
     NoGradViewInplace,
 
+    /// The same, on a view (made with grad mode on) of a view made with it
+    /// off; `node` is the view's op as PyTorch names it here (`Slice`).
+    #[error(
+        "Output {output} of {node} is a view of a view which was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
+    )]
+    NoGradViewOfViewInplace { output: usize, node: String },
+
+    /// Backward through `leaky_relu_` with a negative slope: its node saved
+    /// the result, from which a negative slope cannot tell the input's sign.
+    #[error(
+        "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. This is caused by calling in-place forward function with a negative slope, please call out-of-place version instead. File an issue at https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu backward calculation with negative slope"
+    )]
+    LeakyReluInplaceNegativeSlope,
+
     /// An in-place op on one of the views `split`/`unbind` return.
     #[error(
         "Output {output} of {node} is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one."

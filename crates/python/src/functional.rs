@@ -185,6 +185,12 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
         note_line(vm);
         wrap_result(x.tensor.leaky_relu(slope), vm)
     });
+    // `F.leaky_relu_` and `F.leaky_relu(inplace=True)`: `LeakyReluBackward1`.
+    function!("_leaky_relu_", |x: T, slope: f64, vm: &VirtualMachine| {
+        note_line(vm);
+        x.tensor.leaky_relu_(slope).py(vm)?;
+        Ok::<T, rustpython_vm::builtins::PyBaseExceptionRef>(x)
+    });
     function!(
         "_softplus",
         |x: T, beta: f64, threshold: f64, vm: &VirtualMachine| {

@@ -252,7 +252,7 @@ fn run_node(
             }
             vec![]
         }
-        NodeKind::Op(op) => op_backward(node, op, grad, create_graph)?,
+        NodeKind::Op(_) | NodeKind::Inplace(_) => formula_backward(node, grad, create_graph)?,
         NodeKind::CopySlices(c) => copy_slices(c, grad, retain_graph, create_graph)?,
         NodeKind::Zeros(_) => vec![Some(grad.full_like(0.0))],
         NodeKind::AsStrided(chain) => {
@@ -282,10 +282,10 @@ fn run_node(
     Ok(outputs)
 }
 
-/// An op node's backward formula: one gradient per `next` edge.
-fn op_backward(
+/// An op node's backward formula: one gradient per `next` edge (none for
+/// a node without a formula).
+fn formula_backward(
     node: &Rc<Node>,
-    op: &crate::ops::Op,
     grad: &Tensor,
     create_graph: bool,
 ) -> Result<Vec<Option<Tensor>>> {
@@ -301,7 +301,16 @@ fn op_backward(
         input_shapes: &node.input_shapes,
         needs_grad: &needs_grad,
     };
-    to_input_meta(node, derivatives::backward(op, &inputs)?)
+    let grads = match &node.kind {
+        NodeKind::Op(op) => derivatives::backward(op, &inputs)?,
+        NodeKind::Inplace(op) => derivatives::inplace_backward(op, &inputs)?,
+        NodeKind::AccumulateGrad(_)
+        | NodeKind::Custom(_)
+        | NodeKind::CopySlices(_)
+        | NodeKind::AsStrided(_)
+        | NodeKind::Zeros(_) => vec![],
+    };
+    to_input_meta(node, grads)
 }
 
 /// PyTorch's `CopySlices::apply`: the base's gradient keeps its value
@@ -323,8 +332,8 @@ fn copy_slices(
     let zero = Tensor::scalar(0.0);
     let inner = c.inner.as_ref();
     match inner.map(|n| (n, &n.kind)) {
-        Some((node, NodeKind::Op(op))) if c.wrapped => {
-            let mut grads = op_backward(node, op, &slice, create_graph)?;
+        Some((node, NodeKind::Op(_) | NodeKind::Inplace(_))) if c.wrapped => {
+            let mut grads = formula_backward(node, &slice, create_graph)?;
             if !retain_graph {
                 node.release_saved();
             }

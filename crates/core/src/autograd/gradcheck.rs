@@ -163,6 +163,7 @@ pub fn node_op(node: &super::Node) -> Option<&crate::ops::Op> {
     match &node.kind {
         super::NodeKind::Op(op) => Some(op),
         super::NodeKind::AccumulateGrad(_)
+        | super::NodeKind::Inplace(_)
         | super::NodeKind::Custom(_)
         | super::NodeKind::CopySlices(_)
         | super::NodeKind::AsStrided(_)

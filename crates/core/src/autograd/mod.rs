@@ -12,6 +12,7 @@ mod saved;
 pub(crate) mod views;
 
 pub use grad::grad;
+pub(crate) use saved::forward_name;
 pub use hooks::{Hook, HookHandle};
 
 use std::cell::{Cell, RefCell};
@@ -22,6 +23,7 @@ use gradscope_trace::{EventKind, NodeId, SavedInfo};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::grad_mode::is_grad_enabled;
+use crate::ops::inplace::InplaceOp;
 use crate::ops::{Op, SavedSlot};
 use crate::tensor::Tensor;
 use crate::trace;
@@ -47,6 +49,9 @@ fn take_next(counter: &'static std::thread::LocalKey<Cell<u64>>) -> u64 {
 pub(crate) enum NodeKind {
     /// The backward of a recorded op.
     Op(Op),
+    /// The backward of an in-place op PyTorch names on its own
+    /// (`LeakyReluBackward1`, `CopyBackwards`).
+    Inplace(InplaceOp),
     /// Adds the incoming gradient into a leaf's `.grad`.
     AccumulateGrad(Tensor),
     /// A user-defined `autograd.Function`'s backward.
@@ -134,6 +139,7 @@ impl Node {
     pub fn name(&self) -> &str {
         match &self.kind {
             NodeKind::Op(op) => op.node_name(),
+            NodeKind::Inplace(op) => op.node_name(),
             NodeKind::AccumulateGrad(_) => "AccumulateGrad",
             NodeKind::Custom(f) => &f.name,
             // The C++ name is `torch::autograd::CopySlices`; as for
@@ -164,6 +170,7 @@ impl Node {
         match &self.kind {
             NodeKind::AccumulateGrad(t) => Some(t),
             NodeKind::Op(_)
+            | NodeKind::Inplace(_)
             | NodeKind::Custom(_)
             | NodeKind::CopySlices(_)
             | NodeKind::AsStrided(_)
@@ -278,7 +285,9 @@ fn take_grad_fns(saved: Option<Vec<SavedTensor>>) -> Vec<Rc<Node>> {
 fn edge_to(input: &Tensor) -> Option<Rc<Node>> {
     match input.grad_fn() {
         Some(node) => Some(node),
-        None if input.requires_grad() => Some(input.grad_accumulator()),
+        None if input.requires_grad() && !views::requires_grad_from_base(input) => {
+            Some(input.grad_accumulator())
+        }
         None => None,
     }
 }
@@ -293,10 +302,12 @@ pub(crate) fn record(op: Op, inputs: &[&Tensor], output: &Tensor) -> Result<()> 
     let edge_inputs: Vec<usize> = (0..inputs.len())
         .filter(|&i| op.is_differentiable_input(i))
         .collect();
-    let next: Vec<Option<Rc<Node>>> = edge_inputs.iter().map(|&i| edge_to(inputs[i])).collect();
-    if next.iter().all(Option::is_none) {
+    // PyTorch records a node whenever an input requires grad, even one
+    // whose edges all lead nowhere (a view made under no_grad).
+    if !edge_inputs.iter().any(|&i| inputs[i].requires_grad()) {
         return Ok(());
     }
+    let next: Vec<Option<Rc<Node>>> = edge_inputs.iter().map(|&i| edge_to(inputs[i])).collect();
     let mut needs = vec![false; inputs.len()];
     for (&i, edge) in edge_inputs.iter().zip(&next) {
         needs[i] = edge.is_some();
@@ -307,6 +318,24 @@ pub(crate) fn record(op: Op, inputs: &[&Tensor], output: &Tensor) -> Result<()> 
     });
     let saved = save_all(slots)?;
     attach(NodeKind::Op(op), inputs, (edge_inputs, next), saved, output);
+    Ok(())
+}
+
+/// Records an in-place op's own node on `output` (the values it will write)
+/// when grad mode is on and an input needs a gradient; `inputs[0]` is the
+/// tensor written, whose old history becomes the first edge.
+pub(crate) fn record_inplace(op: InplaceOp, inputs: &[&Tensor], output: &Tensor) -> Result<()> {
+    if !is_grad_enabled() || !inputs.iter().any(|t| t.requires_grad()) {
+        return Ok(());
+    }
+    let next: Vec<Option<Rc<Node>>> = inputs.iter().map(|t| edge_to(t)).collect();
+    let slots = op.saved().into_iter().filter_map(|slot| match slot {
+        SavedSlot::Input(i) => inputs.get(i).map(|t| (slot, (*t).clone())),
+        SavedSlot::Output => Some((slot, output.detach())),
+    });
+    let saved = save_all(slots)?;
+    let edge_inputs = (0..inputs.len()).collect();
+    attach(NodeKind::Inplace(op), inputs, (edge_inputs, next), saved, output);
     Ok(())
 }
 
@@ -391,7 +420,7 @@ pub(crate) fn rebase_history(t: &Tensor, node: Option<Rc<Node>>, mark: u64, op: 
         // base's and the node's others.
         let wrapped = fresh.is_some_and(|n| {
             sequence_mark() == mark + 1
-                && matches!(n.kind, NodeKind::Op(_))
+                && matches!(n.kind, NodeKind::Op(_) | NodeKind::Inplace(_))
                 && n.edge_inputs.first() == Some(&0)
                 && n.input_shapes.first().map(Vec::as_slice) == Some(t.shape())
                 && match (n.next.first().and_then(Option::as_ref), t.grad_fn()) {

@@ -176,7 +176,7 @@ impl Drop for SavedTensor {
 /// How PyTorch's version error names the op behind a node: `Backward0`
 /// dropped (`SigmoidBackward0` is `Sigmoid`), other numbers kept
 /// (`LeakyReluBackward1` is `LeakyRelu1`).
-fn forward_name(node: &str) -> String {
+pub(crate) fn forward_name(node: &str) -> String {
     if let Some(name) = node.strip_suffix("Backward0") {
         return name.into();
     }

@@ -9,7 +9,7 @@
 //! (the ops replayed). Entries hold weak references only: a view must not
 //! keep its base's storage alive in the memory ledger after both are gone.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
@@ -42,6 +42,11 @@ struct Entry {
     base: Weak<TensorImpl>,
     chain: Vec<Step>,
     creation: Creation,
+    /// Made with grad mode off from a tensor that requires grad: the view
+    /// requires grad as its base does, but has no history of its own and
+    /// no `AccumulateGrad` (PyTorch's `requires_grad()` of a view without
+    /// its own `requires_grad_` flag).
+    requires_grad_from_base: bool,
 }
 
 #[derive(Default)]
@@ -57,6 +62,9 @@ struct Table {
 
 thread_local! {
     static TABLE: RefCell<Table> = RefCell::new(Table::default());
+    /// Whether any view has taken its base's `requires_grad` under no_grad:
+    /// until one has, [`requires_grad_from_base`] needs no table look-up.
+    static ANY_FROM_BASE: Cell<bool> = const { Cell::new(false) };
 }
 
 /// A live view's base and how it was made.
@@ -101,11 +109,11 @@ pub(crate) fn note(op: &Op, input: Option<&Tensor>, output: &Tensor) {
     TABLE.with(|table| {
         let mut table = table.borrow_mut();
         let step = (op.clone(), input.shape().to_vec());
-        let (base, mut chain) = match table.entries.get(&input.id()) {
+        let (base, mut chain, inherited) = match table.entries.get(&input.id()) {
             Some(e) if e.view.strong_count() > 0 && e.base.strong_count() > 0 => {
-                (e.base.clone(), e.chain.clone())
+                (e.base.clone(), e.chain.clone(), e.creation.clone())
             }
-            _ => (Rc::downgrade(&input.0), vec![]),
+            _ => (Rc::downgrade(&input.0), vec![], Creation::Default),
         };
         chain.push(step);
         let creation = match multi {
@@ -130,9 +138,20 @@ pub(crate) fn note(op: &Op, input: Option<&Tensor>, output: &Tensor) {
                 };
                 Creation::MultiOutput { output, node }
             }
-            None if !is_grad_enabled() => Creation::NoGrad,
+            // PyTorch's propagate_creation_meta: a view of a view made
+            // under no_grad is refused in-place writes as that one is.
+            None if inherited == Creation::NoGrad => Creation::NoGrad,
             None => Creation::Default,
         };
+        let grad_off = !is_grad_enabled();
+        let creation = if grad_off { Creation::NoGrad } else { creation };
+        // PyTorch's view made with grad mode off still requires grad when
+        // its base does, though it records no history.
+        let requires_grad_from_base = grad_off && input.requires_grad();
+        if requires_grad_from_base {
+            output.0.requires_grad.set(true);
+            ANY_FROM_BASE.with(|any| any.set(true));
+        }
         table.entries.insert(
             output.id(),
             Entry {
@@ -140,6 +159,7 @@ pub(crate) fn note(op: &Op, input: Option<&Tensor>, output: &Tensor) {
                 base,
                 chain,
                 creation,
+                requires_grad_from_base,
             },
         );
         if table.entries.len() > 2 * table.swept_len.max(64) {
@@ -163,6 +183,20 @@ pub(crate) fn view_of(t: &Tensor) -> Option<ViewOf> {
             base: upgrade(&e.base)?,
             chain: e.chain.clone(),
             creation: e.creation.clone(),
+        })
+    })
+}
+
+/// Whether `t` requires grad only as a view made under no_grad of a tensor
+/// that does: a gradient for it goes nowhere (PyTorch gives it no
+/// `AccumulateGrad`).
+pub(crate) fn requires_grad_from_base(t: &Tensor) -> bool {
+    if !ANY_FROM_BASE.with(Cell::get) {
+        return false;
+    }
+    TABLE.with(|table| {
+        table.borrow().entries.get(&t.id()).is_some_and(|e| {
+            e.requires_grad_from_base && std::ptr::eq(e.view.as_ptr(), Rc::as_ptr(&t.0))
         })
     })
 }

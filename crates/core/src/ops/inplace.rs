@@ -6,7 +6,8 @@ use gradscope_trace::EventKind;
 
 use crate::autograd::{self, views};
 use crate::error::{Error, Result};
-use crate::grad_mode::{is_grad_enabled, is_inference_mode_enabled};
+use super::SavedSlot;
+use crate::grad_mode::{GradModeGuard, is_grad_enabled, is_inference_mode_enabled};
 use crate::tensor::Tensor;
 use crate::trace;
 
@@ -27,7 +28,7 @@ impl Tensor {
         // view of a leaf, then a leaf. A view's need for a gradient is its
         // base's, as PyTorch's views share it.
         if let Some(v) = &view {
-            view_rebase_check(v, self.requires_grad() || v.base.requires_grad())?;
+            view_rebase_check(self, v, self.requires_grad() || v.base.requires_grad())?;
             if self.requires_grad() && v.base.is_leaf() {
                 return Err(Error::LeafViewInplace);
             }
@@ -63,7 +64,7 @@ impl Tensor {
         }
         if let Some(v) = &view {
             // Another input may be what needs the gradient.
-            view_rebase_check(v, result.requires_grad())?;
+            view_rebase_check(self, v, result.requires_grad())?;
         }
         let node = result.grad_fn();
         if let Some(node) = &node {
@@ -127,25 +128,86 @@ impl Tensor {
         })
     }
 
-    /// Copies `src` (broadcast, cast) into this tensor, PyTorch's `copy_`.
-    /// The graph shows the broadcast and cast (`ExpandBackward0`,
-    /// `ToCopyBackward0`) rather than PyTorch's single `CopyBackwards`.
+    /// Copies `src` (broadcast, cast) into this tensor, PyTorch's `copy_`:
+    /// one `CopyBackwards` node whose edges are the old value's history
+    /// (a zero gradient) and `src`'s (the gradient summed back to its shape
+    /// and cast to its dtype), as in PyTorch.
     pub fn copy_(&self, src: &Tensor) -> Result<Tensor> {
         let (shape, dtype) = (self.shape().to_vec(), self.dtype());
-        self.apply_inplace("copy_", |_| src.expand(&shape)?.to_dtype(dtype))
+        self.apply_inplace("copy_", |t| {
+            let out = {
+                let _off = GradModeGuard::internal(false);
+                src.expand(&shape)?.to_dtype(dtype)?.detach()
+            };
+            autograd::record_inplace(InplaceOp::Copy, &[t, src], &out)?;
+            Ok(out)
+        })
+    }
+
+    /// PyTorch's `F.leaky_relu_(self, negative_slope)`: its node,
+    /// `LeakyReluBackward1`, saves the result it wrote, so a later write to
+    /// the tensor is caught; backward refuses a negative slope, as PyTorch's.
+    pub fn leaky_relu_(&self, negative_slope: f64) -> Result<Tensor> {
+        self.apply_inplace("leaky_relu_", |t| {
+            let out = {
+                let _off = GradModeGuard::internal(false);
+                t.leaky_relu(negative_slope)?
+            };
+            autograd::record_inplace(InplaceOp::LeakyRelu { negative_slope }, &[t], &out)?;
+            Ok(out)
+        })
+    }
+}
+
+/// An in-place op that PyTorch records as a node of its own rather than as
+/// its out-of-place op's: not an [`Op`](super::Op) variant, since no
+/// out-of-place call makes it and no backend computes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum InplaceOp {
+    /// `leaky_relu_`: `LeakyReluBackward1`, which saves the result.
+    LeakyRelu {
+        /// The slope for negative inputs.
+        negative_slope: f64,
+    },
+    /// `copy_(src)`: `CopyBackwards`, over the old value and `src`.
+    Copy,
+}
+
+impl InplaceOp {
+    /// PyTorch's node name.
+    pub(crate) fn node_name(&self) -> &'static str {
+        match self {
+            InplaceOp::LeakyRelu { .. } => "LeakyReluBackward1",
+            InplaceOp::Copy => "CopyBackwards",
+        }
+    }
+
+    /// What its backward reads.
+    pub(crate) fn saved(&self) -> Vec<SavedSlot> {
+        match self {
+            InplaceOp::LeakyRelu { .. } => vec![SavedSlot::Output],
+            InplaceOp::Copy => vec![],
+        }
     }
 }
 
 /// What PyTorch's `handle_view_on_rebase` refuses when an in-place op on a
 /// view will be recorded (`requires_grad`, with grad mode on): a view made
 /// with grad mode off, or one of several views one op returned.
-fn view_rebase_check(view: &views::ViewOf, requires_grad: bool) -> Result<()> {
+fn view_rebase_check(t: &Tensor, view: &views::ViewOf, requires_grad: bool) -> Result<()> {
     if !requires_grad {
         return Ok(());
     }
     match &view.creation {
         views::Creation::Default => Ok(()),
-        views::Creation::NoGrad => Err(Error::NoGradViewInplace),
+        views::Creation::NoGrad => match t.grad_fn() {
+            // A view of that view, made with grad mode on.
+            Some(node) => Err(Error::NoGradViewOfViewInplace {
+                output: 0,
+                node: autograd::forward_name(node.name()),
+            }),
+            None => Err(Error::NoGradViewInplace),
+        },
         views::Creation::MultiOutput { output, node } => Err(Error::MultiOutputViewInplace {
             output: *output,
             node: (*node).into(),

@@ -10,6 +10,7 @@
 
 mod arith;
 mod index;
+mod inplace;
 mod join;
 mod matmul;
 mod nn;
@@ -20,6 +21,8 @@ mod unary;
 mod view;
 
 use crate::error::{Error, Result};
+pub(crate) use inplace::backward as inplace_backward;
+
 use crate::ops::{Op, SavedSlot};
 use crate::tensor::Tensor;
 
