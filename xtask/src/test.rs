@@ -206,8 +206,9 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
 }
 
 /// Serves the site on a free port and runs the browser scripts against it:
-/// the playground, then the embeddable widget (its demo article served from
-/// a second port, another origin). Both run; either failing fails the stage.
+/// the playground, the embeddable widget (its demo article served from a
+/// second port, another origin), then the engine's worker. All run; any
+/// failing fails the stage.
 fn e2e(ctx: &Ctx) -> Result<()> {
     let script = ctx.root.join("tests/e2e/playground.mjs");
     if !script.is_file() {
@@ -229,13 +230,27 @@ fn e2e(ctx: &Ctx) -> Result<()> {
     }
 
     let widget = widget_e2e(ctx, &site, &server.url(), &out_dir);
+    let engine = engine_e2e(ctx, &server.url());
     drop(server);
-    match (playground, widget) {
-        (Ok(()), Ok(())) => Ok(()),
-        (Err(err), Ok(())) => Err(err),
-        (Ok(()), Err(err)) => Err(err),
-        (Err(a), Err(b)) => bail!("{a:#}; and {b:#}"),
+    let failed: Vec<String> = [playground, widget, engine]
+        .into_iter()
+        .filter_map(|result| result.err().map(|err| format!("{err:#}")))
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        bail!("{}", failed.join("; and "))
     }
+}
+
+/// The engine's worker on its own: programs on the GPU (JSPI readback) and
+/// every lesson's claims on both devices, in the browser (issues 5 and 8).
+fn engine_e2e(ctx: &Ctx, site_url: &str) -> Result<()> {
+    let mut cmd = ctx.cmd("node");
+    cmd.arg("tests/e2e/engine.mjs")
+        .env("GRADSCOPE_URL", site_url);
+    println!("{}", util::display(&cmd));
+    util::run_with_timeout(&mut cmd, E2E_LIMIT)
 }
 
 /// The widget's e2e script: the demo article served from a second port

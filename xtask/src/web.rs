@@ -27,6 +27,9 @@ const WASM_OPT_FEATURES: &[&str] = &[
     "--enable-mutable-globals",
     "--enable-reference-types",
     "--enable-multivalue",
+    // The worker's JSPI glue (wasm-bindgen's `suspending` wrappers) catches
+    // with `try_table`; without this wasm-opt rejects the module.
+    "--enable-exception-handling",
 ];
 
 /// The editor's npm project (CodeMirror 6 and esbuild), under the repository root.

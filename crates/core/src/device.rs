@@ -127,6 +127,9 @@ pub fn gpu() -> Result<Rc<dyn DeviceBackend>> {
     if let Some(opener) = OPENER.with(|o| o.borrow_mut().take()) {
         match opener() {
             Ok(gpu) => set_gpu(gpu),
+            // An opener saying why there is no GPU gives the reason, which
+            // the error below names once.
+            Err(Error::DeviceUnavailable { reason }) => set_gpu_unavailable(reason),
             Err(e) => set_gpu_unavailable(e.to_string()),
         }
     }

@@ -100,6 +100,24 @@ fn without_a_gpu_moving_there_says_why() {
 }
 
 #[test]
+fn an_opener_that_finds_no_gpu_gives_its_reason_once() {
+    device::set_gpu_unavailable("not yet opened");
+    device::set_gpu_opener(Box::new(|| {
+        Err(gradscope_core::Error::DeviceUnavailable {
+            reason: "this browser lacks JSPI".into(),
+        })
+    }));
+    let err = Tensor::ones(&[2]).to_device(Device::WebGpu).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "WebGPU is not available: this browser lacks JSPI"
+    );
+    // The failure is remembered: asking again gives the same reason.
+    let again = device::gpu().map(|_| ()).unwrap_err();
+    assert_eq!(again.to_string(), err.to_string());
+}
+
+#[test]
 fn values_round_trip_and_views_read_through_the_device() {
     gpu();
     let x = Tensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]).unwrap();

@@ -94,6 +94,9 @@ pub enum Request {
     CheckLesson {
         /// The lesson's slug (`forgot-zero-grad`).
         slug: String,
+        /// The default device for its tensors (the CPU when unnamed).
+        #[serde(default)]
+        device: Device,
     },
 }
 
@@ -203,6 +206,24 @@ mod tests {
             r#"{"type":"run_program","source":"pass\n","device":"cpu","memory_budget":67108864}"#
         );
         assert_eq!(serde_json::from_str::<Request>(&json)?, request);
+        Ok(())
+    }
+
+    #[test]
+    fn protocol_check_lesson_names_its_device() -> Result<(), serde_json::Error> {
+        let request = Request::CheckLesson {
+            slug: "forgot-zero-grad".into(),
+            device: Device::Webgpu,
+        };
+        let json = serde_json::to_string(&request)?;
+        assert_eq!(
+            json,
+            r#"{"type":"check_lesson","slug":"forgot-zero-grad","device":"webgpu"}"#
+        );
+        assert_eq!(serde_json::from_str::<Request>(&json)?, request);
+        // A page from before devices were named checks on the CPU.
+        let old: Request = serde_json::from_str(r#"{"type":"check_lesson","slug":"x"}"#)?;
+        assert!(matches!(old, Request::CheckLesson { device: Device::Cpu, .. }));
         Ok(())
     }
 

@@ -112,12 +112,13 @@ impl EngineHandle {
         engine.receiver.running.set(false);
     }
 
-    /// Asks the worker to check a lesson's claims (after any run it was
-    /// sent, which it finishes first).
-    pub fn check_lesson(&self, slug: &str) {
+    /// Asks the worker to check a lesson's claims with its tensors on
+    /// `device` (after any run it was sent, which it finishes first).
+    pub fn check_lesson(&self, slug: &str, device: Device) {
         self.0.dispatch.dispatch(Action::CheckingClaims);
         let request = Request::CheckLesson {
             slug: slug.to_string(),
+            device,
         };
         match self.0.worker.borrow().as_ref() {
             Some(spawned) if self.0.ready.get() => send(&spawned.worker, &request),

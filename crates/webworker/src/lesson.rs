@@ -7,10 +7,15 @@ use gradscope_lessons::{DataFile, RunRecord, Runner};
 use gradscope_trace::Reply;
 use gradscope_trace::protocol::ClaimResult;
 
-use crate::program::with_runtime;
+use gradscope_trace::protocol::Device;
+
+use crate::program::{on_device, with_runtime};
 
 /// Runs lesson programs in the worker's one interpreter.
-struct WorkerRunner;
+struct WorkerRunner {
+    /// The default device of the lesson's tensors.
+    device: Device,
+}
 
 impl Runner for WorkerRunner {
     fn run(&mut self, source: &str, _files: &[DataFile]) -> RunRecord {
@@ -19,7 +24,7 @@ impl Runner for WorkerRunner {
         // would cost the digits' bytes on every claim's run.
         with_runtime(|runtime| {
             runtime.set_output_sink(None);
-            let (out, events) = trace::record(|| runtime.run(source));
+            let (out, events) = trace::record(|| on_device(self.device, || runtime.run(source)));
             RunRecord {
                 events,
                 stdout: out.stdout,
@@ -33,8 +38,9 @@ impl Runner for WorkerRunner {
     }
 }
 
-/// Checks the lesson `slug` and posts its report.
-pub(crate) fn check(slug: &str) -> Reply {
+/// Checks the lesson `slug` with its tensors on `device`, and returns its
+/// report.
+pub(crate) fn check(slug: &str, device: Device) -> Reply {
     let Some(lesson) = gradscope_lessons::find(slug) else {
         return Reply::Error {
             kind: "ValueError".into(),
@@ -43,7 +49,7 @@ pub(crate) fn check(slug: &str) -> Reply {
             traceback: None,
         };
     };
-    let report = gradscope_lessons::check(lesson, &mut WorkerRunner);
+    let report = gradscope_lessons::check(lesson, &mut WorkerRunner { device });
     let claims = report
         .claims
         .iter()

@@ -1,9 +1,9 @@
 //! gradscope's Web Worker: the engine runs here, off the page's main thread,
 //! and talks to the page only through [`Request`] and [`Reply`] messages.
 //!
-//! `web/worker.js` loads this module; its start function installs the
-//! message handler, makes the Python interpreter, and announces
-//! [`Reply::Ready`].
+//! `web/worker.js` loads this module; its start function makes the Python
+//! interpreter and announces [`Reply::Ready`]; `worker.js` then hands each
+//! message to [`on_message`], one at a time.
 
 mod gpu;
 mod lesson;
@@ -11,7 +11,7 @@ mod program;
 
 use gradscope_trace::{Reply, Request};
 use wasm_bindgen::prelude::*;
-use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+use web_sys::DedicatedWorkerGlobalScope;
 
 /// Sends one reply to the page as a JSON string.
 pub(crate) fn post(reply: &Reply) {
@@ -26,7 +26,7 @@ pub(crate) fn post(reply: &Reply) {
     }
 }
 
-/// Installs the message handler; runs when `worker.js` initialises the module.
+/// Makes the interpreter; runs when `worker.js` initialises the module.
 #[wasm_bindgen(start)]
 pub fn start() {
     // A panic aborts the module (wasm32 has no unwinding); say where first,
@@ -41,24 +41,54 @@ pub fn start() {
             traceback: None,
         });
     }));
-    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let handler = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
-        let text = event.data().as_string().unwrap_or_default();
-        match serde_json::from_str::<Request>(&text) {
-            Ok(request) => wasm_bindgen_futures::spawn_local(handle(request)),
-            Err(err) => post(&Reply::Error {
-                kind: "ValueError".into(),
-                message: format!("gradscope worker: bad request {text:?}: {err}"),
-                line: None,
-                traceback: None,
-            }),
-        }
-    });
-    scope.set_onmessage(Some(handler.as_ref().unchecked_ref()));
-    // The handler lives as long as the worker.
-    handler.forget();
+    gpu::register_opener();
     let startup_ms = program::start_runtime();
     post(&Reply::Ready { startup_ms });
+}
+
+// wasm-bindgen marks its JSPI support experimental with `#[deprecated]`,
+// also on the items its macro generates beside the export: allowed for this
+// module only.
+#[allow(deprecated)]
+mod entry {
+    use super::{Reply, Request, handle, post};
+    use wasm_bindgen::prelude::*;
+
+    /// Handles one message from the page; `worker.js` calls it for each
+    /// message in turn, waiting for the promise it returns before the next.
+    ///
+    /// It is a JSPI export (entered through `WebAssembly.promising`), so a
+    /// program it runs may suspend while the GPU works: reading a GPU tensor
+    /// into Python (`print`, `.item()`) waits on the buffer's map. The handling
+    /// runs as a task spawned from here (inheriting the promising entry) and
+    /// this call suspends until it is done, so the promise `worker.js` awaits
+    /// settles only when the reply has been posted: one message at a time,
+    /// never a second one entering the interpreter a suspended run holds.
+    ///
+    /// Without JSPI (the stand-ins `worker.js` installs) nothing suspends: the
+    /// promise settles at once and the task runs on its own, as before, while
+    /// GPU downloads fail with a typed error.
+    #[wasm_bindgen(jspi)]
+    pub fn on_message(text: String) {
+        let request = match serde_json::from_str::<Request>(&text) {
+            Ok(request) => request,
+            Err(err) => {
+                return post(&Reply::Error {
+                    kind: "ValueError".into(),
+                    message: format!("gradscope worker: bad request {text:?}: {err}"),
+                    line: None,
+                    traceback: None,
+                });
+            }
+        };
+        let task = wasm_bindgen_futures::future_to_promise(async move {
+            handle(request).await;
+            Ok(JsValue::UNDEFINED)
+        });
+        if let Err(err) = js_sys::futures::jspi_block_on_promise(&task) {
+            web_sys::console::error_2(&"gradscope worker: a message failed".into(), &err);
+        }
+    }
 }
 
 async fn handle(request: Request) {
@@ -70,7 +100,7 @@ async fn handle(request: Request) {
             source,
             device,
             memory_budget,
-        } => program::run(&source, device, memory_budget).await,
-        Request::CheckLesson { slug } => post(&lesson::check(&slug)),
+        } => program::run(&source, device, memory_budget),
+        Request::CheckLesson { slug, device } => post(&lesson::check(&slug, device)),
     }
 }

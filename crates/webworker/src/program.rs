@@ -15,7 +15,7 @@ use gradscope_python::{Limits, RunOutput, Runtime, Stream};
 use gradscope_trace::Reply;
 use gradscope_trace::protocol::Device;
 
-use crate::{gpu, post};
+use crate::post;
 
 /// The most events in one message.
 const BATCH: usize = 4096;
@@ -81,12 +81,7 @@ fn budget_for(requested: Option<u64>) -> u64 {
 
 /// Runs `source` under a memory budget of `memory_budget` bytes (the
 /// default when `None`) and posts its events, its output and how it ended.
-pub(crate) async fn run(source: &str, device: Device, memory_budget: Option<u64>) {
-    if device == Device::Webgpu {
-        post(&Reply::Notice {
-            text: "the GPU tensor backend is not finished: this run computes on the CPU".into(),
-        });
-    }
+pub(crate) fn run(source: &str, device: Device, memory_budget: Option<u64>) {
     let out = with_runtime(|runtime| {
         let defaults = runtime.limits().clone();
         runtime.set_limits(Limits {
@@ -107,7 +102,7 @@ pub(crate) async fn run(source: &str, device: Device, memory_budget: Option<u64>
             BATCH,
             EVERY,
         );
-        let out = runtime.run(source);
+        let out = on_device(device, || runtime.run(source));
         let rest = trace::stop_recording();
         if !rest.is_empty() {
             post(&Reply::Events { events: rest });
@@ -117,11 +112,33 @@ pub(crate) async fn run(source: &str, device: Device, memory_budget: Option<u64>
         runtime.set_limits(defaults);
         out
     });
-    finish(out, device).await;
+    finish(out);
+}
+
+/// Runs `f` with `device` as the default device of new tensors, as
+/// `torch.set_default_device` would, and the CPU again afterwards. When the
+/// GPU cannot be had the run goes on on the CPU, and the console says why.
+pub(crate) fn on_device<T>(device: Device, f: impl FnOnce() -> T) -> T {
+    let target = match device {
+        Device::Cpu => gradscope_core::Device::Cpu,
+        Device::Webgpu => match gradscope_core::device::gpu() {
+            Ok(_) => gradscope_core::Device::WebGpu,
+            Err(err) => {
+                post(&Reply::Notice {
+                    text: format!("{err}; this run computes on the CPU"),
+                });
+                gradscope_core::Device::Cpu
+            }
+        },
+    };
+    gradscope_core::device::set_default_device(target);
+    let out = f();
+    gradscope_core::device::set_default_device(gradscope_core::Device::Cpu);
+    out
 }
 
 /// Posts how the run ended.
-async fn finish(out: RunOutput, device: Device) {
+fn finish(out: RunOutput) {
     if let Some(error) = out.error {
         post(&Reply::Error {
             kind: error.type_name,
@@ -130,11 +147,6 @@ async fn finish(out: RunOutput, device: Device) {
             traceback: Some(error.traceback),
         });
         return;
-    }
-    if device == Device::Webgpu {
-        post(&Reply::Notice {
-            text: gpu::elementwise_check().await,
-        });
     }
     post(&Reply::Finished);
 }

@@ -50,12 +50,7 @@ impl DeviceBackend for GpuDevice {
 
     #[cfg(target_arch = "wasm32")]
     fn download(&self, buffer: &dyn DeviceBuffer) -> Result<Vec<f32>> {
-        own(buffer, "download")?;
-        Err(Error::Backend(
-            "GPU download: synchronous readback is not available in the browser yet \
-             (it needs the JSPI-suspended wait); use GpuDevice::read, which is async"
-                .into(),
-        ))
+        self.read_blocking(own(buffer, "download")?)
     }
 
     fn copy(&self, x: &dyn DeviceBuffer, layout: &Layout) -> Kernel {

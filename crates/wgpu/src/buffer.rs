@@ -143,9 +143,75 @@ impl GpuDevice {
     /// Natively this blocks on the device; in the browser it yields to the
     /// event loop until the map completes.
     pub async fn read(&self, buffer: &GpuBuffer) -> Result<Vec<f32>> {
+        let Some(staging) = self.start_read(buffer)? else {
+            return Ok(Vec::new());
+        };
+        let (sender, receiver) = oneshot::channel();
+        staging.map_async(wgpu::MapMode::Read, .., move |mapped| sender.send(mapped));
+        #[cfg(not(target_arch = "wasm32"))]
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| backend_error("poll failed", e))?;
+        let mapped = receiver.await;
+        self.finish_read(&staging, mapped)
+    }
+
+    /// The buffer's elements, read back synchronously in the browser: the
+    /// wasm stack suspends on the map's promise through JavaScript Promise
+    /// Integration (JSPI) while the event loop runs the map callback.
+    ///
+    /// The caller must have been entered through `WebAssembly.promising` (a
+    /// `#[wasm_bindgen(jspi)]` export or a task spawned from one) and must
+    /// hold no `RefCell` borrow that the event loop could need meanwhile.
+    /// Without JSPI (the page's stand-ins resolve nothing) it fails with a
+    /// typed error rather than reading an unmapped buffer.
+    // wasm-bindgen marks its JSPI support experimental with `#[deprecated]`.
+    #[cfg(target_arch = "wasm32")]
+    #[allow(deprecated)]
+    pub fn read_blocking(&self, buffer: &GpuBuffer) -> Result<Vec<f32>> {
+        use std::cell::RefCell;
+        use std::rc::Rc;
+        use wasm_bindgen::JsValue;
+
+        let Some(staging) = self.start_read(buffer)? else {
+            return Ok(Vec::new());
+        };
+        let mut resolve_slot: Option<js_sys::Function> = None;
+        let mapped = js_sys::Promise::new(&mut |resolve, _reject| resolve_slot = Some(resolve));
+        let resolve = resolve_slot.ok_or_else(|| {
+            Error::Backend("GPU download: the promise executor did not run".into())
+        })?;
+        let outcome: Rc<RefCell<Option<std::result::Result<(), wgpu::BufferAsyncError>>>> =
+            Rc::default();
+        let slot = outcome.clone();
+        staging.map_async(wgpu::MapMode::Read, .., move |result| {
+            *slot.borrow_mut() = Some(result);
+            // Resolving cannot fail for a promise's own resolve function.
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        });
+        js_sys::futures::jspi_block_on_promise(&mapped).map_err(|e| {
+            backend_error(
+                "download (reading a GPU tensor needs JavaScript Promise Integration)",
+                format!("{e:?}"),
+            )
+        })?;
+        let result = outcome.borrow_mut().take();
+        if result.is_none() {
+            return Err(Error::Backend(
+                "GPU download: this browser cannot wait for the GPU inside Python \
+                 (it lacks WebAssembly JavaScript Promise Integration)"
+                    .into(),
+            ));
+        }
+        self.finish_read(&staging, result)
+    }
+
+    /// Queues a copy of `buffer` into a new mappable staging buffer and
+    /// submits the batch; `None` for an empty buffer (nothing to map).
+    fn start_read(&self, buffer: &GpuBuffer) -> Result<Option<wgpu::Buffer>> {
         if buffer.is_empty() {
             self.flush()?;
-            return Ok(Vec::new());
+            return Ok(None);
         }
         let size = ELEMENT_BYTES * buffer.len as u64;
         let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
@@ -159,14 +225,15 @@ impl GpuDevice {
             encoder.copy_buffer_to_buffer(&buffer.buffer, 0, &staging, 0, size);
         });
         self.flush()?;
+        Ok(Some(staging))
+    }
 
-        let (sender, receiver) = oneshot::channel();
-        staging.map_async(wgpu::MapMode::Read, .., move |mapped| sender.send(mapped));
-        #[cfg(not(target_arch = "wasm32"))]
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| backend_error("poll failed", e))?;
-        let mapped = receiver.await;
+    /// The staging buffer's elements once its map callback reported `mapped`.
+    fn finish_read(
+        &self,
+        staging: &wgpu::Buffer,
+        mapped: Option<std::result::Result<(), wgpu::BufferAsyncError>>,
+    ) -> Result<Vec<f32>> {
         self.check_errors("read")?;
         match mapped {
             Some(Ok(())) => {}

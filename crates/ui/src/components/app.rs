@@ -57,7 +57,7 @@ pub fn App() -> Html {
         Callback::from(move |()| {
             engine.run(&source, device, budget);
             if let Some(lesson) = lesson {
-                engine.check_lesson(lesson.slug);
+                engine.check_lesson(lesson.slug, device);
             }
         })
     };
@@ -68,7 +68,7 @@ pub fn App() -> Html {
             // A line the learner deleted leaves the control inert.
             if let Ok(next) = lesson.set_controls_in(&source, &[(name, value)]) {
                 engine.run(&next, device, budget);
-                engine.check_lesson(lesson.slug);
+                engine.check_lesson(lesson.slug, device);
                 dispatch.dispatch(Action::Edited {
                     source: next,
                     external: true,

@@ -85,7 +85,7 @@ fn Widget(props: &WidgetProps) -> Html {
         Callback::from(move |()| {
             engine.run(&source, device, None);
             if let (Some(lesson), true) = (lesson, check_claims) {
-                engine.check_lesson(lesson.slug);
+                engine.check_lesson(lesson.slug, device);
             }
         })
     };
@@ -110,7 +110,7 @@ fn Widget(props: &WidgetProps) -> Html {
             if let Ok(next) = lesson.set_controls_in(&source, &[(name, value)]) {
                 engine.run(&next, device, None);
                 if check_claims {
-                    engine.check_lesson(lesson.slug);
+                    engine.check_lesson(lesson.slug, device);
                 }
                 dispatch.dispatch(Action::Edited {
                     source: next,
