@@ -5,8 +5,9 @@
 use std::fmt::Write;
 
 use crate::event::{Category, Event, EventKind};
+use crate::follow::Fold;
 use crate::log::EventList;
-use crate::memory::{MemorySample, timeline};
+use crate::memory::{MemorySample, MemoryTracker};
 
 /// What the horizontal axis counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -118,6 +119,128 @@ struct Step {
     stack: [u64; 5],
 }
 
+/// What the memory chart needs of a trace, kept as events are applied so
+/// a long run's chart costs its samples, not its events, per frame: the
+/// samples, the spans in event indices and times, the count and the end.
+///
+/// ```
+/// use gradscope_trace::{Category, Event, EventKind};
+/// use gradscope_trace::chart::{Axis, MemoryChart, MemoryRecord};
+/// use gradscope_trace::follow::Fold;
+/// let alloc = EventKind::StorageAllocated {
+///     storage: 1, bytes: 1536, device: "cpu".into(), category: Category::Other,
+/// };
+/// let mut record = MemoryRecord::default();
+/// record.apply(0, &Event { seq: 0, time_us: 5, line: None, kind: alloc });
+/// let chart = MemoryChart::of_record(&record, Axis::Events, 100.0, 50.0);
+/// assert_eq!(chart.peak.map(|p| p.bytes), Some(1536));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MemoryRecord {
+    tracker: MemoryTracker,
+    /// One per event that changed memory.
+    samples: Vec<MemorySample>,
+    /// Each category's most bytes at once.
+    peak_bytes: [u64; 5],
+    /// The index in `samples` of the first sample with the highest total.
+    peak: Option<usize>,
+    /// Closed spans: kind, depth, start (index, time), end (index, time).
+    spans: Vec<RecordedSpan>,
+    /// Open spans, outermost first, with where they began.
+    open: Vec<(SpanKind, usize, u64)>,
+    /// Grad mode scopes entered inside the open backward, not drawn.
+    hidden_modes: usize,
+    events: usize,
+    end_time_us: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct RecordedSpan {
+    kind: SpanKind,
+    depth: usize,
+    start: (usize, u64),
+    end: (usize, u64),
+}
+
+impl Fold for MemoryRecord {
+    fn apply(&mut self, index: usize, event: &Event) {
+        self.events += 1;
+        self.end_time_us = self.end_time_us.max(event.time_us);
+        if self.tracker.apply(event) {
+            let sample = MemorySample {
+                seq: event.seq,
+                time_us: event.time_us,
+                bytes: self.tracker.bytes(),
+            };
+            for (peak, bytes) in self.peak_bytes.iter_mut().zip(sample.bytes) {
+                *peak = (*peak).max(bytes);
+            }
+            let best = self
+                .peak
+                .and_then(|p| self.samples.get(p))
+                .map_or(0, |p| p.total());
+            if sample.total() > best {
+                self.peak = Some(self.samples.len());
+            }
+            self.samples.push(sample);
+        }
+        let at = (index, event.time_us);
+        let in_backward = self.open.iter().any(|(k, ..)| *k == SpanKind::Backward);
+        let mut close = |open: &mut Vec<(SpanKind, usize, u64)>, kind: fn(&SpanKind) -> bool| {
+            if let Some(depth) = open.iter().rposition(|(k, ..)| kind(k)) {
+                let (kind, i, t) = open.remove(depth);
+                self.spans.push(RecordedSpan {
+                    kind,
+                    depth,
+                    start: (i, t),
+                    end: at,
+                });
+            }
+        };
+        match &event.kind {
+            EventKind::BackwardBegan { .. } => {
+                self.open.push((SpanKind::Backward, index, event.time_us))
+            }
+            EventKind::BackwardEnded => {
+                self.hidden_modes = 0;
+                close(&mut self.open, |k| *k == SpanKind::Backward);
+            }
+            EventKind::GradModeEntered { .. } if in_backward => self.hidden_modes += 1,
+            EventKind::GradModeExited { .. } if self.hidden_modes > 0 => self.hidden_modes -= 1,
+            EventKind::GradModeEntered { mode } => {
+                self.open
+                    .push((SpanKind::GradMode(mode.clone()), index, event.time_us));
+            }
+            EventKind::GradModeExited { .. } => {
+                close(&mut self.open, |k| matches!(k, SpanKind::GradMode(_)));
+            }
+            EventKind::RecomputeBegan { .. } => {
+                self.open.push((SpanKind::Recompute, index, event.time_us));
+            }
+            EventKind::RecomputeEnded { .. } => {
+                close(&mut self.open, |k| *k == SpanKind::Recompute)
+            }
+            _ => {}
+        }
+    }
+}
+
+impl MemoryRecord {
+    /// The record of `events`, in order.
+    pub fn of<'a>(events: impl IntoIterator<Item = &'a Event>) -> Self {
+        let mut record = Self::default();
+        for (i, event) in events.into_iter().enumerate() {
+            record.apply(i, event);
+        }
+        record
+    }
+
+    /// Bytes per category after the last event applied.
+    pub fn bytes(&self) -> [u64; 5] {
+        self.tracker.bytes()
+    }
+}
+
 impl MemoryChart {
     /// The chart of `events` (the whole recorded trace) in a box of
     /// `width` by `height`, at most about two steps per unit of width.
@@ -134,27 +257,26 @@ impl MemoryChart {
     /// assert_eq!(chart.ticks.last().map(|t| t.label.as_str()), Some("2 KiB"));
     /// ```
     pub fn of<'a>(
-        events: impl IntoIterator<Item = &'a Event> + Clone,
+        events: impl IntoIterator<Item = &'a Event>,
         axis: Axis,
         width: f64,
         height: f64,
     ) -> Self {
-        let mut count = 0;
-        let mut end_time_us = 0;
-        for event in events.clone() {
-            count += 1;
-            end_time_us = end_time_us.max(event.time_us);
-        }
+        Self::of_record(&MemoryRecord::of(events), axis, width, height)
+    }
+
+    /// The chart of the events `record` holds, as [`MemoryChart::of`] them.
+    pub fn of_record(record: &MemoryRecord, axis: Axis, width: f64, height: f64) -> Self {
         let mut chart = MemoryChart {
             width,
             height,
             axis,
-            events: count,
-            end_time_us,
+            events: record.events,
+            end_time_us: record.end_time_us,
             ..Self::default()
         };
-        let samples = timeline(events.clone());
-        let steps = chart.steps(&samples);
+        let samples = &record.samples;
+        let steps = chart.steps(samples);
         let peak_total = steps.iter().map(|s| s.total).max().unwrap_or(0);
         chart.top_bytes = nice_ceiling(peak_total);
         chart.ticks = [0, chart.top_bytes / 2, chart.top_bytes]
@@ -164,22 +286,17 @@ impl MemoryChart {
                 label: bytes_label(b),
             })
             .collect();
-        chart.peak = samples
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.total() > 0)
-            .max_by(|(i, a), (j, b)| a.total().cmp(&b.total()).then(j.cmp(i)))
-            .map(|(_, s)| Peak {
-                x: chart.sample_x(s),
-                y: chart.y(s.total()),
-                bytes: s.total(),
-                position: s.seq as usize + 1,
-            });
+        chart.peak = record.peak.and_then(|p| samples.get(p)).map(|s| Peak {
+            x: chart.sample_x(s),
+            y: chart.y(s.total()),
+            bytes: s.total(),
+            position: s.seq as usize + 1,
+        });
         chart.bands = Category::ALL
             .iter()
             .enumerate()
             .map(|(k, &category)| {
-                let peak_bytes = samples.iter().map(|s| s.bytes[k]).max().unwrap_or(0);
+                let peak_bytes = record.peak_bytes[k];
                 let path = if peak_bytes == 0 {
                     String::new()
                 } else {
@@ -192,10 +309,10 @@ impl MemoryChart {
                 }
             })
             .collect();
-        chart.spans = chart.spans_of(events);
+        chart.spans = chart.spans_of(record);
         chart.end_label = match axis {
-            Axis::Events => format!("{count} events"),
-            Axis::Time => duration_label(end_time_us),
+            Axis::Events => format!("{} events", record.events),
+            Axis::Time => duration_label(record.end_time_us),
         };
         chart
     }
@@ -317,49 +434,21 @@ impl MemoryChart {
     /// Backward passes, grad mode scopes (innermost closes first) and
     /// recomputations; any still open runs to the right edge. Grad modes
     /// inside a backward are the engine's own, not the program's: left out.
-    fn spans_of<'a>(&self, events: impl IntoIterator<Item = &'a Event>) -> Vec<Span> {
-        let mut spans = Vec::new();
-        let mut open: Vec<(SpanKind, f64)> = Vec::new();
-        // Grad mode scopes entered inside the open backward, not drawn.
-        let mut hidden_modes = 0usize;
-        for (i, event) in events.into_iter().enumerate() {
-            let before = self.event_x(i, event.time_us, false);
-            let after = self.event_x(i, event.time_us, true);
-            let in_backward = open.iter().any(|(k, _)| *k == SpanKind::Backward);
-            let mut close = |kind: fn(&SpanKind) -> bool| {
-                if let Some(at) = open.iter().rposition(|(k, _)| kind(k)) {
-                    let (kind, x0) = open.remove(at);
-                    spans.push(Span {
-                        kind,
-                        x0,
-                        x1: after,
-                        depth: at,
-                    });
-                }
-            };
-            match &event.kind {
-                EventKind::BackwardBegan { .. } => open.push((SpanKind::Backward, before)),
-                EventKind::BackwardEnded => {
-                    hidden_modes = 0;
-                    close(|k| *k == SpanKind::Backward);
-                }
-                EventKind::GradModeEntered { .. } if in_backward => hidden_modes += 1,
-                EventKind::GradModeExited { .. } if hidden_modes > 0 => hidden_modes -= 1,
-                EventKind::GradModeEntered { mode } => {
-                    open.push((SpanKind::GradMode(mode.clone()), before));
-                }
-                EventKind::GradModeExited { .. } => {
-                    close(|k| matches!(k, SpanKind::GradMode(_)));
-                }
-                EventKind::RecomputeBegan { .. } => open.push((SpanKind::Recompute, before)),
-                EventKind::RecomputeEnded { .. } => close(|k| *k == SpanKind::Recompute),
-                _ => {}
-            }
-        }
-        for (depth, (kind, x0)) in open.into_iter().enumerate() {
+    fn spans_of(&self, record: &MemoryRecord) -> Vec<Span> {
+        let mut spans: Vec<Span> = record
+            .spans
+            .iter()
+            .map(|s| Span {
+                kind: s.kind.clone(),
+                x0: self.event_x(s.start.0, s.start.1, false),
+                x1: self.event_x(s.end.0, s.end.1, true),
+                depth: s.depth,
+            })
+            .collect();
+        for (depth, (kind, i, t)) in record.open.iter().enumerate() {
             spans.push(Span {
-                kind,
-                x0,
+                kind: kind.clone(),
+                x0: self.event_x(*i, *t, false),
                 x1: self.width,
                 depth,
             });

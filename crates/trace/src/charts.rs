@@ -18,6 +18,7 @@ use std::fmt::Write;
 
 use crate::chart::{MemoryChart, Span};
 use crate::event::{Event, EventKind, TensorId};
+use crate::follow::Fold;
 
 /// One value at one step.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -74,47 +75,11 @@ impl TrainingSeries {
     /// assert_eq!((series.steps(), series.loss[0].value, series.grad_norm[0].value), (1, 0.5, 3.0));
     /// ```
     pub fn of<'a>(events: impl IntoIterator<Item = &'a Event>) -> Self {
-        let mut series = Self::default();
-        let mut root: Option<f64> = None;
-        let mut depth = 0usize;
-        // The outermost backward running: where it began, and its loss.
-        let mut running: Option<(usize, Option<f64>)> = None;
-        // Its gradients so far: (leaf, shape, norm), one per leaf.
-        let mut grads: Vec<(TensorId, &[usize], f64)> = Vec::new();
+        let mut builder = TrainingBuilder::default();
         for (i, event) in events.into_iter().enumerate() {
-            match &event.kind {
-                EventKind::BackwardRoot { numel, value } => {
-                    root = value.filter(|_| *numel == 1);
-                }
-                EventKind::BackwardBegan { .. } => {
-                    depth += 1;
-                    if depth == 1 {
-                        running = Some((i, root));
-                        grads.clear();
-                    }
-                    root = None;
-                }
-                EventKind::GradValue {
-                    tensor,
-                    shape,
-                    norm,
-                    ..
-                } if depth > 0 => match grads.iter_mut().find(|g| g.0 == *tensor) {
-                    Some(g) => g.2 = *norm,
-                    None => grads.push((*tensor, shape, *norm)),
-                },
-                EventKind::BackwardEnded if depth > 0 => {
-                    depth -= 1;
-                    if depth == 0 {
-                        series.finish_step(running.take(), &grads);
-                    }
-                }
-                _ => {}
-            }
+            builder.apply(i, event);
         }
-        // A backward cut short (the program raised in it) still shows.
-        series.finish_step(running, &grads);
-        series
+        builder.series()
     }
 
     /// Counts the backward that began at event `start` with loss `loss` as
@@ -124,7 +89,7 @@ impl TrainingSeries {
     fn finish_step(
         &mut self,
         running: Option<(usize, Option<f64>)>,
-        grads: &[(TensorId, &[usize], f64)],
+        grads: &[(TensorId, Vec<usize>, f64)],
     ) {
         let Some((start, loss)) = running else {
             return;
@@ -138,7 +103,8 @@ impl TrainingSeries {
             self.loss.push(Point { step, value });
         }
         let mut squares = 0.0;
-        for &(tensor, shape, norm) in grads {
+        for (tensor, shape, norm) in grads {
+            let (tensor, norm) = (*tensor, *norm);
             squares += norm * norm;
             let point = Point { step, value: norm };
             match self.params.iter_mut().find(|p| p.tensor == tensor) {
@@ -169,6 +135,76 @@ impl TrainingSeries {
     /// is one less.
     pub fn steps_at(&self, position: usize) -> usize {
         self.starts.partition_point(|&start| start < position)
+    }
+}
+
+/// [`TrainingSeries`] built as events are applied, so a live run's charts
+/// cost the new events only.
+///
+/// ```
+/// use gradscope_trace::{Event, EventKind};
+/// use gradscope_trace::charts::TrainingBuilder;
+/// use gradscope_trace::follow::Fold;
+/// let ev = |seq, kind| Event { seq, time_us: 0, line: None, kind };
+/// let mut builder = TrainingBuilder::default();
+/// builder.apply(0, &ev(0, EventKind::BackwardBegan { root: 1, retain_graph: false }));
+/// builder.apply(1, &ev(1, EventKind::GradValue { tensor: 7, shape: vec![2], norm: 3.0, values: vec![] }));
+/// // Cut short inside its backward, the step still shows.
+/// assert_eq!(builder.series().steps(), 1);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TrainingBuilder {
+    series: TrainingSeries,
+    /// The loss of the next backward, if its root had one element.
+    root: Option<f64>,
+    depth: usize,
+    /// The outermost backward running: where it began, and its loss.
+    running: Option<(usize, Option<f64>)>,
+    /// Its gradients so far: (leaf, shape, norm), one per leaf.
+    grads: Vec<(TensorId, Vec<usize>, f64)>,
+}
+
+impl Fold for TrainingBuilder {
+    fn apply(&mut self, index: usize, event: &Event) {
+        match &event.kind {
+            EventKind::BackwardRoot { numel, value } => {
+                self.root = value.filter(|_| *numel == 1);
+            }
+            EventKind::BackwardBegan { .. } => {
+                self.depth += 1;
+                if self.depth == 1 {
+                    self.running = Some((index, self.root));
+                    self.grads.clear();
+                }
+                self.root = None;
+            }
+            EventKind::GradValue {
+                tensor,
+                shape,
+                norm,
+                ..
+            } if self.depth > 0 => match self.grads.iter_mut().find(|g| g.0 == *tensor) {
+                Some(g) => g.2 = *norm,
+                None => self.grads.push((*tensor, shape.clone(), *norm)),
+            },
+            EventKind::BackwardEnded if self.depth > 0 => {
+                self.depth -= 1;
+                if self.depth == 0 {
+                    self.series.finish_step(self.running.take(), &self.grads);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl TrainingBuilder {
+    /// The series so far; a backward still running counts as a step (the
+    /// trace may end inside it: the program raised there).
+    pub fn series(&self) -> TrainingSeries {
+        let mut series = self.series.clone();
+        series.finish_step(self.running, &self.grads);
+        series
     }
 }
 

@@ -10,6 +10,7 @@ pub mod chart;
 pub mod charts;
 pub mod event;
 pub mod float;
+pub mod follow;
 pub mod format;
 pub mod graph;
 pub mod layout;
@@ -19,6 +20,7 @@ pub mod playback;
 pub mod protocol;
 pub mod snapshot;
 pub mod step;
+pub mod viewport;
 
 pub use event::{Category, Event, EventKind, NodeId, SavedInfo, StorageId, TensorId};
 pub use graph::{GraphNode, GraphState, NodeStatus};

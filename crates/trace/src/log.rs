@@ -67,6 +67,38 @@ impl EventLog {
     pub fn batches(&self) -> impl Iterator<Item = &[Event]> {
         self.batches.iter().map(|b| &b[..])
     }
+
+    /// The events from index `start` on, in order, found without walking
+    /// the batches before it.
+    pub fn iter_from(&self, start: usize) -> impl Iterator<Item = &Event> {
+        let batch = self
+            .starts
+            .partition_point(|&s| s <= start)
+            .saturating_sub(1);
+        let skip = start.saturating_sub(self.starts.get(batch).copied().unwrap_or(0));
+        self.batches
+            .get(batch..)
+            .unwrap_or_default()
+            .iter()
+            .flat_map(|b| b.iter())
+            .skip(skip)
+    }
+
+    /// Whether this log is `earlier` with zero or more batches appended
+    /// (the same run, recorded further): what lets a view carry on from
+    /// where it stopped instead of starting over. O(1): batches are shared,
+    /// so the last batch `earlier` holds is compared by pointer.
+    pub fn extends(&self, earlier: &EventLog) -> bool {
+        let Some(last) = earlier.batches.len().checked_sub(1) else {
+            return true;
+        };
+        self.len >= earlier.len
+            && self.starts.get(last) == earlier.starts.get(last)
+            && match (self.batches.get(last), earlier.batches.get(last)) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
+    }
 }
 
 /// Events by index, whether in one slice or in batches: what stepping reads.
@@ -150,6 +182,35 @@ mod tests {
         next.push(events(1000..1001));
         assert_ne!(log, next);
         assert_eq!(log.len(), 1000);
+    }
+
+    #[test]
+    fn log_iter_from_any_index() {
+        let mut log = EventLog::default();
+        log.push(events(0..3));
+        log.push(events(3..4));
+        log.push(events(4..9));
+        for start in 0..=10 {
+            let seqs: Vec<u64> = log.iter_from(start).map(|e| e.seq).collect();
+            assert_eq!(seqs, (start as u64..9).collect::<Vec<_>>(), "from {start}");
+        }
+    }
+
+    #[test]
+    fn log_extends_only_its_own_run() {
+        let mut log = EventLog::default();
+        assert!(log.extends(&EventLog::default()));
+        log.push(events(0..3));
+        let earlier = log.clone();
+        log.push(events(3..5));
+        assert!(log.extends(&earlier) && log.extends(&log.clone()));
+        assert!(!earlier.extends(&log));
+        // Another run with events equal in value is still another run.
+        let mut other = EventLog::default();
+        other.push(events(0..3));
+        other.push(events(3..5));
+        assert!(!other.extends(&earlier));
+        assert!(other.extends(&EventLog::default()));
     }
 
     #[test]

@@ -73,6 +73,12 @@ impl MemoryTracker {
     }
 }
 
+impl crate::follow::Fold for MemoryTracker {
+    fn apply(&mut self, _index: usize, event: &Event) {
+        MemoryTracker::apply(self, event);
+    }
+}
+
 /// Bytes per category after `events`, in [`Category::ALL`] order.
 pub fn bytes_after<'a>(events: impl IntoIterator<Item = &'a Event>) -> [u64; 5] {
     let mut tracker = MemoryTracker::default();

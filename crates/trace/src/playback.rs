@@ -3,10 +3,11 @@
 
 use crate::event::Event;
 use crate::log::EventLog;
-use crate::snapshot::GraphAt;
 use crate::step::{self, StepBy};
 
-/// The trace so far, a position in it, and the graph at that position.
+/// The trace so far and a position in it. The views at that position (graph,
+/// memory, charts) are folded from the log by whoever draws them
+/// ([`crate::follow::Follow`]), so a state holding this is cheap to clone.
 ///
 /// ```
 /// use gradscope_trace::{Event, EventKind};
@@ -23,7 +24,6 @@ use crate::step::{self, StepBy};
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Playback {
     log: EventLog,
-    graph: GraphAt,
     /// `None`: live, at the end; `Some(p)`: parked after `p` events.
     cursor: Option<usize>,
 }
@@ -32,11 +32,6 @@ impl Playback {
     /// Every event recorded.
     pub fn log(&self) -> &EventLog {
         &self.log
-    }
-
-    /// The graph at [`Playback::position`].
-    pub fn graph(&self) -> &GraphAt {
-        &self.graph
     }
 
     /// How many events the views show.
@@ -54,13 +49,8 @@ impl Playback {
         step::line_at(&self.log, self.position())
     }
 
-    /// Appends one batch; a live view advances by that batch only.
+    /// Appends one batch; a live view advances by that batch.
     pub fn push(&mut self, batch: Vec<Event>) {
-        if self.cursor.is_none() {
-            for event in &batch {
-                self.graph.apply(event);
-            }
-        }
         self.log.push(batch);
     }
 
@@ -68,9 +58,6 @@ impl Playback {
     pub fn seek(&mut self, position: usize) {
         let position = position.min(self.log.len());
         self.cursor = (position < self.log.len()).then_some(position);
-        if self.graph.applied() != position {
-            self.graph = GraphAt::of(self.log.iter().take(position));
-        }
     }
 
     /// Steps one op or statement forward or back.
@@ -90,6 +77,8 @@ impl Playback {
 mod tests {
     use super::*;
     use crate::event::EventKind;
+    use crate::follow::Follow;
+    use crate::snapshot::GraphAt;
 
     fn ev(seq: u64, line: u32, kind: EventKind) -> Event {
         Event {
@@ -126,15 +115,26 @@ mod tests {
         ]
     }
 
+    /// The graph at the playback's position, as the page follows it.
+    fn nodes(follow: &mut Follow<GraphAt>, playback: &Playback) -> usize {
+        let graph = follow.at(playback.log(), playback.position());
+        assert_eq!(
+            graph,
+            &GraphAt::of(playback.log().iter().take(playback.position()))
+        );
+        graph.graph.nodes.len()
+    }
+
     #[test]
     fn playback_live_graph_follows_batches() {
         let mut playback = Playback::default();
+        let mut follow = Follow::default();
         for batch in batches() {
             playback.push(batch);
-            assert_eq!(playback.graph(), &GraphAt::of(playback.log().iter()));
+            nodes(&mut follow, &playback);
         }
         assert!(playback.is_live());
-        assert_eq!(playback.graph().graph.nodes.len(), 3);
+        assert_eq!(nodes(&mut follow, &playback), 3);
         assert_eq!(playback.line(), Some(3));
     }
 
@@ -142,32 +142,35 @@ mod tests {
     fn playback_parked_view_stays_while_recording() {
         let mut batches = batches().into_iter();
         let mut playback = Playback::default();
+        let mut follow = Follow::default();
         playback.push(batches.next().unwrap_or_default());
         playback.step(StepBy::Statement, false);
         assert_eq!(playback.position(), 2);
         playback.push(batches.next().unwrap_or_default());
         assert_eq!(playback.position(), 2);
-        assert_eq!(playback.graph().graph.nodes.len(), 1);
+        assert_eq!(nodes(&mut follow, &playback), 1);
         playback.step(StepBy::Op, true);
         assert_eq!((playback.position(), playback.line()), (4, Some(2)));
-        assert_eq!(playback.graph().graph.nodes.len(), 2);
+        assert_eq!(nodes(&mut follow, &playback), 2);
         playback.step(StepBy::Statement, true);
         assert!(playback.is_live());
-        assert_eq!(playback.graph().graph.nodes.len(), 3);
+        assert_eq!(nodes(&mut follow, &playback), 3);
     }
 
     #[test]
-    fn playback_seek_clamps_and_rebuilds() {
+    fn playback_seek_clamps() {
         let mut playback = Playback::default();
+        let mut follow = Follow::default();
         for batch in batches() {
             playback.push(batch);
         }
+        nodes(&mut follow, &playback);
         playback.seek(0);
-        assert!(playback.graph().graph.nodes.is_empty());
+        assert_eq!(nodes(&mut follow, &playback), 0);
         assert_eq!(playback.line(), None);
         playback.seek(99);
         assert!(playback.is_live());
         assert_eq!(playback.position(), 6);
-        assert_eq!(playback.graph().applied(), 6);
+        assert_eq!(nodes(&mut follow, &playback), 3);
     }
 }

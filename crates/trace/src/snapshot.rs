@@ -58,6 +58,12 @@ pub struct NodeView<'a> {
     pub grad_accumulations: Option<u32>,
 }
 
+impl crate::follow::Fold for GraphAt {
+    fn apply(&mut self, _index: usize, event: &Event) {
+        GraphAt::apply(self, event);
+    }
+}
+
 /// The graph after the first `n` events, with backward's progress.
 ///
 /// ```
@@ -89,6 +95,15 @@ pub struct GraphAt {
     grads: BTreeMap<TensorId, u32>,
     /// How many events were applied.
     applied: usize,
+    /// Nodes not freed: not yet released, or a leaf's `AccumulateGrad`.
+    live: BTreeSet<NodeId>,
+    /// Freed nodes by the pass that freed them, oldest first: those one
+    /// `backward()` released, or a run of releases outside any backward.
+    passes: Vec<Vec<NodeId>>,
+    /// Whether the last pass still takes releases.
+    pass_open: bool,
+    /// How deep in nested backward calls the trace is.
+    backward_depth: usize,
 }
 
 impl GraphAt {
@@ -103,6 +118,7 @@ impl GraphAt {
 
     /// Advances by one event.
     pub fn apply(&mut self, event: &Event) {
+        self.track_passes(event);
         self.graph.apply(event);
         self.applied += 1;
         match &event.kind {
@@ -117,6 +133,60 @@ impl GraphAt {
             }
             _ => {}
         }
+    }
+
+    /// Groups freed nodes into the passes that freed them (before `event`
+    /// is applied to the graph, so a node's first release is seen).
+    fn track_passes(&mut self, event: &Event) {
+        match &event.kind {
+            EventKind::NodeCreated { node, .. } => {
+                self.live.insert(*node);
+                self.pass_open &= self.backward_depth > 0;
+            }
+            EventKind::BackwardBegan { .. } => {
+                self.backward_depth += 1;
+                if self.backward_depth == 1 {
+                    self.pass_open = false;
+                }
+            }
+            EventKind::BackwardEnded => {
+                self.backward_depth = self.backward_depth.saturating_sub(1);
+                if self.backward_depth == 0 {
+                    self.pass_open = false;
+                }
+            }
+            EventKind::SavedReleased { node } => {
+                let first = self
+                    .graph
+                    .nodes
+                    .get(node)
+                    .is_some_and(|n| n.status != NodeStatus::Released && n.leaf.is_none());
+                if first {
+                    self.live.remove(node);
+                    match self.passes.last_mut() {
+                        Some(pass) if self.pass_open => pass.push(*node),
+                        _ => self.passes.push(vec![*node]),
+                    }
+                    self.pass_open = true;
+                }
+            }
+            // Outside a backward, releases in a row are one pass.
+            _ if self.backward_depth == 0 => self.pass_open = false,
+            _ => {}
+        }
+    }
+
+    /// Nodes not freed (not yet released, or leaves' `AccumulateGrad`), in
+    /// id order.
+    pub fn live(&self) -> &BTreeSet<NodeId> {
+        &self.live
+    }
+
+    /// Freed nodes grouped by the pass that freed them, oldest pass first:
+    /// the nodes one `backward()` released (or a run of releases outside
+    /// any backward), in release order.
+    pub fn freed_passes(&self) -> &[Vec<NodeId>] {
+        &self.passes
     }
 
     /// How many events this graph reflects.

@@ -5,9 +5,7 @@
 //! So the view draws every node that is still alive or holds saved tensors,
 //! and of the freed ones only the most recent passes, up to a budget.
 
-use std::collections::{BTreeMap, BTreeSet};
-
-use gradscope_trace::{GraphState, NodeId, NodeStatus};
+use gradscope_trace::{GraphAt, GraphState};
 
 /// About how many nodes the view draws before it hides older freed passes.
 pub const NODE_BUDGET: usize = 150;
@@ -15,147 +13,111 @@ pub const NODE_BUDGET: usize = 150;
 /// The graph to draw, and how many freed nodes of earlier passes it leaves
 /// out.
 ///
-/// Freed nodes are grouped into passes: nodes connected to each other
-/// (leaves' `AccumulateGrad` nodes, shared by every step, do not connect
-/// passes). The newest passes (by their newest node) are kept while the
-/// total stays within [`NODE_BUDGET`], and always the newest one, however
-/// large, so one big graph is never cut.
-pub fn window(graph: &GraphState) -> (GraphState, usize) {
-    if graph.nodes.len() <= NODE_BUDGET {
-        return (graph.clone(), 0);
-    }
-    let freed = |id: &NodeId| {
-        graph
-            .nodes
-            .get(id)
-            .is_some_and(|n| n.status == NodeStatus::Released && n.leaf.is_none())
-    };
-    // Union-find over freed nodes, joined along edges between freed nodes.
-    let mut parent: BTreeMap<NodeId, NodeId> = graph
-        .nodes
-        .keys()
-        .filter(|id| freed(id))
-        .map(|&id| (id, id))
-        .collect();
-    fn root(parent: &mut BTreeMap<NodeId, NodeId>, mut id: NodeId) -> NodeId {
-        while let Some(&p) = parent.get(&id) {
-            if p == id {
-                break;
-            }
-            // Halve the path as we go.
-            let grand = parent.get(&p).copied().unwrap_or(p);
-            parent.insert(id, grand);
-            id = grand;
-        }
-        id
-    }
-    for node in graph.nodes.values().filter(|n| freed(&n.id)) {
-        for &next in node.next.iter().flatten() {
-            if freed(&next) {
-                let (a, b) = (root(&mut parent, node.id), root(&mut parent, next));
-                if a != b {
-                    parent.insert(a.min(b), a.max(b));
-                }
-            }
-        }
-    }
-    // Passes: their nodes, keyed by their newest node.
-    let mut passes: BTreeMap<NodeId, Vec<NodeId>> = BTreeMap::new();
-    let ids: Vec<NodeId> = parent.keys().copied().collect();
-    let mut newest: BTreeMap<NodeId, NodeId> = BTreeMap::new();
-    for &id in &ids {
-        let r = root(&mut parent, id);
-        let entry = newest.entry(r).or_insert(id);
-        *entry = (*entry).max(id);
-        passes.entry(r).or_default().push(id);
-    }
-    let mut by_newest: Vec<(NodeId, Vec<NodeId>)> = passes
-        .into_iter()
-        .map(|(r, nodes)| (newest.get(&r).copied().unwrap_or(r), nodes))
-        .collect();
-    by_newest.sort_by_key(|p| std::cmp::Reverse(p.0));
-    let mut room = NODE_BUDGET.saturating_sub(graph.nodes.len() - ids.len());
-    let mut hidden: BTreeSet<NodeId> = BTreeSet::new();
-    for (k, (_, nodes)) in by_newest.into_iter().enumerate() {
-        if k == 0 || nodes.len() <= room {
-            room = room.saturating_sub(nodes.len());
-        } else {
-            // Once one pass does not fit, older ones are hidden too, so the
-            // view never shows an old pass without the ones after it.
-            room = 0;
-            hidden.extend(nodes);
-        }
+/// Freed nodes are grouped into passes: the nodes one `backward()` freed
+/// (leaves' `AccumulateGrad` nodes, shared by every step, are never freed).
+/// The newest passes are kept while the total stays within
+/// [`NODE_BUDGET`], and always the newest one, however large, so one big
+/// graph is never cut. The passes are kept by the graph as it follows the
+/// trace, so this costs the nodes drawn, not every node ever made.
+pub fn window(graph: &GraphAt) -> (GraphState, usize) {
+    let all = &graph.graph.nodes;
+    if all.len() <= NODE_BUDGET {
+        return (graph.graph.clone(), 0);
     }
     let mut shown = GraphState::default();
-    for (id, node) in &graph.nodes {
-        if !hidden.contains(id) {
+    let mut keep = |id| {
+        if let Some(node) = all.get(id) {
             shown.nodes.insert(*id, node.clone());
         }
+    };
+    graph.live().iter().for_each(&mut keep);
+    let mut room = NODE_BUDGET.saturating_sub(graph.live().len());
+    let mut drawn = 0;
+    for (k, pass) in graph.freed_passes().iter().rev().enumerate() {
+        // Once one pass does not fit, older ones are hidden too, so the
+        // view never shows an old pass without the ones after it.
+        if k > 0 && pass.len() > room {
+            break;
+        }
+        room = room.saturating_sub(pass.len());
+        drawn += pass.len();
+        pass.iter().for_each(&mut keep);
     }
-    (shown, hidden.len())
+    let freed: usize = graph.freed_passes().iter().map(Vec::len).sum();
+    (shown, freed - drawn)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gradscope_trace::GraphNode;
+    use gradscope_trace::{Event, EventKind, NodeId};
 
-    fn node(id: NodeId, next: &[NodeId], status: NodeStatus, leaf: bool) -> GraphNode {
-        GraphNode {
-            id,
+    fn created(node: NodeId, next: &[NodeId], leaf: bool) -> EventKind {
+        EventKind::NodeCreated {
+            node,
             name: if leaf {
                 "AccumulateGrad"
             } else {
                 "MulBackward0"
             }
             .into(),
-            sequence_nr: id,
+            sequence_nr: node,
             next: next.iter().map(|&n| Some(n)).collect(),
             saved: vec![],
-            leaf: leaf.then_some(id),
-            status,
+            leaf: leaf.then_some(node),
         }
     }
 
+    fn trace(kinds: Vec<EventKind>) -> GraphAt {
+        let events: Vec<Event> = kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, kind)| Event {
+                seq: i as u64,
+                time_us: i as u64,
+                line: None,
+                kind,
+            })
+            .collect();
+        GraphAt::of(&events)
+    }
+
     /// Two leaves (ids 1, 2), then `steps` passes of a 3-node chain ending
-    /// at both leaves; the last `alive` passes not yet run by backward.
-    fn training(steps: u64, alive: u64) -> GraphState {
-        let mut graph = GraphState::default();
-        for leaf in [1, 2] {
-            graph
-                .nodes
-                .insert(leaf, node(leaf, &[], NodeStatus::Released, true));
-        }
+    /// at both leaves; backward frees all but the last `alive` passes.
+    fn training(steps: u64, alive: u64) -> GraphAt {
+        let mut kinds = vec![created(1, &[], true), created(2, &[], true)];
         for s in 0..steps {
             let base = 10 + 3 * s;
-            let status = if s + alive >= steps {
-                NodeStatus::Pending
-            } else {
-                NodeStatus::Released
-            };
-            graph.nodes.insert(base, node(base, &[1, 2], status, false));
-            graph
-                .nodes
-                .insert(base + 1, node(base + 1, &[base], status, false));
-            graph
-                .nodes
-                .insert(base + 2, node(base + 2, &[base + 1], status, false));
+            kinds.push(created(base, &[1, 2], false));
+            kinds.push(created(base + 1, &[base], false));
+            kinds.push(created(base + 2, &[base + 1], false));
+            if s + alive < steps {
+                kinds.push(EventKind::BackwardBegan {
+                    root: base + 2,
+                    retain_graph: false,
+                });
+                for node in (base..base + 3).rev() {
+                    kinds.push(EventKind::NodeExecuted { node });
+                    kinds.push(EventKind::SavedReleased { node });
+                }
+                kinds.push(EventKind::BackwardEnded);
+            }
         }
-        graph
+        trace(kinds)
     }
 
     #[test]
     fn window_keeps_small_graphs_whole() {
         let graph = training(40, 1);
-        assert!(graph.nodes.len() <= NODE_BUDGET);
-        assert_eq!(window(&graph), (graph.clone(), 0));
+        assert!(graph.graph.nodes.len() <= NODE_BUDGET);
+        assert_eq!(window(&graph), (graph.graph.clone(), 0));
     }
 
     #[test]
     fn window_hides_the_oldest_freed_passes() {
         let graph = training(300, 1);
         let (shown, hidden) = window(&graph);
-        assert_eq!(shown.nodes.len() + hidden, graph.nodes.len());
+        assert_eq!(shown.nodes.len() + hidden, graph.graph.nodes.len());
         assert!(shown.nodes.len() <= NODE_BUDGET, "{}", shown.nodes.len());
         // Whole passes only: 3 nodes each; the leaves and the live pass stay.
         assert_eq!(hidden % 3, 0);
@@ -165,11 +127,13 @@ mod tests {
         // What is kept is the newest passes: every hidden id is older.
         let oldest_shown = shown.nodes.keys().filter(|&&id| id >= 10).min().copied();
         let hidden_ids: Vec<NodeId> = graph
+            .graph
             .nodes
             .keys()
             .filter(|id| !shown.nodes.contains_key(id))
             .copied()
             .collect();
+        assert_eq!(hidden_ids.len(), hidden);
         assert!(hidden_ids.iter().all(|&id| Some(id) < oldest_shown));
     }
 
@@ -179,20 +143,41 @@ mod tests {
         let graph = training(200, 200);
         let (shown, hidden) = window(&graph);
         assert_eq!(hidden, 0);
-        assert_eq!(shown.nodes.len(), graph.nodes.len());
+        assert_eq!(shown.nodes.len(), graph.graph.nodes.len());
     }
 
     #[test]
     fn window_keeps_the_newest_pass_however_large() {
         // One freed chain of 400 nodes: one pass, kept whole.
-        let mut graph = GraphState::default();
-        for id in 1..=400 {
-            let next: Vec<NodeId> = if id > 1 { vec![id - 1] } else { vec![] };
-            graph
-                .nodes
-                .insert(id, node(id, &next, NodeStatus::Released, false));
-        }
+        let mut kinds: Vec<EventKind> = (1..=400)
+            .map(|id| created(id, &if id > 1 { vec![id - 1] } else { vec![] }, false))
+            .collect();
+        kinds.push(EventKind::BackwardBegan {
+            root: 400,
+            retain_graph: false,
+        });
+        kinds.extend(
+            (1..=400)
+                .rev()
+                .map(|node| EventKind::SavedReleased { node }),
+        );
+        kinds.push(EventKind::BackwardEnded);
+        let graph = trace(kinds);
         let (shown, hidden) = window(&graph);
         assert_eq!((shown.nodes.len(), hidden), (400, 0));
+    }
+
+    #[test]
+    fn window_groups_releases_outside_backward() {
+        // Passes freed outside backward (a graph dropped unused): each run
+        // of releases is one pass.
+        let mut kinds: Vec<EventKind> = (1..=200).map(|id| created(id, &[], false)).collect();
+        kinds.extend((1..=100).map(|node| EventKind::SavedReleased { node }));
+        kinds.push(created(201, &[], false));
+        kinds.extend((101..=200).map(|node| EventKind::SavedReleased { node }));
+        let graph = trace(kinds);
+        assert_eq!(graph.freed_passes().len(), 2);
+        let (shown, hidden) = window(&graph);
+        assert_eq!((shown.nodes.len(), hidden), (101, 100));
     }
 }

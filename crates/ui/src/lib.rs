@@ -7,7 +7,9 @@
 
 mod components;
 mod embed;
+mod follow;
 mod graph_window;
+mod inbox;
 mod pace;
 mod share;
 mod size;

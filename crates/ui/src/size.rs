@@ -1,4 +1,4 @@
-//! The width of an element, kept current as the window resizes, for charts
+//! The size of an element, kept current as the window resizes, for charts
 //! whose text must stay readable at any width.
 
 use wasm_bindgen::prelude::*;
@@ -8,7 +8,14 @@ use yew::prelude::*;
 /// The content width of `node` in CSS pixels (0 until it is mounted).
 #[hook]
 pub fn use_width(node: NodeRef) -> f64 {
-    let width = use_state_eq(|| 0.0);
+    use_size(node).0
+}
+
+/// The content width and height of `node` in CSS pixels (0 until it is
+/// mounted).
+#[hook]
+pub fn use_size(node: NodeRef) -> (f64, f64) {
+    let width = use_state_eq(|| (0.0, 0.0));
     {
         let width = width.clone();
         use_effect_with(node, move |node| {
@@ -16,7 +23,8 @@ pub fn use_width(node: NodeRef) -> f64 {
             let on_resize =
                 Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
                     if let Ok(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>() {
-                        width.set(entry.content_rect().width().floor());
+                        let rect = entry.content_rect();
+                        width.set((rect.width().floor(), rect.height().floor()));
                     }
                 });
             let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();

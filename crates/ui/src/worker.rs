@@ -11,6 +11,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
+use crate::inbox::{self, Inbox};
 use crate::state::{Action, State};
 
 /// A started worker with the handlers it calls, which live as long as it does.
@@ -107,7 +108,7 @@ impl EngineHandle {
         if let Some(spawned) = engine.worker.borrow_mut().take() {
             spawned.worker.terminate();
         }
-        engine.receiver.queue.borrow_mut().clear();
+        engine.receiver.inbox.borrow_mut().clear();
         engine.waiting.borrow_mut().clear();
         engine.receiver.running.set(false);
     }
@@ -162,19 +163,42 @@ impl Engine {
 #[hook]
 pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> EngineHandle {
     let handle = use_memo((), move |_| {
-        let queue: Rc<RefCell<Vec<Reply>>> = Rc::default();
+        let inbox: Rc<RefCell<Inbox>> = Rc::default();
         let frame_pending: Rc<Cell<bool>> = Rc::default();
+        let running: Rc<Cell<bool>> = Rc::default();
+        // The flush asks for the next frame itself while replies wait.
+        let again: Rc<RefCell<Option<js_sys::Function>>> = Rc::default();
         let flush = {
-            let (queue, pending, dispatch) =
-                (queue.clone(), frame_pending.clone(), dispatch.clone());
+            let dispatch = dispatch.clone();
+            let (inbox, pending, running, again) = (
+                inbox.clone(),
+                frame_pending.clone(),
+                running.clone(),
+                again.clone(),
+            );
             Closure::<dyn FnMut()>::new(move || {
                 pending.set(false);
-                let replies = std::mem::take(&mut *queue.borrow_mut());
+                let end = js_sys::Date::now() + PARSE_BUDGET_MS;
+                let replies = inbox.borrow_mut().take(|| js_sys::Date::now() >= end);
+                if replies
+                    .iter()
+                    .any(|r| matches!(r, Reply::Finished | Reply::Error { .. }))
+                {
+                    running.set(false);
+                }
+                if !inbox.borrow().is_empty()
+                    && let (Some(window), Some(again)) =
+                        (web_sys::window(), again.borrow().as_ref())
+                    && window.request_animation_frame(again).is_ok()
+                {
+                    pending.set(true);
+                }
                 if !replies.is_empty() {
                     dispatch.dispatch(Action::Replies(replies));
                 }
             })
         };
+        *again.borrow_mut() = Some(flush.as_ref().unchecked_ref::<js_sys::Function>().clone());
         let engine = Rc::new(Engine {
             dispatch,
             worker: RefCell::new(None),
@@ -182,10 +206,10 @@ pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> EngineHandle {
             waiting: Rc::default(),
             deadline: RefCell::new(None),
             receiver: Rc::new(Receiver {
-                queue,
+                inbox,
                 flush,
                 frame_pending,
-                running: Rc::default(),
+                running,
                 broken: Cell::new(false),
             }),
         });
@@ -213,12 +237,13 @@ fn spawn(engine: &Engine) -> Result<Spawned, String> {
     let receiver = engine.receiver.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
-        // One unreadable message is a bug to report, not the end of the run.
-        let reply = serde_json::from_str::<Reply>(&text).unwrap_or_else(|err| Reply::Notice {
-            text: format!(
-                "gradscope bug: the page could not read a message from the engine: {err}"
-            ),
-        });
+        // Large messages (trace events) wait to be parsed a frame's budget
+        // at a time; small ones (ready, finished, printed lines) are read now.
+        if text.len() > SMALL_MESSAGE {
+            receiver.receive_text(text);
+            return;
+        }
+        let reply = inbox::parse(&text);
         if matches!(reply, Reply::Ready { .. }) {
             ready.set(true);
             send(&sender, &Request::ProbeDevices);
@@ -249,12 +274,20 @@ fn spawn(engine: &Engine) -> Result<Spawned, String> {
     })
 }
 
+/// Messages longer than this (bytes) are parsed in animation frames.
+const SMALL_MESSAGE: usize = 2048;
+
+/// How long one animation frame may spend parsing the worker's replies (ms):
+/// with the views' work, a frame stays well within 16 ms.
+const PARSE_BUDGET_MS: f64 = 4.0;
+
 /// Where replies wait for the next animation frame; shared by the engine
 /// and each worker's message handler.
 struct Receiver {
     /// Replies not yet handed to the reducer.
-    queue: Rc<RefCell<Vec<Reply>>>,
-    /// Drains `queue` into one action; runs on the next animation frame.
+    inbox: Rc<RefCell<Inbox>>,
+    /// Hands what `inbox` can parse in time to the reducer, as one action;
+    /// runs on the next animation frame.
     flush: Closure<dyn FnMut()>,
     frame_pending: Rc<Cell<bool>>,
     /// Whether a run was sent and has not finished.
@@ -269,7 +302,17 @@ impl Receiver {
         if matches!(reply, Reply::Finished | Reply::Error { .. }) {
             self.running.set(false);
         }
-        self.queue.borrow_mut().push(reply);
+        self.inbox.borrow_mut().push_reply(reply);
+        self.ask_frame();
+    }
+
+    /// Queues a message to be parsed in a frame.
+    fn receive_text(&self, text: String) {
+        self.inbox.borrow_mut().push_text(text);
+        self.ask_frame();
+    }
+
+    fn ask_frame(&self) {
         if !self.frame_pending.replace(true) {
             let asked = web_sys::window()
                 .map(|w| w.request_animation_frame(self.flush.as_ref().unchecked_ref()));

@@ -1,8 +1,6 @@
 //! The page: editor and console on one side, graph, memory and charts on
 //! the other, the transport between, the device menu and Share on top.
 
-use std::rc::Rc;
-
 use gradscope_trace::EventLog;
 use gradscope_trace::protocol::{Device, EXAMPLE, WebGpu};
 use yew::prelude::*;
@@ -11,7 +9,7 @@ use super::charts_panel::ChartsPanel;
 use super::console_panel::ConsolePanel;
 use super::device_menu::DeviceMenu;
 use super::editor::Editor;
-use super::graph_panel::{GraphPanel, SharedGraph};
+use super::graph_panel::GraphPanel;
 use super::lesson_menu::LessonMenu;
 use super::lesson_panel::LessonPanel;
 use super::memory_panel::MemoryPanel;
@@ -112,19 +110,15 @@ pub fn App() -> Html {
     // The heavy views take the newest trace at a pace their cost allows
     // while a run streams (see `pace`); a new run replaces theirs at once.
     let pacer = use_mut_ref(Pacer::default);
-    let shown = use_mut_ref(|| None::<(EventLog, usize, SharedGraph)>);
+    let shown = use_mut_ref(|| None::<(EventLog, usize)>);
     let now = js_sys::Date::now();
     let restarted = shown
         .borrow()
         .as_ref()
-        .is_some_and(|(log, _, _)| log.len() > playback.log().len());
+        .is_some_and(|(log, _)| !playback.log().extends(log));
     let due = restarted || shown.borrow().is_none() || pacer.borrow().due(now, running);
     if due {
-        *shown.borrow_mut() = Some((
-            playback.log().clone(),
-            position,
-            SharedGraph(Rc::new(playback.graph().clone())),
-        ));
+        *shown.borrow_mut() = Some((playback.log().clone(), position));
     }
     {
         let pacer = pacer.clone();
@@ -135,7 +129,7 @@ pub fn App() -> Html {
             }
         });
     }
-    let Some((view_log, view_position, view_graph)) = shown.borrow().clone() else {
+    let Some((view_log, view_position)) = shown.borrow().clone() else {
         return html! {};
     };
     let current_line = if playback.is_live() {
@@ -170,7 +164,7 @@ pub fn App() -> Html {
                        {on_run} {on_stop} {on_reset}
                        on_step={dispatch.reform(|(by, forward)| Action::Step(by, forward))}
                        on_seek={dispatch.reform(Action::Seek)} />
-            <GraphPanel graph={view_graph} />
+            <GraphPanel log={view_log.clone()} position={view_position} />
             <MemoryPanel log={view_log.clone()} position={view_position} axis={state.axis}
                          on_axis={dispatch.reform(Action::SetAxis)} budget_mib={state.budget_mib}
                          on_budget={Some(dispatch.reform(Action::SetBudget))} />

@@ -2,9 +2,10 @@
 //! `gradscope_trace::charts`: this only writes the SVG.
 
 use gradscope_trace::EventLog;
-use gradscope_trace::charts::{Marker, Plot, PlotLine, Scale, TrainingSeries, line_style};
+use gradscope_trace::charts::{Marker, Plot, PlotLine, Scale, TrainingBuilder, line_style};
 use yew::prelude::*;
 
+use crate::follow::use_follow;
 use crate::size::use_width;
 
 const LEFT: f64 = 44.0;
@@ -30,7 +31,8 @@ pub fn ChartsPanel(props: &Props) -> Html {
     let container = use_node_ref();
     let width = use_width(container.clone()).max(LEFT + RIGHT + 40.0);
     let plot_width = width - LEFT - RIGHT;
-    let series = use_memo(props.log.clone(), |log| TrainingSeries::of(log.iter()));
+    let builder = use_follow::<TrainingBuilder>(&props.log, props.log.len());
+    let series = use_memo(props.log.clone(), move |_| builder.borrow().get().series());
     let plots = use_memo(
         (props.log.clone(), *scale, plot_width as i64),
         |(_, scale, w)| {

@@ -11,7 +11,7 @@ use yew::prelude::*;
 use super::console_panel::ConsolePanel;
 use super::device_menu::DeviceMenu;
 use super::editor::Editor;
-use super::graph_panel::{GraphPanel, SharedGraph};
+use super::graph_panel::GraphPanel;
 use super::lesson_panel::LessonPanel;
 use super::memory_panel::MemoryPanel;
 use super::transport::Transport;
@@ -180,7 +180,7 @@ fn Widget(props: &WidgetProps) -> Html {
             if show.graph || show.memory {
                 <div class="right">
                     if show.graph {
-                        <GraphPanel graph={SharedGraph(std::rc::Rc::new(playback.graph().clone()))} />
+                        <GraphPanel log={playback.log().clone()} {position} />
                     }
                     if show.memory {
                         <MemoryPanel log={playback.log().clone()} {position} axis={state.axis}

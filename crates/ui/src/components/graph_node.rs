@@ -2,7 +2,7 @@
 
 use gradscope_trace::chart::bytes_label;
 use gradscope_trace::layout::{NODE_HEIGHT, NODE_WIDTH};
-use gradscope_trace::{NodePhase, NodeView};
+use gradscope_trace::{NodeId, NodePhase, NodeView};
 use yew::prelude::*;
 
 use super::graph_panel::phase_class;
@@ -72,23 +72,27 @@ impl NodeDetails {
 /// Props of [`GraphNodeBox`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
+    pub id: NodeId,
     pub x: f64,
     pub y: f64,
     pub view: NodeDetails,
-    pub onselect: Callback<()>,
+    /// Called with `id`; the same callback for every node, so a node whose
+    /// box did not change is not drawn again.
+    pub onselect: Callback<NodeId>,
 }
 
 /// A rounded box in the phase's colours, focusable, selected by click or Enter.
 #[function_component]
 pub fn GraphNodeBox(props: &Props) -> Html {
-    let Props { x, y, view, .. } = props;
+    let Props { id, x, y, view, .. } = props;
+    let id = *id;
     let cx = x + NODE_WIDTH / 2.0;
-    let onclick = props.onselect.reform(|_: MouseEvent| ());
+    let onclick = props.onselect.reform(move |_: MouseEvent| id);
     let select = props.onselect.clone();
     let onkeydown = move |e: KeyboardEvent| {
         if e.key() == "Enter" || e.key() == " " {
             e.prevent_default();
-            select.emit(());
+            select.emit(id);
         }
     };
     html! {

@@ -1,13 +1,14 @@
 //! The memory timeline: bytes per category stacked over the trace, placed by
 //! `gradscope_trace::chart::MemoryChart`, with the cursor at the position shown.
 
-use gradscope_trace::chart::{Axis, MemoryChart, bytes_label};
+use gradscope_trace::chart::{Axis, MemoryChart, MemoryRecord, bytes_label};
 use gradscope_trace::charts::{budget_y, merge_spans};
-use gradscope_trace::memory::bytes_after;
+use gradscope_trace::memory::MemoryTracker;
 use gradscope_trace::{Category, EventLog};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use crate::follow::use_follow;
 use crate::size::use_width;
 use crate::storage::{MAX_BUDGET_MIB, parse_budget};
 
@@ -54,13 +55,26 @@ pub fn MemoryPanel(props: &Props) -> Html {
     let container = use_node_ref();
     let width = use_width(container.clone()).max(LEFT + RIGHT + 40.0);
     let plot_width = width - LEFT - RIGHT;
-    let chart = use_memo(
-        (props.log.clone(), props.axis, plot_width as i64),
-        |(log, axis, w)| MemoryChart::of(log.iter(), *axis, *w as f64, PLOT_HEIGHT),
-    );
-    let now = use_memo((props.log.clone(), props.position), |(log, p)| {
-        bytes_after(log.iter().take(*p))
-    });
+    // Both follow the run: each frame costs the new events only.
+    let record = use_follow::<MemoryRecord>(&props.log, props.log.len());
+    let chart = {
+        let record = record.clone();
+        use_memo(
+            (props.log.clone(), props.axis, plot_width as i64),
+            move |(_, axis, w)| {
+                MemoryChart::of_record(record.borrow().get(), *axis, *w as f64, PLOT_HEIGHT)
+            },
+        )
+    };
+    // Parked (stepped or scrubbed back): the bytes there; live: the
+    // record's own, with this one left at the start.
+    let parked = props.position < props.log.len();
+    let at = use_follow::<MemoryTracker>(&props.log, if parked { props.position } else { 0 });
+    let now = if parked {
+        at.borrow().get().bytes()
+    } else {
+        record.borrow().get().bytes()
+    };
     let cursor = chart.cursor_x(&props.log, props.position);
     // Spans closer than a pixel join: the same picture with far fewer elements.
     let merged = merge_spans(&chart.spans, 1.0);

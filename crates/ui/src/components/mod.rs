@@ -8,6 +8,7 @@ mod editor;
 mod embed_app;
 mod graph_node;
 mod graph_panel;
+mod graph_view;
 mod lesson_menu;
 mod lesson_panel;
 mod memory_panel;

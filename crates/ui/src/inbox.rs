@@ -1,0 +1,278 @@
+//! The worker's replies as they wait for the main thread. The worker posts
+//! trace events as JSON in messages of up to thousands of events; parsing
+//! a whole one in its message handler, and several in one frame, took tens
+//! of milliseconds of the main thread at a time. So messages wait here
+//! unparsed, and each animation frame parses events one by one until its
+//! time budget is spent, carrying the rest of a message to the next frame.
+
+use std::collections::VecDeque;
+
+use gradscope_trace::{Event, Reply};
+
+/// How an events message starts, as serde_json writes [`Reply::Events`].
+const EVENTS_PREFIX: &str = r#"{"type":"events","events":["#;
+
+/// How often (in events) the clock is read while parsing.
+const CLOCK_EVERY: usize = 32;
+
+/// One message not yet handed over.
+#[derive(Debug)]
+enum Pending {
+    /// Parsed already (a small message).
+    Reply(Reply),
+    /// An events message, parsed from byte `at` on (just inside its array).
+    Events { text: String, at: usize },
+    /// Any other message, parsed when its turn comes.
+    Text(String),
+}
+
+/// Replies in arrival order, parsed as time allows.
+#[derive(Debug, Default)]
+pub struct Inbox {
+    queue: VecDeque<Pending>,
+}
+
+impl Inbox {
+    /// Queues a parsed reply.
+    pub fn push_reply(&mut self, reply: Reply) {
+        self.queue.push_back(Pending::Reply(reply));
+    }
+
+    /// Queues a message's text, to be parsed by [`Inbox::take`].
+    pub fn push_text(&mut self, text: String) {
+        self.queue
+            .push_back(match text.strip_prefix(EVENTS_PREFIX) {
+                Some(_) => Pending::Events {
+                    at: EVENTS_PREFIX.len(),
+                    text,
+                },
+                None => Pending::Text(text),
+            });
+    }
+
+    /// Whether nothing waits.
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// Forgets everything queued (the worker was terminated).
+    pub fn clear(&mut self) {
+        self.queue.clear();
+    }
+
+    /// The replies that can be parsed before `out_of_time` says stop (it
+    /// is asked every few events; at least one event or message is always
+    /// taken), in order; events of consecutive messages join one reply.
+    pub fn take(&mut self, mut out_of_time: impl FnMut() -> bool) -> Vec<Reply> {
+        let mut replies: Vec<Reply> = Vec::new();
+        let mut events: Vec<Event> = Vec::new();
+        let flush = |replies: &mut Vec<Reply>, events: &mut Vec<Event>| {
+            if !events.is_empty() {
+                replies.push(Reply::Events {
+                    events: std::mem::take(events),
+                });
+            }
+        };
+        let mut taken = 0usize;
+        while let Some(pending) = self.queue.pop_front() {
+            match pending {
+                Pending::Reply(reply) => {
+                    flush(&mut replies, &mut events);
+                    replies.push(reply);
+                    taken += 1;
+                }
+                Pending::Text(text) => {
+                    flush(&mut replies, &mut events);
+                    replies.push(parse(&text));
+                    taken += 1;
+                }
+                Pending::Events { text, mut at } => {
+                    let mut done = false;
+                    loop {
+                        match next_event(&text, at) {
+                            Ok(Some((event, next))) => {
+                                events.push(event);
+                                at = next;
+                                taken += 1;
+                            }
+                            Ok(None) => {
+                                done = true;
+                                break;
+                            }
+                            Err(err) => {
+                                flush(&mut replies, &mut events);
+                                replies.push(unreadable(&err));
+                                done = true;
+                                break;
+                            }
+                        }
+                        if taken.is_multiple_of(CLOCK_EVERY) && out_of_time() {
+                            break;
+                        }
+                    }
+                    if !done {
+                        self.queue.push_front(Pending::Events { text, at });
+                        break;
+                    }
+                }
+            }
+            if taken > 0 && taken.is_multiple_of(CLOCK_EVERY) && out_of_time() {
+                break;
+            }
+        }
+        flush(&mut replies, &mut events);
+        replies
+    }
+}
+
+/// A whole message.
+pub fn parse(text: &str) -> Reply {
+    serde_json::from_str::<Reply>(text).unwrap_or_else(|err| unreadable(&err))
+}
+
+/// One unreadable message is a bug to report, not the end of the run.
+fn unreadable(err: &serde_json::Error) -> Reply {
+    Reply::Notice {
+        text: format!("gradscope bug: the page could not read a message from the engine: {err}"),
+    }
+}
+
+/// The event starting at byte `at` of an events array and where the next
+/// one starts, or `None` at the array's end.
+fn next_event(text: &str, at: usize) -> Result<Option<(Event, usize)>, serde_json::Error> {
+    let rest = text.get(at..).unwrap_or_default();
+    let skipped = rest.len() - rest.trim_start().len();
+    if rest[skipped..].starts_with(']') {
+        return Ok(None);
+    }
+    let mut stream = serde_json::Deserializer::from_str(&rest[skipped..]).into_iter::<Event>();
+    let event = match stream.next() {
+        Some(event) => event?,
+        None => return Ok(None),
+    };
+    let mut next = at + skipped + stream.byte_offset();
+    let after = text.get(next..).unwrap_or_default();
+    let trimmed = after.trim_start();
+    next += after.len() - trimmed.len();
+    if trimmed.starts_with(',') {
+        next += 1;
+    }
+    Ok(Some((event, next)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gradscope_trace::EventKind;
+
+    fn events(range: std::ops::Range<u64>) -> Vec<Event> {
+        range
+            .map(|seq| Event {
+                seq,
+                time_us: seq,
+                line: Some(1),
+                kind: EventKind::OpCalled {
+                    op: "add".into(),
+                    shape: vec![2, 3],
+                },
+            })
+            .collect()
+    }
+
+    fn text(reply: &Reply) -> String {
+        serde_json::to_string(reply).unwrap_or_default()
+    }
+
+    fn all_events(replies: &[Reply]) -> Vec<u64> {
+        replies
+            .iter()
+            .flat_map(|r| match r {
+                Reply::Events { events } => events.iter().map(|e| e.seq).collect(),
+                _ => vec![],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn inbox_parses_in_order_and_joins_events() {
+        let mut inbox = Inbox::default();
+        inbox.push_text(text(&Reply::Events {
+            events: events(0..3),
+        }));
+        inbox.push_text(text(&Reply::Events { events: vec![] }));
+        inbox.push_text(text(&Reply::Events {
+            events: events(3..5),
+        }));
+        inbox.push_reply(Reply::Stdout {
+            text: "hi\n".into(),
+        });
+        inbox.push_text(text(&Reply::Events {
+            events: events(5..6),
+        }));
+        inbox.push_text(text(&Reply::Finished));
+        let replies = inbox.take(|| false);
+        assert!(inbox.is_empty());
+        assert_eq!(replies.len(), 4, "{replies:?}");
+        assert_eq!(
+            replies[0],
+            Reply::Events {
+                events: events(0..5)
+            }
+        );
+        assert_eq!(
+            replies[1],
+            Reply::Stdout {
+                text: "hi\n".into()
+            }
+        );
+        assert_eq!(
+            replies[2],
+            Reply::Events {
+                events: events(5..6)
+            }
+        );
+        assert_eq!(replies[3], Reply::Finished);
+    }
+
+    #[test]
+    fn inbox_carries_a_message_over_frames() {
+        let mut inbox = Inbox::default();
+        inbox.push_text(text(&Reply::Events {
+            events: events(0..100),
+        }));
+        inbox.push_text(text(&Reply::Finished));
+        let mut seqs = vec![];
+        let mut frames = 0;
+        let mut finished = false;
+        while !inbox.is_empty() {
+            // Out of time at every clock reading: CLOCK_EVERY events a frame.
+            let replies = inbox.take(|| true);
+            finished |= replies.contains(&Reply::Finished);
+            seqs.extend(all_events(&replies));
+            frames += 1;
+            assert!(frames < 100);
+        }
+        assert_eq!(seqs, (0..100).collect::<Vec<_>>());
+        assert!(finished);
+        assert_eq!(frames, 100usize.div_ceil(CLOCK_EVERY));
+    }
+
+    #[test]
+    fn inbox_reports_a_damaged_message_and_goes_on() {
+        let mut inbox = Inbox::default();
+        let good = text(&Reply::Events {
+            events: events(0..2),
+        });
+        inbox.push_text(good.replace(r#""seq":1"#, r#""seq":"x""#));
+        inbox.push_text("not json".into());
+        inbox.push_text(text(&Reply::Finished));
+        let replies = inbox.take(|| false);
+        assert_eq!(all_events(&replies), vec![0]);
+        let notices = replies
+            .iter()
+            .filter(|r| matches!(r, Reply::Notice { .. }))
+            .count();
+        assert_eq!(notices, 2, "{replies:?}");
+        assert_eq!(replies.last(), Some(&Reply::Finished));
+    }
+}
