@@ -12,8 +12,8 @@ mod saved;
 pub(crate) mod views;
 
 pub use grad::grad;
-pub(crate) use saved::forward_name;
 pub use hooks::{Hook, HookHandle};
+pub(crate) use saved::forward_name;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -335,7 +335,13 @@ pub(crate) fn record_inplace(op: InplaceOp, inputs: &[&Tensor], output: &Tensor)
     });
     let saved = save_all(slots)?;
     let edge_inputs = (0..inputs.len()).collect();
-    attach(NodeKind::Inplace(op), inputs, (edge_inputs, next), saved, output);
+    attach(
+        NodeKind::Inplace(op),
+        inputs,
+        (edge_inputs, next),
+        saved,
+        output,
+    );
     Ok(())
 }
 

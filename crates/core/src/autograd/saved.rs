@@ -132,9 +132,12 @@ impl SavedTensor {
     }
 
     /// Before an in-place op overwrites `storage`, keeps a copy of the value
-    /// instead: PyTorch's `original_self` clone.
+    /// instead: PyTorch's `original_self` clone. Only `self` is cloned, as
+    /// in PyTorch: another saved input on the same storage (`v *= v`,
+    /// `x[::2].mul_(x[1::2])`) keeps its version and backward refuses it.
     pub(crate) fn snapshot_if_reads(&mut self, storage: &Rc<Storage>) {
         if let Value::Held { tensor, .. } = &self.value
+            && self.slot == SavedSlot::Input(0)
             && Rc::ptr_eq(tensor.storage(), storage)
         {
             let copy = tensor.dense_copy();

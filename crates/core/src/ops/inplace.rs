@@ -4,9 +4,9 @@
 
 use gradscope_trace::EventKind;
 
+use super::SavedSlot;
 use crate::autograd::{self, views};
 use crate::error::{Error, Result};
-use super::SavedSlot;
 use crate::grad_mode::{GradModeGuard, is_grad_enabled, is_inference_mode_enabled};
 use crate::tensor::Tensor;
 use crate::trace;
