@@ -961,6 +961,13 @@ pub enum Error {
     )]
     ConvGroupsWeight { groups: usize, weight: Vec<usize> },
 
+    /// `conv2d` with more groups than output channels (PyTorch prints the
+    /// weight's size in single brackets here).
+    #[error(
+        "Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got weight of size {weight:?} instead"
+    )]
+    ConvGroupsWeightSmall { groups: usize, weight: Vec<usize> },
+
     /// A `conv2d` kernel larger than the padded input.
     #[error(
         "Calculated padded input size per channel: ({} x {}). Kernel size: ({} x {}). Kernel size can't be greater than actual input size",
@@ -994,6 +1001,11 @@ pub enum Error {
     /// A negative convolution padding.
     #[error("negative padding is not supported")]
     ConvPadding,
+
+    /// A convolution padding past what PyTorch's int64 size arithmetic
+    /// allows (`i64::MAX / 2`).
+    #[error("Given padding={padding} at dimension {dim} , expected padding to be at most {max}")]
+    ConvPaddingTooLarge { padding: i64, dim: usize, max: i64 },
 
     /// A zero or negative convolution dilation.
     #[error("dilation should be greater than zero, but got {dilation:?}")]

@@ -144,7 +144,11 @@ impl Layout {
             } else if target < 0 {
                 return Err(Error::NumelOverflow);
             } else {
-                (target as usize, 0)
+                // A size past usize (on wasm32) has no layout here.
+                (
+                    usize::try_from(target).map_err(|_| Error::NumelOverflow)?,
+                    0,
+                )
             };
         }
         // PyTorch's numel is an int64 product of the sizes.
@@ -186,7 +190,10 @@ impl Layout {
         // An empty slice keeps its start offset, as PyTorch's does.
         out.offset = (self.offset as isize + start as isize * self.strides[dim]) as usize;
         out.shape[dim] = len;
-        out.strides[dim] = self.strides[dim] * step as isize;
+        // A step past the dimension keeps at most one index, whose stride
+        // no access reads: saturate rather than overflow.
+        let step = isize::try_from(step).unwrap_or(isize::MAX);
+        out.strides[dim] = self.strides[dim].saturating_mul(step);
         out
     }
 

@@ -73,7 +73,8 @@ impl Tensor {
         if steps < 0 {
             return Err(Error::LinspaceSteps);
         }
-        let n = steps as usize;
+        // A count past usize (on wasm32) is refused as too large to store.
+        let n = usize::try_from(steps).unwrap_or(usize::MAX);
         crate::ledger::check_new_buffer(&[n], dtype)?;
         let half = n / 2;
         // The first half counts up from `start`, the second down from `end`.
@@ -122,7 +123,13 @@ impl Tensor {
         if m < 0 {
             return Err(Error::EyeNegative { arg: "m", value: m });
         }
-        let (n, m) = (n as usize, m as usize);
+        let (n, m) = (
+            usize::try_from(n).map_err(|_| Error::NumelOverflow)?,
+            usize::try_from(m).map_err(|_| Error::NumelOverflow)?,
+        );
+        if n.checked_mul(m).is_none() {
+            return Err(Error::NumelOverflow);
+        }
         // The values are built as f64 before the cast to `dtype`.
         crate::ledger::check_new_buffer(&[n, m], DType::Float64)?;
         let values: Vec<f64> = (0..n * m)

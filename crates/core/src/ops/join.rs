@@ -264,7 +264,9 @@ impl Tensor {
         if split_size == 0 && size != 0 {
             return Err(Error::SplitZero { size });
         }
-        let split_size = split_size as usize;
+        // A split size past usize (on wasm32) is one piece, as any size
+        // past the dimension's is.
+        let split_size = usize::try_from(split_size).unwrap_or(usize::MAX);
         let pieces = match split_size {
             0 => 1,
             s => size.div_ceil(s).max(1),
@@ -288,7 +290,10 @@ impl Tensor {
                 sizes: sizes.to_vec(),
             });
         }
-        if sizes.iter().sum::<i64>() != size as i64 {
+        // Summed without wrapping: sizes whose int64 sum wraps around to the
+        // dimension's size are refused (PyTorch's wrapping sum accepts them).
+        let total = sizes.iter().try_fold(0i64, |sum, &s| sum.checked_add(s));
+        if total != i64::try_from(size).ok() {
             return Err(Error::SplitSizesSum {
                 size,
                 dim,
@@ -316,8 +321,9 @@ impl Tensor {
         if split_size == 0 && size == 0 {
             // Keep the requested number of (empty) chunks, as PyTorch does;
             // their list counts against the memory budget like a buffer.
-            crate::ledger::check_new_buffer(&[chunks as usize], crate::DType::Int64)?;
-            let sizes = vec![0; chunks as usize];
+            let count = usize::try_from(chunks).unwrap_or(usize::MAX);
+            crate::ledger::check_new_buffer(&[count], crate::DType::Int64)?;
+            let sizes = vec![0; count];
             return self.split_with_sizes(&sizes, dim);
         }
         self.split(split_size, dim)

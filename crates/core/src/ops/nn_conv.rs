@@ -249,7 +249,19 @@ impl Tensor {
         if o.groups <= 0 {
             return Err(Error::ConvGroups);
         }
-        let groups = o.groups as usize;
+        // PyTorch's sizes are int64: twice the padding must still fit.
+        let max_padding = i64::MAX / 2;
+        if let Some(dim) = o.padding.iter().position(|&p| p > max_padding) {
+            return Err(Error::ConvPaddingTooLarge {
+                padding: o.padding[dim],
+                dim,
+                max: max_padding,
+            });
+        }
+        // Past usize (on wasm32) a value saturates: no weight has that many
+        // channels, and a stride or dilation that large covers one index.
+        let size = |v: i64| usize::try_from(v).unwrap_or(usize::MAX);
+        let groups = size(o.groups);
         let (ws, xs) = (weight.shape(), self.shape());
         if ws.len() != 4 {
             return Err(Error::ConvShape(format!(
@@ -257,7 +269,13 @@ impl Tensor {
                 ws.len()
             )));
         }
-        if ws[0] < groups || ws[0] % groups != 0 {
+        if ws[0] < groups {
+            return Err(Error::ConvGroupsWeightSmall {
+                groups,
+                weight: ws.to_vec(),
+            });
+        }
+        if ws[0] % groups != 0 {
             return Err(Error::ConvGroupsWeight {
                 groups,
                 weight: ws.to_vec(),
@@ -282,13 +300,17 @@ impl Tensor {
             });
         }
         let params = ConvParams {
-            stride: o.stride.map(|v| v as usize),
-            padding: o.padding.map(|v| v as usize),
-            dilation: o.dilation.map(|v| v as usize),
+            stride: o.stride.map(size),
+            padding: o.padding.map(size),
+            dilation: o.dilation.map(size),
             groups,
         };
-        let padded = [0, 1].map(|a| xs[2 + a] + 2 * params.padding[a]);
-        let span = [0, 1].map(|a| params.dilation[a] * (ws[2 + a].max(1) - 1) + 1);
+        let padded = [0, 1].map(|a| xs[2 + a].saturating_add(params.padding[a].saturating_mul(2)));
+        let span = [0, 1].map(|a| {
+            params.dilation[a]
+                .saturating_mul(ws[2 + a].max(1) - 1)
+                .saturating_add(1)
+        });
         if padded[0] < span[0] || padded[1] < span[1] {
             return Err(Error::ConvKernelSize {
                 input: padded,

@@ -261,7 +261,7 @@ impl Tensor {
             dim,
             start,
             end,
-            step: step as usize,
+            step: usize::try_from(step).unwrap_or(usize::MAX),
         })
     }
 

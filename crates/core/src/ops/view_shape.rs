@@ -36,7 +36,8 @@ pub(crate) fn infer_size(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
         match size {
             -1 if inferred.is_some() => return Err(Error::ViewInferTwice),
             -1 => inferred = Some(index),
-            s if s >= 0 => known = known.saturating_mul(s as usize),
+            // A size past usize (on wasm32) cannot match any tensor.
+            s if s >= 0 => known = known.saturating_mul(usize::try_from(s).unwrap_or(usize::MAX)),
             s => {
                 return Err(Error::ViewShapeDim {
                     size: s,
@@ -53,7 +54,11 @@ pub(crate) fn infer_size(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
             numel,
         });
     }
-    let mut out: Vec<usize> = shape.iter().map(|&s| s.max(0) as usize).collect();
+    // Past the check, only a size-0 view can hold a size past usize.
+    let mut out: Vec<usize> = shape
+        .iter()
+        .map(|&s| usize::try_from(s.max(0)).map_err(|_| Error::NumelOverflow))
+        .collect::<Result<_>>()?;
     if let Some(index) = inferred {
         if known == 0 {
             return Err(Error::ViewInferEmpty {
@@ -72,10 +77,12 @@ pub(crate) fn factory_shape(shape: &[i64]) -> Result<Vec<usize>> {
         .iter()
         .map(|&size| match usize::try_from(size) {
             Ok(s) => Ok(s),
-            Err(_) => Err(Error::NegativeDimension {
+            Err(_) if size < 0 => Err(Error::NegativeDimension {
                 size,
                 shape: shape.to_vec(),
             }),
+            // Past usize (on wasm32): no storage could hold it.
+            Err(_) => Err(Error::NumelOverflow),
         })
         .collect()
 }
