@@ -276,7 +276,13 @@ impl Constructor for PyTensor {
             [data] if convert::scalar(data, vm)?.is_none() => {
                 convert::tensor_from_data(data, Some(DType::Float32), vm)?
             }
-            dims => Tensor::zeros(&convert::shape_from_args(dims, vm)?),
+            dims => {
+                // Checked as every factory is: a huge size is PyTorch's
+                // overflow or out-of-memory error, not an allocation.
+                let shape = convert::shape_from_args(dims, vm)?;
+                gradscope_core::ledger::check_new_buffer(&shape, DType::Float32).py(vm)?;
+                Tensor::zeros(&shape)
+            }
         };
         Ok(Self { tensor })
     }
