@@ -43,7 +43,7 @@ fn exclude_wasm_only(cmd: &mut Command) {
 pub fn run(ctx: &Ctx) -> Result<bool> {
     let total = Instant::now();
     let mut stages: Vec<Stage> = Vec::new();
-    let count = 11;
+    let count = 12;
     let mut stage = |name: &'static str, body: &mut dyn FnMut() -> Result<()>| -> Outcome {
         let n = stages.len() + 1;
         println!("\n==> [{n}/{count}] {name}");
@@ -149,6 +149,21 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
             "--test",
             "corpus",
             "--",
+            "--device",
+            "webgpu",
+        ]))
+    });
+
+    stage("gradcheck (webgpu on lavapipe)", &mut || {
+        // Every gradcheck row's backward in float32 on the GPU against the
+        // CPU's float64 backward (issue 5, issue 8's `gradcheck --device`).
+        on_lavapipe(ctx.cargo([
+            "run",
+            "-q",
+            "-p",
+            "gradscope-cli",
+            "--",
+            "gradcheck",
             "--device",
             "webgpu",
         ]))

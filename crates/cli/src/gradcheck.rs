@@ -34,6 +34,7 @@ Usage:
   gradscope gradcheck [--device cpu|webgpu] [--only NAME] [--json]
 
   --device DEVICE  where the ops run: cpu (the default) or webgpu
+                   (float32 on the GPU, checked against the CPU: see below)
   --only NAME      check only the rows of one op (e.g. conv2d, pow, max)
   --json           print the rows as a JSON array instead of a table
 
@@ -43,13 +44,19 @@ with central differences, with torch.autograd.gradcheck's defaults:
 eps 1e-6, atol 1e-5, rtol 1e-3. The node column is the grad_fn of the
 call's result.
 
+WebGPU has no float64 (as PyTorch's MPS), and float32 is too coarse for
+finite differences. On webgpu each row runs forward and backward in float32
+on the GPU with a seeded cotangent, and compares the gradients with the
+same backward in float64 on the CPU, which the table without --device
+checks against finite differences: within atol 1e-4, rtol 1e-3.
+
 Exit status: 0 when every row passed, 1 when a row failed, 2 on a usage
 error (an unknown option or op), 3 when the device cannot run the rows
-(no GPU could be opened, or, with one, WebGPU has no float64).";
+(no GPU could be opened).";
 
 /// Where the ops run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum Device {
+pub(crate) enum Device {
     #[default]
     Cpu,
     Webgpu,
@@ -88,10 +95,7 @@ impl std::fmt::Display for CommandError {
                     Device::Cpu => "cpu",
                     Device::Webgpu => "webgpu",
                 };
-                write!(
-                    f,
-                    "{name} device: {err} (gradcheck runs in float64: use --device cpu)"
-                )
+                write!(f, "{name} device: {err}")
             }
         }
     }
@@ -161,16 +165,13 @@ pub fn main(args: &[String]) -> ExitCode {
 fn run(args: &[String]) -> std::result::Result<ExitCode, CommandError> {
     let options = parse(args)?;
     // Refuse before any work rather than report CPU figures under the
-    // GPU's name: this command opens no GPU, and were one registered,
-    // gradcheck's float64 could not go to it (WGSL has no f64).
-    if options.device == Device::Webgpu {
-        let err = match gradscope_core::device::gpu() {
-            Err(err) => err,
-            Ok(_) => gradscope_core::Error::GpuFloat64,
-        };
+    // GPU's name.
+    if options.device == Device::Webgpu
+        && let Err(err) = gradscope_core::device::gpu()
+    {
         return Err(CommandError::DeviceUnavailable(Device::Webgpu, err));
     }
-    let all = cases();
+    let all = cases_on(options.device);
     let chosen: Vec<&Case> = all
         .iter()
         .filter(|c| options.only.as_deref().is_none_or(|n| c.op_name() == n))
@@ -200,7 +201,10 @@ fn run(args: &[String]) -> std::result::Result<ExitCode, CommandError> {
             eprint!("checking {} ...\r", case.name);
             let _ = std::io::stderr().flush();
         }
-        let row = check(case);
+        let row = match options.device {
+            Device::Cpu => check(case),
+            Device::Webgpu => check_on_gpu(case),
+        };
         if progress {
             eprint!("{:width$}\r", "", width = case.name.len() + 13);
         }
@@ -213,7 +217,7 @@ fn run(args: &[String]) -> std::result::Result<ExitCode, CommandError> {
     // The whole table must reach every op variant; one row alone need not.
     let unchecked = match options.only {
         Some(_) => vec![],
-        None => unchecked_variants(&rows),
+        None => unchecked_variants(&rows, options.device),
     };
     if !unchecked.is_empty() {
         eprintln!(
@@ -232,7 +236,7 @@ fn run(args: &[String]) -> std::result::Result<ExitCode, CommandError> {
             started.elapsed().as_secs_f64()
         );
         if options.only.is_none() {
-            for (variant, why) in NOT_CHECKABLE {
+            for (variant, why) in not_checkable(options.device) {
                 println!("not checked: {variant}: {why}");
             }
         }
@@ -535,6 +539,113 @@ pub(crate) fn check(case: &Case) -> Row {
     row
 }
 
+/// Tolerances of the GPU's float32 gradients against the CPU's float64 ones.
+const GPU_ATOL: f64 = 1e-4;
+const GPU_RTOL: f64 = 1e-3;
+
+/// Runs one case on the GPU: forward and backward in float32 there with a
+/// seeded cotangent, against the same backward in float64 on the CPU (which
+/// [`check`] holds to finite differences). A result that leaves the GPU, or
+/// a call that cannot run there, fails the row.
+pub(crate) fn check_on_gpu(case: &Case) -> Row {
+    use gradscope_core::{DType, Device as On};
+
+    let mut row = Row {
+        name: case.name.clone(),
+        node: None,
+        op: None,
+        graph_ops: vec![],
+        shapes: case.inputs.iter().map(|i| i.shape.clone()).collect(),
+        max_abs_error: 0.0,
+        max_rel_error: 0.0,
+        passed: false,
+        error: None,
+    };
+    let outcome = (|| -> Result<bool> {
+        let leaves = case.leaves()?;
+        let reference = (case.f)(&leaves)?;
+        let mut rng = SplitMix64::new(fnv1a(format!("{} cotangent", case.name).as_bytes()));
+        let cotangent: Vec<f64> = (0..reference.numel())
+            .map(|_| 4.0 * rng.unit() - 2.0)
+            .collect();
+        let weights = Tensor::from_vec(cotangent.clone(), reference.shape())?;
+        reference.mul(&weights)?.sum()?.backward()?;
+
+        let on_gpu: Vec<Tensor> = leaves
+            .iter()
+            .map(|l| {
+                Ok(l.detach()
+                    .to_dtype(DType::Float32)?
+                    .to_device(On::WebGpu)?
+                    .requires_grad_(true))
+            })
+            .collect::<Result<_>>()?;
+        // Tensors the call makes itself land on the GPU too.
+        gradscope_core::device::set_default_device(On::WebGpu);
+        let output = (case.f)(&on_gpu);
+        gradscope_core::device::set_default_device(On::Cpu);
+        let output = output?;
+        if let Some(node) = output.grad_fn() {
+            row.node = Some(node.name().to_string());
+            row.op = node_op(&node).cloned();
+            row.graph_ops = graph_ops(&node);
+        }
+        if output.device() != On::WebGpu {
+            return Err(gradscope_core::Error::Backend(format!(
+                "the result is on {}, not the GPU",
+                output.device()
+            )));
+        }
+        let weights = Tensor::from_vec(
+            cotangent.iter().map(|&v| v as f32).collect::<Vec<_>>(),
+            output.shape(),
+        )?
+        .to_device(On::WebGpu)?;
+        output.mul(&weights)?.sum()?.backward()?;
+
+        let mut passed = true;
+        for (cpu, gpu) in leaves.iter().zip(&on_gpu) {
+            let want = cpu.grad().map(|g| g.to_vec::<f64>());
+            let got = gpu
+                .grad()
+                .map(|g| g.to_device(On::Cpu)?.to_dtype(DType::Float64))
+                .transpose()?
+                .map(|g| g.to_vec::<f64>());
+            let (want, got) = match (want, got) {
+                (Some(want), Some(got)) if want.len() == got.len() => (want, got),
+                (None, None) => continue,
+                (want, got) => {
+                    return Err(gradscope_core::Error::Backend(format!(
+                        "the GPU gave {} gradient values where the CPU gave {}",
+                        got.map_or(0, |g| g.len()),
+                        want.map_or(0, |w| w.len())
+                    )));
+                }
+            };
+            for (w, g) in want.iter().zip(&got) {
+                let abs = (w - g).abs();
+                row.max_abs_error = nan_max(row.max_abs_error, abs);
+                if w.abs() > GPU_ATOL {
+                    row.max_rel_error = nan_max(row.max_rel_error, abs / w.abs());
+                }
+                passed &= abs <= GPU_ATOL + GPU_RTOL * w.abs();
+            }
+        }
+        Ok(passed)
+    })();
+    gradscope_core::device::set_default_device(gradscope_core::Device::Cpu);
+    match outcome {
+        Ok(passed) => {
+            row.passed = passed && row.node.is_some();
+            if row.node.is_none() {
+                row.error = Some("the result has no grad_fn".into());
+            }
+        }
+        Err(err) => row.error = Some(err.to_string()),
+    }
+    row
+}
+
 fn nan_max(a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
         f64::NAN
@@ -645,6 +756,15 @@ fn unary_case(op: UnaryOp) -> Case {
     case
 }
 
+/// A 1-D constant of a case (running statistics, class weights) with the
+/// dtype and device of `like`, so the case runs on the GPU in float32 too.
+fn constant(like: &Tensor, values: Vec<f64>) -> Result<Tensor> {
+    let n = values.len();
+    Tensor::from_vec(values, &[n])?
+        .to_dtype(like.dtype())?
+        .to_device(like.device())
+}
+
 fn ints(values: &[i64], shape: &[usize]) -> Result<Tensor> {
     Tensor::from_vec(values.to_vec(), shape)
 }
@@ -671,6 +791,31 @@ fn first_grad(x: &Tensor, f: impl Fn(&Tensor) -> Result<Tensor>) -> Result<Tenso
 }
 
 /// Every row, in the order of the ops' families.
+/// The rows for `device`: on the GPU, the float64 round trips give way to
+/// a round trip through the CPU (`to(device)`'s own backward).
+fn cases_on(device: Device) -> Vec<Case> {
+    match device {
+        Device::Cpu => cases(),
+        Device::Webgpu => {
+            let mut rows: Vec<Case> = cases()
+                .into_iter()
+                .filter(|c| !c.name.starts_with("to (float64"))
+                .collect();
+            // Back to the input's own device: the CPU reference is the
+            // identity, the GPU's last node copies from the CPU.
+            rows.push(Case::new(
+                "to (webgpu -> cpu -> webgpu)",
+                vec![real(&[2, 3])],
+                |t| {
+                    t[0].to_device(gradscope_core::Device::Cpu)?
+                        .to_device(t[0].device())
+                },
+            ));
+            rows
+        }
+    }
+}
+
 pub(crate) fn cases() -> Vec<Case> {
     let mut cases = arith_cases();
     cases.extend(UnaryOp::ALL.iter().map(|&op| unary_case(op)));
@@ -948,8 +1093,8 @@ fn nn_cases() -> Vec<Case> {
             vec![real(&[3, 2, 2]), real(&[2]), real(&[2])],
             |t| {
                 t[0].batch_norm(&BatchNormOptions {
-                    running_mean: Some(Tensor::from_vec(vec![0.1f64, -0.2], &[2])?),
-                    running_var: Some(Tensor::from_vec(vec![0.8f64, 1.3], &[2])?),
+                    running_mean: Some(constant(&t[0], vec![0.1, -0.2])?),
+                    running_var: Some(constant(&t[0], vec![0.8, 1.3])?),
                     weight: Some(t[1].clone()),
                     bias: Some(t[2].clone()),
                     ..Default::default()
@@ -1028,7 +1173,7 @@ fn nn_cases() -> Vec<Case> {
         ),
         Case::new("nll_loss (weight)", vec![real(&[3, 4])], |t| {
             let options = NllLossOptions {
-                weight: Some(Tensor::from_vec(vec![0.5f64, 1.0, 1.5, 2.0], &[4])?),
+                weight: Some(constant(&t[0], vec![0.5, 1.0, 1.5, 2.0])?),
                 ..NllLossOptions::default()
             };
             t[0].nll_loss(&ints(&[2, 0, 3], &[3])?, &options)
@@ -1211,7 +1356,7 @@ pub(crate) const INSIDE_COMPOSITES: &[(&str, &str)] = &[
 
 /// The op variants no row checks: neither a row's last op nor, for
 /// [`INSIDE_COMPOSITES`], an op inside a row's graph.
-pub(crate) fn unchecked_variants(rows: &[Row]) -> Vec<&'static str> {
+pub(crate) fn unchecked_variants(rows: &[Row], device: Device) -> Vec<&'static str> {
     let last: Vec<&str> = rows
         .iter()
         .filter_map(|r| r.op.as_ref())
@@ -1225,7 +1370,7 @@ pub(crate) fn unchecked_variants(rows: &[Row]) -> Vec<&'static str> {
     VARIANTS
         .iter()
         .copied()
-        .filter(|name| !NOT_CHECKABLE.iter().any(|(v, _)| v == name))
+        .filter(|name| !not_checkable(device).iter().any(|(v, _)| v == name))
         .filter(
             |name| match INSIDE_COMPOSITES.iter().any(|(v, _)| v == name) {
                 true => !inside.contains(name),
@@ -1235,12 +1380,21 @@ pub(crate) fn unchecked_variants(rows: &[Row]) -> Vec<&'static str> {
         .collect()
 }
 
-/// Variants no row can check on this build, each with the reason the
-/// table prints under itself: a skip is shown, never silent.
-pub(crate) const NOT_CHECKABLE: &[(&str, &str)] = &[(
-    "UnaryOp::ToDevice",
-    "to(device) needs a GPU, and gradcheck's float64 cannot go to WebGPU",
-)];
+/// Variants no row can check on `device`, each with the reason the table
+/// prints under itself: a skip is shown, never silent.
+pub(crate) fn not_checkable(device: Device) -> &'static [(&'static str, &'static str)] {
+    match device {
+        Device::Cpu => &[(
+            "UnaryOp::ToDevice",
+            "to(device) needs a GPU, and gradcheck's float64 cannot go to WebGPU \
+             (checked by gradcheck --device webgpu)",
+        )],
+        Device::Webgpu => &[(
+            "UnaryOp::ToDtype",
+            "its rows convert from float64, which WebGPU does not have (checked on the CPU)",
+        )],
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -1308,14 +1462,17 @@ mod tests {
     #[test]
     fn every_op_variant_has_a_row() {
         let rows: Vec<Row> = cases().iter().map(check).collect();
-        assert_eq!(unchecked_variants(&rows), Vec::<&str>::new());
+        assert_eq!(unchecked_variants(&rows, Device::Cpu), Vec::<&str>::new());
         // A variant that no row reaches is reported.
         let without_pools: Vec<Row> = rows
             .iter()
             .filter(|r| !r.name.starts_with("max_pool2d"))
             .cloned()
             .collect();
-        assert_eq!(unchecked_variants(&without_pools), vec!["NnOp::MaxPool2d"]);
+        assert_eq!(
+            unchecked_variants(&without_pools, Device::Cpu),
+            vec!["NnOp::MaxPool2d"]
+        );
         // Each row's node is the one its op names, and every row passes.
         for row in &rows {
             let op = row.op.as_ref().unwrap_or_else(|| panic!("{row:?}"));

@@ -19,6 +19,8 @@ Usage:
   --time-limit SECONDS   stop the program after this long (default 30; 0: no limit)
   --memory-limit BYTES   budget for tensor memory; past it, torch.OutOfMemoryError
                          (default 4 GiB; 0: no limit, and a failed allocation aborts)
+  --kernel-stats         afterwards, on stderr: GPU kernels run, ops computed on the
+                         host copy instead (by op), downloads and uploads
   --file PATH            let the program open PATH (read-only) by that relative name;
                          repeat for more files
 
@@ -43,6 +45,7 @@ struct Options {
     memory_limit: Option<u64>,
     files: Vec<String>,
     outputs: Outputs,
+    kernel_stats: bool,
 }
 
 /// Where to write the views of the trace; recording happens only when one
@@ -72,6 +75,7 @@ const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut file = None;
     let mut device = "cpu".to_string();
+    let mut kernel_stats = false;
     let mut time_limit = Some(30.0);
     let mut memory_limit = Some(DEFAULT_MEMORY_LIMIT);
     let mut outputs = Outputs::default();
@@ -91,6 +95,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
             "--file" => files.push(it.next().ok_or("--file needs a path")?.clone()),
             "--device" => device = it.next().ok_or("--device needs cpu or webgpu")?.clone(),
+            "--kernel-stats" => kernel_stats = true,
             flag @ ("--trace" | "--chrome-trace" | "--graph" | "--memory") => {
                 let path = it
                     .next()
@@ -122,6 +127,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         memory_limit,
         files,
         outputs,
+        kernel_stats,
     })
 }
 
@@ -196,16 +202,46 @@ fn execute(options: &Options, source: &str) -> ExitCode {
             Stream::Stderr => std::io::stderr().lock().write_all(text.as_bytes()),
         };
     })));
-    if !options.outputs.any() {
-        let out = runtime.run(source);
-        return ExitCode::from(u8::try_from(out.exit_code).unwrap_or(1));
-    }
-    let (out, events) = gradscope_core::trace::record(|| runtime.run(source));
-    if let Err(err) = write_outputs(&options.outputs, &events) {
-        eprintln!("gradscope: {err}");
-        return ExitCode::from(2);
+    let out = if options.outputs.any() {
+        let (out, events) = gradscope_core::trace::record(|| runtime.run(source));
+        if let Err(err) = write_outputs(&options.outputs, &events) {
+            eprintln!("gradscope: {err}");
+            return ExitCode::from(2);
+        }
+        out
+    } else {
+        runtime.run(source)
+    };
+    if options.kernel_stats {
+        eprintln!("{}", kernel_stats_line());
     }
     ExitCode::from(u8::try_from(out.exit_code).unwrap_or(1))
+}
+
+/// What ran where on the GPU during the run, for `--kernel-stats`: ops a
+/// kernel computed, ops computed on the host copy (by op), and the copies
+/// between host and device.
+fn kernel_stats_line() -> String {
+    use gradscope_core::device;
+    let stats = device::kernel_stats();
+    let mut fallbacks = device::host_fallbacks_by_op();
+    fallbacks.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let by_op: Vec<String> = fallbacks
+        .iter()
+        .map(|(op, n)| format!("{op} {n}"))
+        .collect();
+    format!(
+        "gradscope: kernel stats: {} kernels, {} host fallbacks{}, {} downloads, {} uploads",
+        stats.kernels,
+        stats.host_fallbacks,
+        if by_op.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", by_op.join(", "))
+        },
+        stats.downloads,
+        stats.uploads,
+    )
 }
 
 /// Writes each asked-for view of the trace.
@@ -259,7 +295,12 @@ mod tests {
                 memory_limit: Some(1024),
                 files: vec![],
                 outputs: Outputs::default(),
+                kernel_stats: false,
             })
+        );
+        assert_eq!(
+            parse(&args(&["prog.py", "--kernel-stats"])).map(|o| o.kernel_stats),
+            Ok(true)
         );
         assert_eq!(
             parse(&args(&["prog.py"])).map(|o| o.memory_limit),

@@ -151,20 +151,30 @@ fn a_wrong_backward_is_caught_and_a_right_one_passes() {
 
 #[test]
 fn webgpu_and_usage_errors_exit_with_their_codes() {
-    let webgpu = gradscope(&["--device", "webgpu"]);
-    assert_eq!(webgpu.status.code(), Some(3));
-    // Without a GPU the engine says why none opened; with one (the binary
-    // registers wgpu), that WebGPU has no float64 for gradcheck.
+    // Without a GPU the engine says why none opened, and no rows print;
+    // with one (lavapipe in CI's GPU stage), every row runs there and passes.
+    let webgpu = gradscope(&["--device", "webgpu", "--only", "conv2d"]);
     let message = String::from_utf8_lossy(&webgpu.stderr);
-    assert!(
-        message.contains("webgpu device: WebGPU is not available")
-            || message.contains("webgpu device: Cannot convert a WebGPU Tensor to float64"),
-        "{message}"
-    );
-    assert!(
-        stdout(&webgpu).is_empty(),
-        "no rows under a device that did not run"
-    );
+    match webgpu.status.code() {
+        Some(3) => {
+            assert!(
+                message.contains("webgpu device: WebGPU is not available"),
+                "{message}"
+            );
+            assert!(
+                stdout(&webgpu).is_empty(),
+                "no rows under a device that did not run"
+            );
+        }
+        code => {
+            assert_eq!(code, Some(0), "{message}");
+            assert!(
+                stdout(&webgpu).contains("2 of 2 rows passed"),
+                "{}",
+                stdout(&webgpu)
+            );
+        }
+    }
 
     assert_eq!(gradscope(&["--only", "no_such_op"]).status.code(), Some(2));
     assert_eq!(gradscope(&["--device"]).status.code(), Some(2));

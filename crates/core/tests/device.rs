@@ -265,3 +265,32 @@ fn training_on_the_device_gives_the_cpu_losses() {
         );
     }
 }
+
+#[test]
+fn an_op_given_no_optional_tensor_runs_on_either_device() {
+    use gradscope_core::ops::nn_conv::Conv2dOptions;
+    gpu();
+    // The placeholder for the missing bias is first made while the GPU is
+    // the default device, and must serve CPU ops afterwards too.
+    device::set_default_device(Device::WebGpu);
+    let x = Tensor::ones(&[1, 2, 4, 4]).requires_grad_(true);
+    let w = Tensor::ones(&[2, 1, 2, 2]).requires_grad_(true);
+    let options = Conv2dOptions {
+        groups: 2,
+        ..Default::default()
+    };
+    let y = x.conv2d(&w, None, &options).unwrap();
+    assert_eq!(y.device(), Device::WebGpu);
+    device::set_default_device(Device::Cpu);
+    let on_cpu = Tensor::ones(&[1, 2, 4, 4]).conv2d(&Tensor::ones(&[2, 1, 2, 2]), None, &options);
+    assert_eq!(on_cpu.unwrap().to_vec::<f32>(), vec![4.0; 18]);
+    // GPU tensors with the CPU as default device.
+    let gx = Tensor::ones(&[1, 2, 4, 4])
+        .to_device(Device::WebGpu)
+        .unwrap();
+    let gw = Tensor::ones(&[2, 1, 2, 2])
+        .to_device(Device::WebGpu)
+        .unwrap();
+    let gy = gx.conv2d(&gw, None, &options).unwrap();
+    assert_eq!(gy.device(), Device::WebGpu);
+}

@@ -196,7 +196,7 @@ pub(crate) fn apply(op: Op, inputs: &[&Tensor]) -> Result<Tensor> {
         inputs
             .iter()
             .enumerate()
-            .filter(|(i, _)| op.is_differentiable_input(*i))
+            .filter(|(i, t)| op.is_differentiable_input(*i) && !nn::is_absent(t))
             .map(|(_, t)| *t),
     )?;
     let _scope = crate::device::Scope::new(device);

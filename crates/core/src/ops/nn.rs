@@ -329,13 +329,24 @@ impl NnOp {
 }
 
 thread_local! {
-    static ABSENT: Tensor = Tensor::zeros(&[0]);
+    // On the CPU whatever the default device is when it is first made: it
+    // is shared by every op of the thread, on either device.
+    static ABSENT: Tensor = {
+        let _cpu = crate::device::Scope::new(crate::Device::Cpu);
+        Tensor::zeros(&[0])
+    };
 }
 
 /// The placeholder for an optional tensor that was not given: no gradient
 /// flows to it, no formula reads it, and it is made once per thread.
 pub(crate) fn absent() -> Tensor {
     ABSENT.with(Tensor::clone)
+}
+
+/// Whether `t` is [`absent`]'s placeholder, which takes no part in
+/// deciding which device an op runs on.
+pub(crate) fn is_absent(t: &Tensor) -> bool {
+    ABSENT.with(|a| std::rc::Rc::ptr_eq(a.storage(), t.storage()))
 }
 
 /// `tensor`, or the placeholder.
