@@ -100,6 +100,9 @@ pub(crate) const INPLACE: &[(&str, Binary)] = &[
     ("div_", Tensor::div_),
     ("divide_", Tensor::div_),
     ("copy_", Tensor::copy_),
+    ("pow_", |t, exponent| {
+        t.apply_inplace("pow_", |x| x.pow(exponent))
+    }),
 ];
 
 /// `x.softmax(dim)`, `x.unsqueeze(0)`: one dimension, by position or `dim=`.
