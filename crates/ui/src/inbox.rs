@@ -15,15 +15,37 @@ const EVENTS_PREFIX: &str = r#"{"type":"events","events":["#;
 /// How often (in events) the clock is read while parsing.
 const CLOCK_EVERY: usize = 32;
 
+/// A long message's text, handed over a piece at a time (the page's copy
+/// of a whole message of thousands of events, from JavaScript's string
+/// into Rust's, took tens of milliseconds at once).
+pub trait Chunks {
+    /// The next piece of the text, or `None` at its end.
+    fn next_chunk(&mut self) -> Option<String>;
+}
+
 /// One message not yet handed over.
-#[derive(Debug)]
 enum Pending {
     /// Parsed already (a small message).
     Reply(Reply),
-    /// An events message, parsed from byte `at` on (just inside its array).
-    Events { text: String, at: usize },
+    /// An events message, parsed from byte `at` of `text` on (inside its
+    /// array); `more` gives the rest of its text, if any is left to copy.
+    Events {
+        text: String,
+        at: usize,
+        more: Option<Box<dyn Chunks>>,
+    },
     /// Any other message, parsed when its turn comes.
     Text(String),
+}
+
+impl std::fmt::Debug for Pending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Pending::Reply(reply) => write!(f, "Reply({reply:?})"),
+            Pending::Events { at, text, .. } => write!(f, "Events(at {at} of {})", text.len()),
+            Pending::Text(text) => write!(f, "Text({} bytes)", text.len()),
+        }
+    }
 }
 
 /// Replies in arrival order, parsed as time allows.
@@ -39,15 +61,27 @@ impl Inbox {
     }
 
     /// Queues a message's text, to be parsed by [`Inbox::take`].
+    #[cfg(test)]
     pub fn push_text(&mut self, text: String) {
-        self.queue
-            .push_back(match text.strip_prefix(EVENTS_PREFIX) {
-                Some(_) => Pending::Events {
-                    at: EVENTS_PREFIX.len(),
-                    text,
-                },
-                None => Pending::Text(text),
+        self.push_chunks(text, None);
+    }
+
+    /// Queues a long message given as its first piece and the rest to
+    /// come: an events message is copied piece by piece as it is parsed.
+    pub fn push_chunks(&mut self, first: String, mut more: Option<Box<dyn Chunks>>) {
+        if first.starts_with(EVENTS_PREFIX) {
+            self.queue.push_back(Pending::Events {
+                at: EVENTS_PREFIX.len(),
+                text: first,
+                more,
             });
+            return;
+        }
+        let mut text = first;
+        while let Some(chunk) = more.as_mut().and_then(|m| m.next_chunk()) {
+            text.push_str(&chunk);
+        }
+        self.queue.push_back(Pending::Text(text));
     }
 
     /// Whether nothing waits.
@@ -86,10 +120,31 @@ impl Inbox {
                     replies.push(parse(&text));
                     taken += 1;
                 }
-                Pending::Events { text, mut at } => {
+                Pending::Events {
+                    mut text,
+                    mut at,
+                    mut more,
+                } => {
                     let mut done = false;
                     loop {
-                        match next_event(&text, at) {
+                        let parsed = next_event(&text, at);
+                        // The text so far ends inside an event: copy more.
+                        let short = match &parsed {
+                            Err(err) => err.is_eof(),
+                            Ok(None) => text[at..]
+                                .trim_start()
+                                .trim_start_matches(',')
+                                .trim_start()
+                                .is_empty(),
+                            Ok(Some(_)) => false,
+                        };
+                        if short && let Some(chunk) = more.as_mut().and_then(|m| m.next_chunk()) {
+                            text.drain(..at);
+                            at = 0;
+                            text.push_str(&chunk);
+                            continue;
+                        }
+                        match parsed {
                             Ok(Some((event, next))) => {
                                 events.push(event);
                                 at = next;
@@ -111,7 +166,7 @@ impl Inbox {
                         }
                     }
                     if !done {
-                        self.queue.push_front(Pending::Events { text, at });
+                        self.queue.push_front(Pending::Events { text, at, more });
                         break;
                     }
                 }
@@ -141,7 +196,10 @@ fn unreadable(err: &serde_json::Error) -> Reply {
 /// one starts, or `None` at the array's end.
 fn next_event(text: &str, at: usize) -> Result<Option<(Event, usize)>, serde_json::Error> {
     let rest = text.get(at..).unwrap_or_default();
-    let skipped = rest.len() - rest.trim_start().len();
+    // A piece may have ended between an event and its comma.
+    let trimmed = rest.trim_start();
+    let trimmed = trimmed.strip_prefix(',').unwrap_or(trimmed).trim_start();
+    let skipped = rest.len() - trimmed.len();
     if rest[skipped..].starts_with(']') {
         return Ok(None);
     }
@@ -255,6 +313,63 @@ mod tests {
         assert_eq!(seqs, (0..100).collect::<Vec<_>>());
         assert!(finished);
         assert_eq!(frames, 100usize.div_ceil(CLOCK_EVERY));
+    }
+
+    /// A text handed over in pieces of `size` bytes.
+    struct Pieces(Vec<String>);
+
+    impl Chunks for Pieces {
+        fn next_chunk(&mut self) -> Option<String> {
+            (!self.0.is_empty()).then(|| self.0.remove(0))
+        }
+    }
+
+    fn pieces(text: &str, size: usize) -> (String, Option<Box<dyn Chunks>>) {
+        let chars: Vec<char> = text.chars().collect();
+        let mut all: Vec<String> = chars.chunks(size).map(|c| c.iter().collect()).collect();
+        let first = all.remove(0);
+        (first, Some(Box::new(Pieces(all))))
+    }
+
+    #[test]
+    fn inbox_parses_a_message_handed_over_in_pieces() {
+        let events = events(0..50);
+        let whole = text(&Reply::Events {
+            events: events.clone(),
+        });
+        // Pieces that end anywhere: inside numbers, strings, between events.
+        for size in [7, 30, 64, 101, whole.len()] {
+            let mut inbox = Inbox::default();
+            let (first, more) = pieces(&whole, size.max(EVENTS_PREFIX.len()));
+            inbox.push_chunks(first, more);
+            inbox.push_text(text(&Reply::Finished));
+            let mut replies = vec![];
+            while !inbox.is_empty() {
+                replies.extend(inbox.take(|| true));
+            }
+            assert_eq!(
+                all_events(&replies),
+                (0..50).collect::<Vec<_>>(),
+                "pieces of {size}"
+            );
+            assert_eq!(replies.last(), Some(&Reply::Finished));
+            assert!(!replies.iter().any(|r| matches!(r, Reply::Notice { .. })));
+        }
+        // Another long message in pieces is read whole.
+        let mut inbox = Inbox::default();
+        let (first, more) = pieces(
+            &text(&Reply::Stdout {
+                text: "x".repeat(500),
+            }),
+            40,
+        );
+        inbox.push_chunks(first, more);
+        assert_eq!(
+            inbox.take(|| false),
+            vec![Reply::Stdout {
+                text: "x".repeat(500)
+            }]
+        );
     }
 
     #[test]

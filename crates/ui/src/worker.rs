@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
-use crate::inbox::{self, Inbox};
+use crate::inbox::{self, Chunks, Inbox};
 use crate::state::{Action, State};
 
 /// A started worker with the handlers it calls, which live as long as it does.
@@ -236,13 +236,22 @@ fn spawn(engine: &Engine) -> Result<Spawned, String> {
     let (ready, waiting) = (engine.ready.clone(), engine.waiting.clone());
     let receiver = engine.receiver.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-        let text = event.data().as_string().unwrap_or_default();
-        // Large messages (trace events) wait to be parsed a frame's budget
-        // at a time; small ones (ready, finished, printed lines) are read now.
-        if text.len() > SMALL_MESSAGE {
-            receiver.receive_text(text);
+        let data = event.data();
+        // Large messages (trace events) wait to be copied and parsed a
+        // frame's budget at a time; small ones (ready, finished, printed
+        // lines) are read now.
+        if let Some(long) = data.dyn_ref::<js_sys::JsString>()
+            && long.length() > SMALL_MESSAGE
+        {
+            let mut rest = JsChunks {
+                text: long.clone(),
+                at: 0,
+            };
+            let first = rest.next_chunk().unwrap_or_default();
+            receiver.receive_chunks(first, Box::new(rest));
             return;
         }
+        let text = data.as_string().unwrap_or_default();
         let reply = inbox::parse(&text);
         if matches!(reply, Reply::Ready { .. }) {
             ready.set(true);
@@ -274,12 +283,41 @@ fn spawn(engine: &Engine) -> Result<Spawned, String> {
     })
 }
 
-/// Messages longer than this (bytes) are parsed in animation frames.
-const SMALL_MESSAGE: usize = 2048;
+/// Messages longer than this (UTF-16 units) are parsed in animation frames.
+const SMALL_MESSAGE: u32 = 2048;
+
+/// How much of a long message is copied from JavaScript at a time (UTF-16
+/// units): well under a millisecond's work.
+const CHUNK: u32 = 32 * 1024;
+
+/// A JavaScript string handed to Rust a piece at a time.
+struct JsChunks {
+    text: js_sys::JsString,
+    /// Where the next piece starts.
+    at: u32,
+}
+
+impl Chunks for JsChunks {
+    fn next_chunk(&mut self) -> Option<String> {
+        let len = self.text.length();
+        if self.at >= len {
+            return None;
+        }
+        let mut end = (self.at + CHUNK).min(len);
+        // Never split a surrogate pair.
+        let high_surrogate = 55296.0..56320.0; // 0xD800..0xDC00
+        if end < len && high_surrogate.contains(&self.text.char_code_at(end - 1)) {
+            end -= 1;
+        }
+        let piece = self.text.slice(self.at, end).as_string();
+        self.at = end;
+        piece
+    }
+}
 
 /// How long one animation frame may spend parsing the worker's replies (ms):
 /// with the views' work, a frame stays well within 16 ms.
-const PARSE_BUDGET_MS: f64 = 4.0;
+const PARSE_BUDGET_MS: f64 = 3.0;
 
 /// Where replies wait for the next animation frame; shared by the engine
 /// and each worker's message handler.
@@ -306,9 +344,9 @@ impl Receiver {
         self.ask_frame();
     }
 
-    /// Queues a message to be parsed in a frame.
-    fn receive_text(&self, text: String) {
-        self.inbox.borrow_mut().push_text(text);
+    /// Queues a long message, its first piece copied, to be parsed in frames.
+    fn receive_chunks(&self, first: String, rest: Box<dyn Chunks>) {
+        self.inbox.borrow_mut().push_chunks(first, Some(rest));
         self.ask_frame();
     }
 

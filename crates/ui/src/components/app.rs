@@ -107,18 +107,31 @@ pub fn App() -> Html {
     let running = state.run == Run::Running;
     let playback = &state.playback;
     let position = playback.position();
-    // The heavy views take the newest trace at a pace their cost allows
-    // while a run streams (see `pace`); a new run replaces theirs at once.
+    // The heavy views (graph, memory, charts) take the newest trace at a
+    // pace their cost allows while a run streams (see `pace`), and then one
+    // at a time, in turn, so no frame carries all three; a new run, or the
+    // run's end, brings them all up to date at once.
     let pacer = use_mut_ref(Pacer::default);
-    let shown = use_mut_ref(|| None::<(EventLog, usize)>);
+    let shown = use_mut_ref(<[Option<(EventLog, usize)>; 3]>::default);
+    let turn = use_mut_ref(|| 0usize);
     let now = js_sys::Date::now();
     let restarted = shown
         .borrow()
-        .as_ref()
-        .is_some_and(|(log, _)| !playback.log().extends(log));
-    let due = restarted || shown.borrow().is_none() || pacer.borrow().due(now, running);
+        .iter()
+        .flatten()
+        .any(|(log, _)| !playback.log().extends(log));
+    let complete = shown.borrow().iter().all(Option::is_some);
+    let due = restarted || !complete || pacer.borrow().due(now, running);
     if due {
-        *shown.borrow_mut() = Some((playback.log().clone(), position));
+        let fresh = Some((playback.log().clone(), position));
+        let mut shown = shown.borrow_mut();
+        if running && !restarted && complete {
+            let mut turn = turn.borrow_mut();
+            shown[*turn] = fresh;
+            *turn = (*turn + 1) % 3;
+        } else {
+            *shown = [fresh.clone(), fresh.clone(), fresh];
+        }
     }
     {
         let pacer = pacer.clone();
@@ -129,7 +142,7 @@ pub fn App() -> Html {
             }
         });
     }
-    let Some((view_log, view_position)) = shown.borrow().clone() else {
+    let [Some(graph_view), Some(memory_view), Some(charts_view)] = shown.borrow().clone() else {
         return html! {};
     };
     let current_line = if playback.is_live() {
@@ -164,11 +177,11 @@ pub fn App() -> Html {
                        {on_run} {on_stop} {on_reset}
                        on_step={dispatch.reform(|(by, forward)| Action::Step(by, forward))}
                        on_seek={dispatch.reform(Action::Seek)} />
-            <GraphPanel log={view_log.clone()} position={view_position} />
-            <MemoryPanel log={view_log.clone()} position={view_position} axis={state.axis}
+            <GraphPanel log={graph_view.0} position={graph_view.1} />
+            <MemoryPanel log={memory_view.0} position={memory_view.1} axis={state.axis}
                          on_axis={dispatch.reform(Action::SetAxis)} budget_mib={state.budget_mib}
                          on_budget={Some(dispatch.reform(Action::SetBudget))} />
-            <ChartsPanel log={view_log} position={view_position} />
+            <ChartsPanel log={charts_view.0} position={charts_view.1} />
             <ConsolePanel output={state.output.clone()} run={state.run.clone()} />
         </>
     }
