@@ -294,3 +294,42 @@ fn an_op_given_no_optional_tensor_runs_on_either_device() {
     let gy = gx.conv2d(&gw, None, &options).unwrap();
     assert_eq!(gy.device(), Device::WebGpu);
 }
+
+#[test]
+fn ops_with_a_number_and_alpha_run_as_kernels() {
+    // The stand-in's binary kernel computes what the CPU computes, so the
+    // values agree exactly; `x ** 0.5` needs the unary kernel it lacks.
+    use gradscope_core::ops::arith::Scalar;
+    gpu();
+    let host = Tensor::from_vec(vec![0.5f32, -1.25, 2.0, 4.0], &[4]).unwrap();
+    let other = Tensor::from_vec(vec![3.0f32, 1.0, -2.0, 0.25], &[4]).unwrap();
+    let run = |x: &Tensor, y: &Tensor| -> Vec<Tensor> {
+        vec![
+            x.pow_scalar(Scalar::Int(2)).unwrap(),
+            x.pow_scalar(Scalar::Int(3)).unwrap(),
+            x.pow_scalar(Scalar::Int(-1)).unwrap(),
+            x.pow_scalar(Scalar::Int(-2)).unwrap(),
+            x.rsub(&Tensor::scalar(1.0)).unwrap(),
+            x.add_alpha(y, Scalar::Float(-0.1)).unwrap(),
+            x.sub_alpha(y, Scalar::Int(3)).unwrap(),
+        ]
+    };
+    let want = run(&host, &other);
+    let (x, y) = (
+        host.to_device(Device::WebGpu).unwrap(),
+        other.to_device(Device::WebGpu).unwrap(),
+    );
+    let before = device::kernel_stats();
+    let got = run(&x, &y);
+    let after = device::kernel_stats();
+    assert_eq!(
+        after.host_fallbacks,
+        before.host_fallbacks,
+        "{:?}",
+        device::host_fallbacks_by_op()
+    );
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!(g.device(), Device::WebGpu);
+        assert_eq!(g.to_vec::<f32>(), w.to_vec::<f32>());
+    }
+}

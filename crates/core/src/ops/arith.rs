@@ -277,6 +277,11 @@ impl ArithOp {
         let dtype = self.dtype(ins)?;
         if self.arity() == 1 {
             let [x] = inputs::<1>(self, ins)?;
+            if dtype == DType::Float32
+                && let Some(out) = self.number_on_device(x)?
+            {
+                return Ok(out);
+            }
             let (data, layout) = elements(x, dtype, x.shape())?;
             let out = match &*data {
                 CpuBuffer::F32(d) => CpuBuffer::F32(self.float_scalar(d, &layout)?),
@@ -293,6 +298,8 @@ impl ArithOp {
             if let Some(out) = super::on_device::binary(kernel, a, b, &shape, dtype)? {
                 return Ok(out);
             }
+        } else if let Some(out) = self.scaled_on_device(lhs, rhs, &shape, dtype)? {
+            return Ok(out);
         }
         let (l, ll) = elements(lhs, dtype, &shape)?;
         let (r, rl) = elements(rhs, dtype, &shape)?;
@@ -317,6 +324,71 @@ impl ArithOp {
             ArithOp::Mul => Some((B::Mul, false)),
             ArithOp::Div => Some((B::Div, false)),
             _ => None,
+        }
+    }
+
+    /// `a ± alpha * b` (and `rsub`'s `b - alpha * a`) on the GPU: `alpha *`
+    /// by one kernel, then the sum by another, rounding as the CPU's
+    /// float32 path does (an optimizer's `p.add_(g, alpha=-lr)`).
+    fn scaled_on_device(
+        &self,
+        lhs: &Tensor,
+        rhs: &Tensor,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Option<Tensor>> {
+        use crate::BinaryOp as B;
+        let (kernel, alpha, plain, scaled) = match *self {
+            ArithOp::Add { alpha } => (B::Add, alpha, lhs, rhs),
+            ArithOp::Sub { alpha } => (B::Sub, alpha, lhs, rhs),
+            ArithOp::Rsub { alpha } => (B::Sub, alpha, rhs, lhs),
+            _ => return Ok(None),
+        };
+        if dtype != DType::Float32 || scaled.dtype() != DType::Float32 {
+            return Ok(None);
+        }
+        let Some(product) = super::on_device::binary_number(B::Mul, scaled, alpha.to_f64(), true)?
+        else {
+            return Ok(None);
+        };
+        super::on_device::binary(kernel, plain, &product, shape, dtype)
+    }
+
+    /// The ops with a number (`2 - x`, `x ** 2`) on the GPU, by the kernels
+    /// that compute what the CPU's float32 path computes: the powers it
+    /// special-cases (`cpu::unary::pow_scalar`) and `other - alpha * x`.
+    fn number_on_device(&self, x: &Tensor) -> Result<Option<Tensor>> {
+        use super::on_device::{binary, binary_number, unary};
+        use super::unary::UnaryOp;
+        use crate::BinaryOp as B;
+        let then = |first: Option<Tensor>, next: &dyn Fn(&Tensor) -> Result<Option<Tensor>>| {
+            first.map_or(Ok(None), |t| next(&t))
+        };
+        match *self {
+            ArithOp::RsubScalar { other, alpha } if alpha.is_one() => {
+                binary_number(B::Sub, x, other.to_f64(), true)
+            }
+            ArithOp::RsubScalar { other, alpha } => {
+                then(binary_number(B::Mul, x, alpha.to_f64(), true)?, &|kx| {
+                    binary_number(B::Sub, kx, other.to_f64(), true)
+                })
+            }
+            ArithOp::PowScalar { exponent } => match exponent.to_f64() {
+                0.5 => unary(&UnaryOp::Sqrt, x, DType::Float32),
+                2.0 => binary(B::Mul, x, x, x.shape(), DType::Float32),
+                3.0 => then(binary(B::Mul, x, x, x.shape(), DType::Float32)?, &|xx| {
+                    binary(B::Mul, xx, x, x.shape(), DType::Float32)
+                }),
+                -0.5 => then(unary(&UnaryOp::Sqrt, x, DType::Float32)?, &|root| {
+                    binary_number(B::Div, root, 1.0, true)
+                }),
+                -1.0 => binary_number(B::Div, x, 1.0, true),
+                -2.0 => then(binary(B::Mul, x, x, x.shape(), DType::Float32)?, &|xx| {
+                    binary_number(B::Div, xx, 1.0, true)
+                }),
+                _ => Ok(None),
+            },
+            _ => Ok(None),
         }
     }
 

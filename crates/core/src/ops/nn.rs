@@ -335,18 +335,23 @@ thread_local! {
         let _cpu = crate::device::Scope::new(crate::Device::Cpu);
         Tensor::zeros(&[0])
     };
+    /// Whether [`ABSENT`] was made: asking [`is_absent`] must not make it,
+    /// which would record an allocation in the trace of the op that asked.
+    static ABSENT_MADE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The placeholder for an optional tensor that was not given: no gradient
 /// flows to it, no formula reads it, and it is made once per thread.
 pub(crate) fn absent() -> Tensor {
+    ABSENT_MADE.with(|made| made.set(true));
     ABSENT.with(Tensor::clone)
 }
 
 /// Whether `t` is [`absent`]'s placeholder, which takes no part in
 /// deciding which device an op runs on.
 pub(crate) fn is_absent(t: &Tensor) -> bool {
-    ABSENT.with(|a| std::rc::Rc::ptr_eq(a.storage(), t.storage()))
+    ABSENT_MADE.with(std::cell::Cell::get)
+        && ABSENT.with(|a| std::rc::Rc::ptr_eq(a.storage(), t.storage()))
 }
 
 /// `tensor`, or the placeholder.

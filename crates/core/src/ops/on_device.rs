@@ -128,6 +128,37 @@ pub(crate) fn binary(
     finish(gpu.binary(op, &*ab, &al, &*bb, &bl), shape)
 }
 
+/// `op(x, value)` (or `op(value, x)` when `number_first`) by the binary
+/// kernel, the number uploaded as one element broadcast over `x`: the
+/// scalar ops (`1 - x`, `x ** 2`'s pieces, `alpha * y`), for a float32 `x`.
+pub(crate) fn binary_number(
+    op: BinaryOp,
+    x: &Tensor,
+    value: f64,
+    number_first: bool,
+) -> Result<Option<Tensor>> {
+    let Some(gpu) = backend()? else {
+        return Ok(None);
+    };
+    if x.dtype() != DType::Float32 {
+        return Ok(None);
+    }
+    let Some((buffer, layout)) = operand(gpu.as_ref(), x)? else {
+        return Ok(None);
+    };
+    // Rounded to float32 as the CPU's float32 path rounds the number.
+    let number = gpu.upload(&[value as f32])?;
+    device::count(|s| s.uploads += 1);
+    let shape = x.shape();
+    let spread = Layout::contiguous(&[]).broadcast_to(shape)?;
+    let result = if number_first {
+        gpu.binary(op, &*number, &spread, &*buffer, &layout)
+    } else {
+        gpu.binary(op, &*buffer, &layout, &*number, &spread)
+    };
+    finish(result, shape)
+}
+
 /// `op` over `dims` (sorted, distinct) of a float32 `x` by a kernel; the
 /// result has `x`'s shape without those dims.
 pub(crate) fn reduce(op: ReduceKernel, x: &Tensor, dims: &[usize]) -> Result<Option<Tensor>> {
