@@ -223,7 +223,13 @@ mod tests {
         assert_eq!(serde_json::from_str::<Request>(&json)?, request);
         // A page from before devices were named checks on the CPU.
         let old: Request = serde_json::from_str(r#"{"type":"check_lesson","slug":"x"}"#)?;
-        assert!(matches!(old, Request::CheckLesson { device: Device::Cpu, .. }));
+        assert!(matches!(
+            old,
+            Request::CheckLesson {
+                device: Device::Cpu,
+                ..
+            }
+        ));
         Ok(())
     }
 
