@@ -154,33 +154,21 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
         ]))
     });
 
+    // `gradscope ARGS --device webgpu` on lavapipe.
+    let gradscope_on_gpu = |args: &[&str]| {
+        let mut cmd = ctx.cargo(["run", "-q", "-p", "gradscope-cli", "--"]);
+        cmd.args(args).args(["--device", "webgpu"]);
+        on_lavapipe(cmd)
+    };
+
     stage("gradcheck (webgpu on lavapipe)", &mut || {
         // Every gradcheck row's backward in float32 on the GPU against the
         // CPU's float64 backward (issue 5, issue 8's `gradcheck --device`).
-        on_lavapipe(ctx.cargo([
-            "run",
-            "-q",
-            "-p",
-            "gradscope-cli",
-            "--",
-            "gradcheck",
-            "--device",
-            "webgpu",
-        ]))
+        gradscope_on_gpu(&["gradcheck"])
     });
 
     stage("lessons (webgpu on lavapipe)", &mut || {
-        on_lavapipe(ctx.cargo([
-            "run",
-            "-q",
-            "-p",
-            "gradscope-cli",
-            "--",
-            "lessons",
-            "--check",
-            "--device",
-            "webgpu",
-        ]))
+        gradscope_on_gpu(&["lessons", "--check"])
     });
 
     stage("wasm tests (headless Chromium)", &mut || {

@@ -462,6 +462,21 @@ impl Widths {
 }
 
 impl Row {
+    /// A row for `case` before it ran: nothing measured, not passed.
+    fn of(case: &Case) -> Self {
+        Row {
+            name: case.name.clone(),
+            node: None,
+            op: None,
+            graph_ops: vec![],
+            shapes: case.inputs.iter().map(|i| i.shape.clone()).collect(),
+            max_abs_error: 0.0,
+            max_rel_error: 0.0,
+            passed: false,
+            error: None,
+        }
+    }
+
     pub(crate) fn line(&self, widths: &Widths) -> String {
         let result = match (&self.error, self.passed) {
             (Some(err), _) => format!("FAIL  {err}"),
@@ -499,17 +514,7 @@ impl Row {
 /// over every input. A call without a `grad_fn` fails: it would check
 /// nothing.
 pub(crate) fn check(case: &Case) -> Row {
-    let mut row = Row {
-        name: case.name.clone(),
-        node: None,
-        op: None,
-        graph_ops: vec![],
-        shapes: case.inputs.iter().map(|i| i.shape.clone()).collect(),
-        max_abs_error: 0.0,
-        max_rel_error: 0.0,
-        passed: false,
-        error: None,
-    };
+    let mut row = Row::of(case);
     let options = GradcheckOptions {
         eps: case.eps.unwrap_or(GradcheckOptions::default().eps),
         ..GradcheckOptions::default()
@@ -550,17 +555,7 @@ const GPU_RTOL: f64 = 1e-3;
 pub(crate) fn check_on_gpu(case: &Case) -> Row {
     use gradscope_core::{DType, Device as On};
 
-    let mut row = Row {
-        name: case.name.clone(),
-        node: None,
-        op: None,
-        graph_ops: vec![],
-        shapes: case.inputs.iter().map(|i| i.shape.clone()).collect(),
-        max_abs_error: 0.0,
-        max_rel_error: 0.0,
-        passed: false,
-        error: None,
-    };
+    let mut row = Row::of(case);
     let outcome = (|| -> Result<bool> {
         let leaves = case.leaves()?;
         let reference = (case.f)(&leaves)?;

@@ -12,32 +12,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
 
-fn leaf(values: &[f32]) -> Tensor {
-    Tensor::from_vec(values.to_vec(), &[values.len()])
-        .unwrap()
-        .requires_grad_(true)
-}
-
-fn s(v: f64) -> Tensor {
-    Tensor::scalar(v)
-}
-
-fn name(t: &Tensor) -> String {
-    t.grad_fn().expect("has a grad_fn").name().to_string()
-}
-
-fn next_names(t: &Tensor) -> Vec<Option<String>> {
-    t.grad_fn()
-        .expect("has a grad_fn")
-        .next_functions()
-        .iter()
-        .map(|n| n.as_ref().map(|n| n.name().to_string()))
-        .collect()
-}
-
-fn grad(t: &Tensor) -> Vec<f32> {
-    t.grad().expect("has a grad").to_vec::<f32>()
-}
+use common::{grad, leaf, name, next_names, s};
 
 fn assert_close(actual: &[f32], expected: &[f64]) {
     common::assert_close_f32(actual, expected);

@@ -13,20 +13,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
 
-fn leaf(values: &[f32]) -> Tensor {
-    Tensor::from_vec(values.to_vec(), &[values.len()])
-        .unwrap()
-        .requires_grad_(true)
-}
-
-fn edges(t: &Tensor) -> Vec<Option<String>> {
-    t.grad_fn()
-        .expect("has a grad_fn")
-        .next_functions()
-        .iter()
-        .map(|n| n.as_ref().map(|n| n.name().to_string()))
-        .collect()
-}
+use common::{leaf, next_names as edges};
 
 every_target! {
     // with no_grad: v = x[0:2]: requires grad, a leaf without grad_fn.

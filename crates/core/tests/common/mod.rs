@@ -88,3 +88,36 @@ pub fn assert_gradcheck(
         panic!("{err}");
     }
 }
+
+/// A float32 leaf of `values` that requires grad.
+pub fn leaf(values: &[f32]) -> Tensor {
+    Tensor::from_vec(values.to_vec(), &[values.len()])
+        .unwrap()
+        .requires_grad_(true)
+}
+
+/// A wrapped Python number, the `2` of `x * 2`.
+pub fn s(v: f64) -> Tensor {
+    Tensor::scalar(v)
+}
+
+/// The class name of `t`'s `grad_fn`.
+pub fn name(t: &Tensor) -> String {
+    t.grad_fn().expect("has a grad_fn").name().to_string()
+}
+
+/// The class names of `t.grad_fn.next_functions` (`None` where an input
+/// needs no gradient).
+pub fn next_names(t: &Tensor) -> Vec<Option<String>> {
+    t.grad_fn()
+        .expect("has a grad_fn")
+        .next_functions()
+        .iter()
+        .map(|n| n.as_ref().map(|n| n.name().to_string()))
+        .collect()
+}
+
+/// `t.grad` as float32 values.
+pub fn grad(t: &Tensor) -> Vec<f32> {
+    t.grad().expect("has a grad").to_vec::<f32>()
+}
