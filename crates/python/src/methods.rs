@@ -357,6 +357,9 @@ pub(crate) const CUSTOM: &[(&str, Custom)] = &[
         wrap_result(t.select(dim, index), vm)
     }),
     ("clamp", |t, mut a, vm| {
+        if let Some((min, max)) = tensor_bounds(&mut a, "clamp", vm)? {
+            return wrap_result(t.clamp_tensor(min.as_ref(), max.as_ref()), vm);
+        }
         let min = opt_scalar(&mut a, 0, "min", vm)?;
         let max = opt_scalar(&mut a, 1, "max", vm)?;
         wrap_result(t.clamp(min, max), vm)
@@ -419,12 +422,24 @@ pub(crate) const CUSTOM: &[(&str, Custom)] = &[
         wrap_result(t.addmm(&mat1, &mat2), vm)
     }),
     ("clamp_min", |t, mut a, vm| {
+        if let Some(min) = tensor_bound(&a, 0, "min") {
+            return wrap_result(
+                t.clamp_min_tensor(&crate::tensor::tensor_arg(&min, vm)?),
+                vm,
+            );
+        }
         match opt_scalar(&mut a, 0, "min", vm)? {
             Some(min) => wrap_result(t.clamp_min(min), vm),
             None => Err(vm.new_type_error("clamp_min() missing required argument 'min'")),
         }
     }),
     ("clamp_max", |t, mut a, vm| {
+        if let Some(max) = tensor_bound(&a, 0, "max") {
+            return wrap_result(
+                t.clamp_max_tensor(&crate::tensor::tensor_arg(&max, vm)?),
+                vm,
+            );
+        }
         match opt_scalar(&mut a, 0, "max", vm)? {
             Some(max) => wrap_result(t.clamp_max(max), vm),
             None => Err(vm.new_type_error("clamp_max() missing required argument 'max'")),
@@ -487,6 +502,77 @@ fn opt_int(
         .filter(|v| !vm.is_none(v))
         .map(|v| int_arg(&v, vm))
         .transpose()
+}
+
+/// The `i`th positional argument or keyword `name` where it is a tensor.
+fn tensor_bound(args: &FuncArgs, i: usize, name: &str) -> Option<PyObjectRef> {
+    args.kwargs
+        .get(name)
+        .or_else(|| args.args.get(i))
+        .filter(|v| v.downcast_ref::<PyTensor>().is_some())
+        .cloned()
+}
+
+/// `clamp(min, max)`'s tensor overload: `None` when neither bound is a
+/// tensor (the number overload), else the bounds as tensors. A tensor with
+/// a number matches neither of PyTorch's overloads.
+#[allow(clippy::type_complexity)]
+fn tensor_bounds(
+    args: &mut FuncArgs,
+    op: &str,
+    vm: &VirtualMachine,
+) -> PyResult<Option<(Option<Tensor>, Option<Tensor>)>> {
+    if tensor_bound(args, 0, "min").is_none() && tensor_bound(args, 1, "max").is_none() {
+        return Ok(None);
+    }
+    let keywords = !args.kwargs.is_empty();
+    let min = take_arg(args, 0, "min").filter(|v| !vm.is_none(v));
+    let max = take_arg(args, 1, "max").filter(|v| !vm.is_none(v));
+    let bound = |v: Option<PyObjectRef>| v.map(|v| crate::tensor::tensor_arg(&v, vm));
+    match (
+        bound(min.clone()).transpose(),
+        bound(max.clone()).transpose(),
+    ) {
+        (Ok(lo), Ok(hi)) => Ok(Some((lo, hi))),
+        _ => {
+            let name = |v: &PyObjectRef| match v.downcast_ref::<PyTensor>() {
+                Some(_) => "Tensor".to_string(),
+                None => v.class().name().to_string(),
+            };
+            let given: Vec<(&str, PyObjectRef)> = [("min", min), ("max", max)]
+                .into_iter()
+                .filter_map(|(k, v)| v.map(|v| (k, v)))
+                .collect();
+            let (got, why) = if keywords {
+                let mut named: Vec<_> = given
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}, ", name(v)))
+                    .collect();
+                named.sort();
+                let mut keys: Vec<_> = given.iter().map(|(k, _)| *k).collect();
+                keys.sort_unstable();
+                (
+                    named.concat(),
+                    format!("some of the keywords were incorrect: {}", keys.join(", ")),
+                )
+            } else {
+                let names: Vec<_> = given.iter().map(|(_, v)| name(v)).collect();
+                let marked: Vec<_> = names.iter().map(|n| format!("!{n}!")).collect();
+                (
+                    names.join(", "),
+                    format!(
+                        "some of the arguments have invalid types: ({})",
+                        marked.join(", ")
+                    ),
+                )
+            };
+            Err(vm.new_type_error(format!(
+                "{op}() received an invalid combination of arguments - got ({got}), but expected one of:\n \
+                 * (Tensor min = None, Tensor max = None)\n      didn't match because {why}\n \
+                 * (Number min = None, Number max = None)\n      didn't match because {why}\n"
+            )))
+        }
+    }
 }
 
 fn opt_scalar(

@@ -98,6 +98,7 @@ impl PyNode {
         match zelf.node.name() {
             "AccumulateGrad" => "torch::autograd::AccumulateGrad".to_string(),
             "CopySlices" => "torch::autograd::CopySlices".to_string(),
+            "CopyBackwards" => "torch::autograd::CopyBackwards".to_string(),
             name => name.to_string(),
         }
     }

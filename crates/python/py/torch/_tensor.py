@@ -174,7 +174,12 @@ class Tensor(_C.TensorBase):
     def topk(self, k, dim=-1, largest=True, sorted=True):
         from . import return_types
 
+        n = self.shape[dim] if self.dim() > 0 else 1
+        if not 0 <= k <= n:
+            raise RuntimeError("selected index k out of range")
         values, index = self.sort(dim, descending=largest)
+        if self.dim() == 0:
+            return return_types.topk((values * 1, index))
         return return_types.topk((values.narrow(dim, 0, k), index.narrow(dim, 0, k)))
 
     def cumsum(self, dim, dtype=None):
@@ -187,26 +192,47 @@ class Tensor(_C.TensorBase):
     # grad_fn names are those of the pieces (no RepeatBackward0, ...).
 
     def repeat(self, *sizes):
+        if not sizes:
+            raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
         if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
             sizes = tuple(sizes[0])
+        elif len(sizes) == 1 and not isinstance(sizes[0], int):
+            raise TypeError(
+                f"repeat(): argument 'repeats' (position 1) must be tuple of ints, not {type(sizes[0]).__name__}"
+            )
+        for pos, r in enumerate(sizes):
+            if not -(2**63) <= r < 2**63:
+                raise TypeError(
+                    f"repeat(): argument 'repeats' failed to unpack the object at pos {pos + 1} "
+                    'with error "Overflow when unpacking long long"'
+                )
         if len(sizes) < self.dim():
             raise RuntimeError(
                 "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
             )
         shape = (1,) * (len(sizes) - self.dim()) + tuple(self.shape)
+        # PyTorch multiplies the sizes in int64, wrapping, and allocates the
+        # result first: its size errors come before any from the copy.
+        out = [(r * n + 2**63) % 2**64 - 2**63 for r, n in zip(sizes, shape)]
+        for d in out:
+            if d < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {d}: {out}")
+        _C._check_new_buffer(self, out)
+        if 0 in sizes or 0 in shape:
+            return self.flatten().narrow(0, 0, 0).reshape(out)
+        # It then unfolds the result into blocks of the input's shape.
+        for i, (d, n) in enumerate(zip(out, shape)):
+            if d < n:
+                raise RuntimeError(f"maximum size for tensor at dimension {i} is {d} but size is {n}")
+        sizes = [d // n for d, n in zip(out, shape)]
         spread = []
         for n in shape:
             spread += [1, n]
         target = []
         for r, n in zip(sizes, shape):
             target += [r, n]
-        out = [r * n for r, n in zip(sizes, shape)]
-        # PyTorch allocates the result first: its size errors come before
-        # any from the expand below.
-        if all(r >= 0 for r in sizes):
-            _C._check_new_buffer(self, out)
         x = self.reshape(spread).expand(target)
-        return x.reshape(out)
+        return x.reshape([r * n for r, n in zip(sizes, shape)])
 
     def tile(self, *dims):
         if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
@@ -300,13 +326,39 @@ class Tensor(_C.TensorBase):
         return out
 
     def lerp(self, end, weight):
-        return self + (end - self) * weight
+        # PyTorch's formula: from the nearer end, with the product and the
+        # sum fused on the CPU (float32 rounded once, as its kernel's fma).
+        diff = end - self
+        fused = self.dtype == _C.float32 and self._device == "cpu"
+        if fused:
+            if not isinstance(weight, Tensor):
+                weight = _C.tensor(weight, dtype=_C.float32).item()
+            self, end, diff = self.double(), end.double(), diff.double()
+            if isinstance(weight, Tensor):
+                weight = weight.double()
+        if isinstance(weight, Tensor):
+            near = weight.abs() < 0.5
+            out = _C.where(near, self + weight * diff, end - diff * (1 - weight))
+        elif abs(weight) < 0.5:
+            out = self + weight * diff
+        else:
+            out = end - diff * (1 - weight)
+        return out.float() if fused else out
+
+    def lerp_(self, end, weight):
+        return _C._inplace_with(self, "lerp_", lambda t: t.lerp(end, weight))
 
     def addcmul(self, tensor1, tensor2, *, value=1):
         return self + tensor1 * value * tensor2
 
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        return _C._inplace_with(self, "addcmul_", lambda t: t.addcmul(tensor1, tensor2, value=value))
+
     def addcdiv(self, tensor1, tensor2, *, value=1):
         return self + tensor1 * value / tensor2
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return _C._inplace_with(self, "addcdiv_", lambda t: t.addcdiv(tensor1, tensor2, value=value))
 
     def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
         return self * beta + batch1.bmm(batch2) * alpha
@@ -367,7 +419,13 @@ class Tensor(_C.TensorBase):
             return _C._normal_(self, float(mean), float(std))
 
     def clamp_(self, min=None, max=None):
-        return _C._inplace_with(self, "clamp_", lambda t: t.clamp(min, max))
+        try:
+            return _C._inplace_with(self, "clamp_", lambda t: t.clamp(min, max))
+        except TypeError as e:
+            message = str(e)
+            if not message.startswith("clamp() "):
+                raise
+        raise TypeError("clamp_" + message[len("clamp"):])
 
     def relu_(self):
         return _C._unary_inplace(self, "relu_")

@@ -8,7 +8,8 @@ import _gradscope as _C
 import torch
 
 __all__ = [
-    "relu", "relu_", "gelu", "tanh", "sigmoid", "silu", "elu", "leaky_relu", "softplus",
+    "relu", "relu_", "gelu", "tanh", "sigmoid", "silu", "elu", "leaky_relu", "leaky_relu_",
+    "softplus",
     "softmax", "log_softmax", "linear", "conv2d", "max_pool2d", "avg_pool2d",
     "adaptive_avg_pool2d", "dropout",
     "layer_norm", "batch_norm", "embedding", "mse_loss", "l1_loss", "cross_entropy",
@@ -72,7 +73,13 @@ def elu(input, alpha=1.0, inplace=False):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
+    if inplace:
+        return _C._leaky_relu_(input, float(negative_slope))
     return _C._leaky_relu(input, float(negative_slope))
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return _C._leaky_relu_(input, float(negative_slope))
 
 
 def softplus(input, beta=1.0, threshold=20.0):
@@ -208,6 +215,8 @@ def one_hot(tensor, num_classes=-1):
         raise RuntimeError("Class values must be non-negative.")
     if tensor.numel() > 0 and int(tensor.max()) >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
+    # PyTorch allocates the result first: its size errors name its shape.
+    _C._check_new_buffer(tensor, list(tensor.shape) + [num_classes])
     return (tensor.unsqueeze(-1) == torch.arange(num_classes)).long()
 
 

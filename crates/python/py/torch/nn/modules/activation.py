@@ -88,7 +88,7 @@ class LeakyReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.leaky_relu(input, self.negative_slope)
+        return F.leaky_relu(input, self.negative_slope, inplace=self.inplace)
 
     def extra_repr(self):
         inplace_str = ", inplace=True" if self.inplace else ""
