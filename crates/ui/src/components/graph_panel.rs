@@ -91,7 +91,7 @@ pub fn GraphPanel(props: &Props) -> Html {
                 </div>
             </div>
             <ul class="legend">{ for legend }</ul>
-            <div class="graph-view" ref={container} tabindex="0" data-testid="graph-view"
+            <div class="graph-view" ref={container} tabindex="0" data-testid="graph-view" role="group"
                  aria-label="autograd graph view: drag or arrow keys pan, wheel or + and - zoom, 0 fits"
                  onkeydown={key_handler(dispatch.clone(), centre, fit)}>
                 if drawn.nodes.is_empty() {
