@@ -101,3 +101,29 @@ for f in (
         f()
     except Exception as e:
         print(type(e).__name__, e)
+
+# clamp_min_ / clamp_max_ / clip, and the dtype checks of the in-place
+# forms: a number bound names the tensor's C++ type, lerp checks end's
+# dtype and a weight's unless it is 0-dim.
+f = torch.tensor([1.0, -2.0, 3.0])
+print(f.clone().clamp_min_(0.5), f.clone().clamp_max_(torch.tensor(0.5)))
+print(f.clip(0.5), f.clone().clip_(max=0.5), torch.clip(f, -1.0, 1.0))
+e = torch.tensor([1.0, 2.0, 3.0])
+print(f.lerp(e, torch.tensor(0.5, dtype=torch.float64)), f.lerp(e, torch.tensor(1)))
+for g in (
+    lambda: torch.tensor([1, -2, 3]).clamp_(0.5),
+    lambda: torch.tensor([1, -2, 3]).clamp_(max=0.5),
+    lambda: torch.tensor([1, -2, 3]).clamp_min_(0.5),
+    lambda: torch.tensor([1, -2, 3]).add_(0.5),
+    lambda: torch.tensor([True]).clamp_(0.5),
+    lambda: torch.tensor([True]).clamp_(2),
+    lambda: torch.tensor([1, -2, 3]).lerp_(e, 0.5),
+    lambda: torch.tensor([1, -2, 3]).addcmul_(e, e),
+    lambda: f.lerp(torch.tensor([1, 2, 3]), 0.5),
+    lambda: f.lerp(e, torch.tensor([0.5, 0.5, 0.5], dtype=torch.float64)),
+    lambda: f.lerp(e.double(), 0.5),
+):
+    try:
+        print(g())
+    except Exception as ex:
+        print(type(ex).__name__, ex)

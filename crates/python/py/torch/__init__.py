@@ -72,7 +72,7 @@ _COMPOSITES = ("sort", "argsort", "topk", "cumsum", "masked_fill", "tril", "triu
                "diagonal", "trace", "outer", "square", "log1p", "expm1", "ceil", "trunc", "frac",
                "fmod", "flip", "roll", "lerp", "addcmul", "addcdiv", "baddbmm", "cumprod",
                "nonzero", "masked_select", "tile", "all", "any", "equal", "allclose", "isclose",
-               "remainder", "floor_divide")
+               "remainder", "floor_divide", "clip")
 for _name in _C._FUNCTION_NAMES + _COMPOSITES:
     globals()[_name] = _method_as_function(_name)
 del _name

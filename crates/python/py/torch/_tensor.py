@@ -11,6 +11,9 @@ def _dtype_of(name):
     return getattr(_C, name)
 
 
+_CPP_TYPES = {_C.bool: "bool", _C.int64: "long int", _C.float32: "float", _C.float64: "double"}
+
+
 class Tensor(_C.TensorBase):
     __module__ = "torch"
 
@@ -328,6 +331,12 @@ class Tensor(_C.TensorBase):
     def lerp(self, end, weight):
         # PyTorch's formula: from the nearer end, with the product and the
         # sum fused on the CPU (float32 rounded once, as its kernel's fma).
+        for name, other in (("end", end), ("weight", weight)):
+            # A 0-dim weight may have any dtype.
+            if isinstance(other, Tensor) and other.dtype != self.dtype and (name == "end" or other.dim() > 0):
+                raise RuntimeError(
+                    f"expected dtype {_CPP_TYPES[self.dtype]} for `{name}` but got dtype {_CPP_TYPES[other.dtype]}"
+                )
         diff = end - self
         fused = self.dtype == _C.float32 and self._device == "cpu"
         if fused:
@@ -418,7 +427,36 @@ class Tensor(_C.TensorBase):
         with drawing(generator):
             return _C._normal_(self, float(mean), float(std))
 
+    def _check_bounds_cast(self, bounds):
+        """PyTorch's check on number bounds of `clamp_` and kin, whose
+        message names the tensor's C++ type (`long int`)."""
+        if self.dtype not in (_C.int64, _C.bool) or any(isinstance(b, Tensor) for b in bounds):
+            return
+        to = "long int" if self.dtype == _C.int64 else "bool"
+        if any(isinstance(b, float) for b in bounds):
+            found = "Double" if _C.tensor(1.0).dtype == _C.float64 else "Float"
+        elif self.dtype == _C.bool and any(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
+            found = "Long"
+        else:
+            return
+        raise RuntimeError(f"result type {found} can't be cast to the desired output type {to}")
+
+    def clamp_min_(self, min):
+        self._check_bounds_cast([min])
+        return _C._inplace_with(self, "clamp_min_", lambda t: t.clamp_min(min))
+
+    def clamp_max_(self, max):
+        self._check_bounds_cast([max])
+        return _C._inplace_with(self, "clamp_max_", lambda t: t.clamp_max(max))
+
+    def clip(self, min=None, max=None):
+        return self.clamp(min, max)
+
+    def clip_(self, min=None, max=None):
+        return self.clamp_(min, max)
+
     def clamp_(self, min=None, max=None):
+        self._check_bounds_cast([b for b in (min, max) if b is not None])
         try:
             return _C._inplace_with(self, "clamp_", lambda t: t.clamp(min, max))
         except TypeError as e:
