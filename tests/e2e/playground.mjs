@@ -11,6 +11,7 @@
 // overflows the window at 1280x800 and 390x844.
 // Exits non-zero on any failure.
 import { chromium } from "playwright-core";
+import { sameOutput } from "./compare.mjs";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
@@ -34,38 +35,6 @@ const TIMEOUT = 60_000;
 // A program of the learner's own, and lines of what PyTorch prints for it.
 const LOOP = readFileSync(new URL("../corpus/e2e_loop.py", import.meta.url), "utf8");
 const LOOP_OUT = readFileSync(new URL("../corpus/e2e_loop.out", import.meta.url), "utf8").trim().split("\n");
-
-/// Splits printed text into tokens: numbers, object addresses, newlines, words.
-function tokens(text) {
-  const re = /(0x[0-9a-fA-F]+)|(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|(\n)|([^\s\d.-]+|[.-])/g;
-  const out = [];
-  for (const m of text.matchAll(re)) {
-    if (m[1]) out.push({ address: true });
-    else if (m[2]) out.push({ number: Number(m[2]), text: m[2] });
-    else if (m[3]) out.push({ newline: true });
-    else if (m[4]) out.push({ text: m[4] });
-  }
-  return out;
-}
-
-/// Whether two outputs agree token by token, numbers within the corpus
-/// test's tolerance (crates/python/tests/corpus.rs), addresses ignored.
-function sameOutput(got, want) {
-  const [a, b] = [tokens(got), tokens(want)];
-  if (a.length !== b.length) return `${a.length} tokens, PyTorch printed ${b.length}`;
-  for (let i = 0; i < a.length; i++) {
-    const [x, y] = [a[i], b[i]];
-    if (x.address && y.address) continue;
-    if (x.newline && y.newline) continue;
-    if (x.number !== undefined && y.number !== undefined) {
-      const close = x.number === y.number || Math.abs(x.number - y.number) <= Math.max(1e-6, 1e-4 * Math.abs(y.number));
-      if (close || (Number.isNaN(x.number) && Number.isNaN(y.number))) continue;
-    }
-    if (x.text !== undefined && x.text === y.text && x.number === undefined && y.number === undefined) continue;
-    return `token ${i}: got ${JSON.stringify(x)}, PyTorch printed ${JSON.stringify(y)}`;
-  }
-  return null;
-}
 
 function check(condition, message) {
   if (!condition) throw new Error(message);
