@@ -159,6 +159,7 @@ const GPU_REFUSES_FLOAT64: &[&str] = &[
     "custom_function.py",
     "dtype_promotion.py",
     "fuzz_found_errors.py",
+    "inplace_arith_activations.py",
     "inplace_copy.py",
     "manual_seed_shapes.py",
     "nn_error_messages.py",
