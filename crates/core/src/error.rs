@@ -42,7 +42,7 @@ pub enum Error {
 
     /// A new tensor whose size in bytes does not fit the address space.
     #[error("Storage size calculation overflowed with sizes={sizes:?}")]
-    StorageSizeOverflow { sizes: Vec<usize> },
+    StorageSizeOverflow { sizes: Vec<i64> },
 
     /// A new tensor (with a size-0 dimension) whose strides do not fit.
     #[error("Stride calculation overflowed")]

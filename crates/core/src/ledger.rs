@@ -102,7 +102,10 @@ pub(crate) fn allocate_on(device: Device, bytes: u64) -> bool {
 /// the host allocation, and a request of terabytes aborts the process there.
 pub fn check_new_buffer(shape: &[usize], dtype: crate::DType) -> Result<(), crate::Error> {
     let overflowed = || crate::Error::StorageSizeOverflow {
-        sizes: shape.to_vec(),
+        sizes: shape
+            .iter()
+            .map(|&d| i64::try_from(d).unwrap_or(i64::MAX))
+            .collect(),
     };
     let numel = shape
         .iter()

@@ -73,8 +73,10 @@ impl Tensor {
         if steps < 0 {
             return Err(Error::LinspaceSteps);
         }
-        // A count past usize (on wasm32) is refused as too large to store.
-        let n = usize::try_from(steps).unwrap_or(usize::MAX);
+        // A count past usize (on wasm32) is refused as too large to store,
+        // naming the count asked for.
+        let n = usize::try_from(steps)
+            .map_err(|_| Error::StorageSizeOverflow { sizes: vec![steps] })?;
         crate::ledger::check_new_buffer(&[n], dtype)?;
         let half = n / 2;
         // The first half counts up from `start`, the second down from `end`.
