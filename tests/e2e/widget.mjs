@@ -277,7 +277,10 @@ try {
     // Served by the host's server: a page Playwright made up would not be
     // on the loopback address space, and Chromium would refuse it the loader.
     writeFileSync(join(hostDir, "bad-widgets.html"), body);
-    await page.goto(`${host}bad-widgets.html`);
+    // The frames are waited for one by one below, with their own timeouts;
+    // the page's load event (every frame loaded) once took over Playwright's
+    // default 30 s on a loaded CI machine.
+    await page.goto(`${host}bad-widgets.html`, { waitUntil: "domcontentloaded", timeout: TIMEOUT });
     const frameError = async (part) => {
       const frame = await waitFrame(page, part);
       const error = frame.getByTestId("widget-error");
