@@ -78,6 +78,22 @@ fn float_operand(t: &Tensor) -> bool {
     t.dtype() == DType::Float32 || t.device() == Device::Cpu
 }
 
+/// The GPU, and a tensor as that GPU's kernel operand with its layout.
+type GpuInput<'a> = (Rc<dyn DeviceBackend>, Operand<'a>, Layout);
+
+/// The GPU and float32 `x` as a kernel operand, when the running op
+/// computes on the GPU and `x` is float32: the prologue of the kernels
+/// that take one float tensor.
+fn float32_input(x: &Tensor) -> Result<Option<GpuInput<'_>>> {
+    let Some(gpu) = backend()? else {
+        return Ok(None);
+    };
+    if x.dtype() != DType::Float32 {
+        return Ok(None);
+    }
+    Ok(operand(gpu.as_ref(), x)?.map(|(buffer, layout)| (gpu, buffer, layout)))
+}
+
 /// A new GPU tensor of `shape` over a kernel's result, or `None`.
 fn finish(result: Kernel, shape: &[usize]) -> Result<Option<Tensor>> {
     Ok(result?.map(|buffer| {
@@ -91,13 +107,10 @@ fn finish(result: Kernel, shape: &[usize]) -> Result<Option<Tensor>> {
 
 /// `op(x)` by a kernel, for a float32 result.
 pub(crate) fn unary(op: &UnaryOp, x: &Tensor, out_dtype: DType) -> Result<Option<Tensor>> {
-    let Some(gpu) = backend()? else {
-        return Ok(None);
-    };
-    if out_dtype != DType::Float32 || x.dtype() != DType::Float32 {
+    if out_dtype != DType::Float32 {
         return Ok(None);
     }
-    let Some((buffer, layout)) = operand(gpu.as_ref(), x)? else {
+    let Some((gpu, buffer, layout)) = float32_input(x)? else {
         return Ok(None);
     };
     finish(gpu.unary(op, &*buffer, &layout), x.shape())
@@ -137,13 +150,7 @@ pub(crate) fn binary_number(
     value: f64,
     number_first: bool,
 ) -> Result<Option<Tensor>> {
-    let Some(gpu) = backend()? else {
-        return Ok(None);
-    };
-    if x.dtype() != DType::Float32 {
-        return Ok(None);
-    }
-    let Some((buffer, layout)) = operand(gpu.as_ref(), x)? else {
+    let Some((gpu, buffer, layout)) = float32_input(x)? else {
         return Ok(None);
     };
     // Rounded to float32 as the CPU's float32 path rounds the number.
@@ -162,13 +169,7 @@ pub(crate) fn binary_number(
 /// `op` over `dims` (sorted, distinct) of a float32 `x` by a kernel; the
 /// result has `x`'s shape without those dims.
 pub(crate) fn reduce(op: ReduceKernel, x: &Tensor, dims: &[usize]) -> Result<Option<Tensor>> {
-    let Some(gpu) = backend()? else {
-        return Ok(None);
-    };
-    if x.dtype() != DType::Float32 {
-        return Ok(None);
-    }
-    let Some((buffer, layout)) = operand(gpu.as_ref(), x)? else {
+    let Some((gpu, buffer, layout)) = float32_input(x)? else {
         return Ok(None);
     };
     let shape: Vec<usize> = x
@@ -234,13 +235,7 @@ pub(crate) fn matmul_bias(
 
 /// A contiguous copy of float32 `x` by a kernel.
 pub(crate) fn copy(x: &Tensor) -> Result<Option<Tensor>> {
-    let Some(gpu) = backend()? else {
-        return Ok(None);
-    };
-    if x.dtype() != DType::Float32 {
-        return Ok(None);
-    }
-    let Some((buffer, layout)) = operand(gpu.as_ref(), x)? else {
+    let Some((gpu, buffer, layout)) = float32_input(x)? else {
         return Ok(None);
     };
     finish(gpu.copy(&*buffer, &layout), x.shape())
@@ -333,13 +328,7 @@ pub(crate) fn where_cond(
 
 /// `softmax` or `log_softmax` of float32 `x` along `dim` by a kernel.
 pub(crate) fn softmax(x: &Tensor, dim: usize, log: bool) -> Result<Option<Tensor>> {
-    let Some(gpu) = backend()? else {
-        return Ok(None);
-    };
-    if x.dtype() != DType::Float32 {
-        return Ok(None);
-    }
-    let Some((buffer, layout)) = operand(gpu.as_ref(), x)? else {
+    let Some((gpu, buffer, layout)) = float32_input(x)? else {
         return Ok(None);
     };
     finish(gpu.softmax(&*buffer, &layout, dim, log), x.shape())
