@@ -1,5 +1,8 @@
 // Strided copy: out[i] = src[s(i)], any layout (transposed, sliced with steps,
-// expanded with stride 0, flipped) into a contiguous output.
+// expanded with stride 0, flipped) into a contiguous output; and its mirror,
+// copy_scatter: out[t(i)] = src[s(i)], writing through a second layout over
+// the output (the backward of slice and select, and each part of cat and
+// stack, written into a buffer the host zeroed).
 //
 // Bindings, group 0:
 //
@@ -57,5 +60,48 @@ fn copy_strided(
     let at = u32(s);
     if at < arrayLength(&src) {
         out[index] = src[at];
+    }
+}
+
+// copy_scatter's metadata: as above, with word 4 the target's offset and the
+// target's strides after the source's:
+//
+// | word          | field                                          |
+// |---------------|------------------------------------------------|
+// | 2             | numel, elements copied                         |
+// | 3             | src offset                                     |
+// | 4             | target offset, in elements of out              |
+// | 6 .. 6+r      | shape (the source's, walked row-major)         |
+// | 6+r .. 6+2r   | src strides (i32 bit-cast)                     |
+// | 6+2r .. 6+3r  | target strides (i32 bit-cast)                  |
+//
+// The host checked that the target layout reaches no element twice, so no
+// two invocations write one element.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn copy_scatter(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let index = gid.y * groups.x * WORKGROUP_SIZE + gid.x;
+    let numel = metadata[2];
+    if index >= numel {
+        return;
+    }
+    let rank = metadata[1];
+    var rest = index;
+    var s = i32(metadata[3]);
+    var t = i32(metadata[4]);
+    for (var k = rank; k > 0u; k--) {
+        let d = k - 1u;
+        let size = metadata[HEADER + d];
+        let coordinate = i32(rest % size);
+        s += coordinate * bitcast<i32>(metadata[HEADER + rank + d]);
+        t += coordinate * bitcast<i32>(metadata[HEADER + 2u * rank + d]);
+        rest = rest / size;
+    }
+    let read_at = u32(s);
+    let write_at = u32(t);
+    if read_at < arrayLength(&src) && write_at < arrayLength(&out) {
+        out[write_at] = src[read_at];
     }
 }

@@ -160,6 +160,17 @@ pub struct AdamStep {
     pub decay_factor: Option<f64>,
 }
 
+/// One source of [`DeviceBackend::scatter`].
+#[derive(Clone, Copy, Debug)]
+pub struct ScatterPart<'a> {
+    /// The buffer read.
+    pub src: &'a dyn DeviceBuffer,
+    /// How it is read.
+    pub layout: &'a Layout,
+    /// Where its elements go in the result.
+    pub target: &'a Layout,
+}
+
 /// A buffer of `float32` elements owned by a device backend. The core never
 /// looks inside: it hands buffers back to the backend that made them.
 pub trait DeviceBuffer: std::fmt::Debug + std::any::Any {
@@ -196,6 +207,15 @@ pub trait DeviceBackend: std::fmt::Debug {
 
     /// The elements `layout` selects, copied into a contiguous buffer.
     fn copy(&self, _x: &dyn DeviceBuffer, _layout: &Layout) -> Kernel {
+        Ok(None)
+    }
+
+    /// A new contiguous buffer of `numel` elements, zero except where each
+    /// part writes: part `i`'s source read through its layout, in row-major
+    /// order, to the positions its target (a layout of the same shape over
+    /// the result, reaching no element twice) gives. What `slice_backward`,
+    /// `select_backward`, `cat` and `stack` compute.
+    fn scatter(&self, _numel: usize, _parts: &[ScatterPart<'_>]) -> Kernel {
         Ok(None)
     }
 

@@ -1,7 +1,7 @@
 //! [`GpuDevice`] as the core's [`DeviceBackend`]: the kernels behind the
 //! trait the engine routes tensor ops through.
 
-use gradscope_core::backend::{AdamStep, CompareKernel, Kernel, NllGeometry};
+use gradscope_core::backend::{AdamStep, CompareKernel, Kernel, NllGeometry, ScatterPart};
 use gradscope_core::ops::UnaryOp;
 use gradscope_core::{BinaryOp, DeviceBackend, DeviceBuffer, Error, Layout, ReduceKernel, Result};
 
@@ -55,6 +55,20 @@ impl DeviceBackend for GpuDevice {
 
     fn copy(&self, x: &dyn DeviceBuffer, layout: &Layout) -> Kernel {
         made(GpuDevice::copy(self, own(x, "copy")?, layout)?)
+    }
+
+    fn scatter(&self, numel: usize, parts: &[ScatterPart<'_>]) -> Kernel {
+        let parts = parts
+            .iter()
+            .map(|p| {
+                Ok(crate::ScatterPart {
+                    src: own(p.src, "scatter")?,
+                    layout: p.layout,
+                    target: p.target,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        made(GpuDevice::scatter(self, numel, &parts)?)
     }
 
     fn unary(&self, op: &UnaryOp, x: &dyn DeviceBuffer, layout: &Layout) -> Kernel {

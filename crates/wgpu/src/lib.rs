@@ -31,5 +31,6 @@ pub use alloc::MemoryStats;
 #[cfg(not(target_arch = "wasm32"))]
 pub use bench::{LadderPoint, matmul_ladder};
 pub use buffer::GpuBuffer;
+pub use copy::ScatterPart;
 pub use device::GpuDevice;
 pub use matmul::MatmulKernel;

@@ -102,7 +102,7 @@ impl JoinOp {
                 let mut shape = first.shape().to_vec();
                 shape.insert(*dim, ins.len());
                 let dense = Layout::contiguous(&shape);
-                let targets = (0..ins.len()).map(|i| dense.select(*dim, i));
+                let targets: Vec<Layout> = (0..ins.len()).map(|i| dense.select(*dim, i)).collect();
                 write_all(ins, &shape, targets)
             }
             JoinOp::Split {
@@ -129,7 +129,7 @@ pub(crate) fn skipped_in_cat(t: &Tensor) -> bool {
 fn cat_forward(ins: &[&Tensor], dim: usize) -> Result<Tensor> {
     let joined: Vec<&Tensor> = ins.iter().copied().filter(|t| !skipped_in_cat(t)).collect();
     let Some(first) = joined.first() else {
-        return write_all(ins, &[0], std::iter::empty());
+        return write_all(ins, &[0], vec![]);
     };
     let mut shape = first.shape().to_vec();
     shape[dim] = joined.iter().map(|t| t.shape()[dim]).sum();
@@ -141,16 +141,15 @@ fn cat_forward(ins: &[&Tensor], dim: usize) -> Result<Tensor> {
         dense.slice(dim, offset - size, size, 1)
     });
     let targets: Vec<Layout> = targets.collect();
-    write_all(&joined, &shape, targets.into_iter())
+    write_all(&joined, &shape, targets)
 }
 
 /// A new tensor of `shape` in the inputs' promoted dtype, input `i`
 /// written at the positions `targets` yields for it.
-fn write_all(
-    ins: &[&Tensor],
-    shape: &[usize],
-    targets: impl Iterator<Item = Layout>,
-) -> Result<Tensor> {
+fn write_all(ins: &[&Tensor], shape: &[usize], targets: Vec<Layout>) -> Result<Tensor> {
+    if let Some(out) = super::on_device::scatter(ins, shape, &targets)? {
+        return Ok(out);
+    }
     fn go<T: Element>(out: &mut [T], target: &Layout, src: &[T]) {
         for (o, &v) in target.indices().zip(src) {
             out[o] = v;

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use crate::backend::{
     AdamStep, BinaryOp, CompareKernel, DeviceBackend, DeviceBuffer, IGNORED_TARGET, Kernel,
-    NllGeometry, ReduceKernel,
+    NllGeometry, ReduceKernel, ScatterPart,
 };
 use crate::device::{self, Device};
 use crate::dtype::DType;
@@ -239,6 +239,41 @@ pub(crate) fn copy(x: &Tensor) -> Result<Option<Tensor>> {
         return Ok(None);
     };
     finish(gpu.copy(&*buffer, &layout), x.shape())
+}
+
+/// Zeros of `shape` with input `i`'s elements written at `targets[i]` (a
+/// layout over the contiguous result) by a kernel, when every input is a
+/// float32 GPU tensor: `slice_backward`, `select_backward`, `cat`, `stack`.
+pub(crate) fn scatter(
+    ins: &[&Tensor],
+    shape: &[usize],
+    targets: &[Layout],
+) -> Result<Option<Tensor>> {
+    let Some(gpu) = backend()? else {
+        return Ok(None);
+    };
+    let on_gpu = |t: &&Tensor| t.dtype() == DType::Float32 && t.device() != Device::Cpu;
+    if ins.len() != targets.len() || !ins.iter().all(on_gpu) {
+        return Ok(None);
+    }
+    let mut buffers = Vec::with_capacity(ins.len());
+    for t in ins {
+        let Some(buffer) = t.storage().device_buffer()? else {
+            return Ok(None);
+        };
+        buffers.push(buffer);
+    }
+    let parts: Vec<ScatterPart<'_>> = buffers
+        .iter()
+        .zip(ins)
+        .zip(targets)
+        .map(|((src, t), target)| ScatterPart {
+            src: &**src,
+            layout: t.layout(),
+            target,
+        })
+        .collect();
+    finish(gpu.scatter(shape.iter().product(), &parts), shape)
 }
 
 /// A `where` condition as a float32 mask (`1.0` true) and its layout: a

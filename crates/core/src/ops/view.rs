@@ -235,6 +235,9 @@ fn copy_dense(x: &Tensor) -> Tensor {
 /// Zeros of `shape` in `src`'s dtype with `src`'s elements written at
 /// `target`'s positions (a layout over the contiguous result).
 pub(crate) fn scatter_into_zeros(src: &Tensor, shape: &[usize], target: &Layout) -> Result<Tensor> {
+    if let Some(out) = super::on_device::scatter(&[src], shape, std::slice::from_ref(target))? {
+        return Ok(out);
+    }
     fn go<T: Element>(out: &mut [T], target: &Layout, src: &[T], layout: &Layout) {
         for (o, i) in target.indices().zip(layout.indices()) {
             out[o] = src[i];

@@ -3,6 +3,8 @@
 // Test support: a failed expectation is a test failure, as in a #[test] body.
 #![allow(dead_code, clippy::expect_used, clippy::panic, clippy::unwrap_used)]
 
+pub mod engine;
+
 use std::io::Write;
 
 use gradscope_core::cpu::CpuBuffer;
