@@ -16,8 +16,9 @@
 //
 // | word             | field                                               |
 // |------------------|-----------------------------------------------------|
-// | 0                | op code: 0 add, 1 sub, 2 mul, 3 div (BinaryOp::code); |
-// |                  | 4 eq, 5 ne, 6 lt, 7 le, 8 gt, 9 ge (CompareKernel::code) |
+// | 0                | op code: 0 add, 1 sub, 2 mul, 3 div, 10 pow           |
+// |                  | (BinaryOp::code); 4 eq, 5 ne, 6 lt, 7 le, 8 gt, 9 ge  |
+// |                  | (CompareKernel::code)                                 |
 // | 1                | rank r                                              |
 // | 2                | numel, elements of the output                       |
 // | 3                | lhs offset, in elements                             |
@@ -49,6 +50,7 @@ const OP_LT: u32 = 6u;
 const OP_LE: u32 = 7u;
 const OP_GT: u32 = 8u;
 const OP_GE: u32 = 9u;
+const OP_POW: u32 = 10u;
 
 // Header words before the per-dimension arrays.
 const HEADER: u32 = 5u;
@@ -68,6 +70,9 @@ fn apply(op: u32, a: f32, b: f32) -> f32 {
         }
         case OP_MUL: {
             return a * b;
+        }
+        case OP_POW: {
+            return pow_c(a, b);
         }
         case OP_EQ: {
             return mask(ordered(a, b) && a == b);
@@ -106,6 +111,51 @@ fn is_nan(x: f32) -> bool {
 // than trust the implementation's NaN comparisons.
 fn ordered(a: f32, b: f32) -> bool {
     return !is_nan(a) && !is_nan(b);
+}
+
+// Infinity and NaN from bit patterns in private variables: WGSL's constant
+// evaluation rejects non-finite values, and a load is not a constant.
+var<private> inf_bits: u32 = INF_BITS;
+var<private> nan_bits: u32 = 0x7fc00000u;
+
+// C's powf (what the CPU computes), case by case where WGSL's pow, which
+// is exp2(b * log2(a)), leaves the result undefined: a <= 0, a infinite,
+// b infinite or NaN.
+fn pow_c(a: f32, b: f32) -> f32 {
+    let inf = bitcast<f32>(inf_bits);
+    let nan = bitcast<f32>(nan_bits);
+    if b == 0.0 || a == 1.0 {
+        return 1.0;
+    }
+    if is_nan(a) || is_nan(b) {
+        return nan;
+    }
+    let size = abs(a);
+    if abs(b) == inf {
+        if size == 1.0 {
+            return 1.0;
+        }
+        return select(0.0, inf, (size > 1.0) == (b > 0.0));
+    }
+    let integer = floor(b) == b;
+    // An odd integer exponent keeps the base's sign (below 2^24 every
+    // float32 integer is exact, above it every one is even).
+    let odd = integer && abs(b) < 16777216.0 && (i32(abs(b)) & 1) == 1;
+    let negative = (bitcast<u32>(a) & SIGN_BIT) != 0u;
+    var magnitude: f32;
+    if size == 0.0 {
+        magnitude = select(inf, 0.0, b > 0.0);
+    } else if size == inf {
+        magnitude = select(0.0, inf, b > 0.0);
+    } else if negative && !integer {
+        return nan;
+    } else {
+        magnitude = pow(size, b);
+    }
+    if negative && odd {
+        return -magnitude;
+    }
+    return magnitude;
 }
 
 fn mask(holds: bool) -> f32 {

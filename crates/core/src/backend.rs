@@ -14,11 +14,19 @@ pub enum BinaryOp {
     Mul,
     /// `a / b`
     Div,
+    /// `a ** b`, C's `powf` (a negative base needs an integer exponent).
+    Pow,
 }
 
 impl BinaryOp {
     /// Every binary op, in the order of the GPU kernel's op codes.
-    pub const ALL: [BinaryOp; 4] = [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div];
+    pub const ALL: [BinaryOp; 5] = [
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::Div,
+        BinaryOp::Pow,
+    ];
 
     /// The op on one pair of elements; the reference the GPU kernel is tested against.
     #[inline]
@@ -28,6 +36,7 @@ impl BinaryOp {
             BinaryOp::Sub => a - b,
             BinaryOp::Mul => a * b,
             BinaryOp::Div => a / b,
+            BinaryOp::Pow => a.powf(b),
         }
     }
 
@@ -38,6 +47,8 @@ impl BinaryOp {
             BinaryOp::Sub => 1,
             BinaryOp::Mul => 2,
             BinaryOp::Div => 3,
+            // After the comparisons' codes, which came first.
+            BinaryOp::Pow => 10,
         }
     }
 }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{assert_close, be, device, on_gpu, result, values, views};
+use common::{assert_close, be, binary_rtol, cpu_binary, device, on_gpu, result, values, views};
 use gradscope_core::cpu::CpuBuffer;
 use gradscope_core::cpu::reduce::{Fold, reduce as cpu_reduce_kernel};
 use gradscope_core::ops::UnaryOp;
@@ -79,15 +79,8 @@ fn binary_through_trait_matches_cpu() {
         for op in BinaryOp::ALL {
             let what = format!("{name} {op:?}");
             let got = result(&dev, &what, be(&dev).binary(op, &*xb, &xl, &*yb, &yl));
-            let want = match op {
-                BinaryOp::Add => x.add(&y),
-                BinaryOp::Sub => x.sub(&y),
-                BinaryOp::Mul => x.mul(&y),
-                BinaryOp::Div => x.div(&y),
-            }
-            .expect("cpu")
-            .to_vec::<f32>();
-            assert_close(&what, &got, &want, 1e-6, 0.0);
+            let want = cpu_binary(op, &x, &y);
+            assert_close(&what, &got, &want, binary_rtol(op), 0.0);
         }
     }
 }
@@ -576,4 +569,72 @@ fn many_dispatches_share_one_submission() {
     let got = pollster::block_on(dev.read(&y)).expect("read");
     assert_eq!(dev.submissions(), before + 1);
     assert_eq!(got, values(256, 5));
+}
+
+#[test]
+fn pow_special_values_match_cpu() {
+    let Some(dev) = device() else { return };
+    let bases = [
+        0.0f32,
+        -0.0,
+        1.0,
+        -1.0,
+        2.0,
+        -2.0,
+        0.5,
+        -0.5,
+        3.0,
+        f32::INFINITY,
+        -f32::INFINITY,
+        f32::NAN,
+    ];
+    let exponents = [
+        0.0f32,
+        -0.0,
+        1.0,
+        2.0,
+        3.0,
+        -1.0,
+        -3.0,
+        0.5,
+        -0.5,
+        2.5,
+        1e30,
+        f32::INFINITY,
+        -f32::INFINITY,
+        f32::NAN,
+    ];
+    let x = Tensor::from_vec(bases.to_vec(), &[bases.len(), 1]).expect("bases");
+    let y = Tensor::from_vec(exponents.to_vec(), &[1, exponents.len()]).expect("exponents");
+    let shape = [bases.len(), exponents.len()];
+    let (xb, xl) = on_gpu(&dev, &x);
+    let (yb, yl) = on_gpu(&dev, &y);
+    let (xl, yl) = (
+        xl.broadcast_to(&shape).expect("x"),
+        yl.broadcast_to(&shape).expect("y"),
+    );
+    let got = result(
+        &dev,
+        "pow",
+        be(&dev).binary(BinaryOp::Pow, &*xb, &xl, &*yb, &yl),
+    );
+    let want = cpu_binary(BinaryOp::Pow, &x, &y);
+    assert_close(
+        "pow special values",
+        &got,
+        &want,
+        binary_rtol(BinaryOp::Pow),
+        0.0,
+    );
+    // Signed zeros and infinities keep their sign, as powf's (a NaN's sign
+    // means nothing).
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        if !w.is_nan() {
+            assert_eq!(
+                g.is_sign_negative(),
+                w.is_sign_negative(),
+                "element {i}: {g} vs {w}"
+            );
+        }
+    }
 }

@@ -323,6 +323,7 @@ impl ArithOp {
             ArithOp::Rsub { alpha } if alpha.is_one() => Some((B::Sub, true)),
             ArithOp::Mul => Some((B::Mul, false)),
             ArithOp::Div => Some((B::Div, false)),
+            ArithOp::Pow => Some((B::Pow, false)),
             _ => None,
         }
     }
@@ -386,8 +387,10 @@ impl ArithOp {
                 -2.0 => then(binary(B::Mul, x, x, x.shape(), DType::Float32)?, &|xx| {
                     binary_number(B::Div, xx, 1.0, true)
                 }),
-                _ => Ok(None),
+                // What the CPU computes for the rest: `powf`.
+                e => binary_number(B::Pow, x, e, false),
             },
+            ArithOp::ScalarPow { base } => binary_number(B::Pow, x, base.to_f64(), true),
             _ => Ok(None),
         }
     }

@@ -130,6 +130,30 @@ pub fn result(dev: &GpuDevice, what: &str, out: gradscope_core::backend::Kernel)
 
 /// `got` equals `want` elementwise within `atol + rtol * |want|`, with NaN
 /// matching NaN and infinities matching exactly.
+/// The core op the binary kernel `op` stands for, on the CPU.
+pub fn cpu_binary(op: gradscope_core::BinaryOp, x: &Tensor, y: &Tensor) -> Vec<f32> {
+    use gradscope_core::BinaryOp as B;
+    match op {
+        B::Add => x.add(y),
+        B::Sub => x.sub(y),
+        B::Mul => x.mul(y),
+        B::Div => x.div(y),
+        B::Pow => x.pow(y),
+    }
+    .expect("cpu")
+    .to_vec::<f32>()
+}
+
+/// The relative tolerance of the binary kernel `op` against the CPU:
+/// WGSL's `pow` is `exp2(b * log2(a))`, a few ulp from `powf`.
+pub fn binary_rtol(op: gradscope_core::BinaryOp) -> f32 {
+    if op == gradscope_core::BinaryOp::Pow {
+        1e-5
+    } else {
+        1e-6
+    }
+}
+
 pub fn assert_close(what: &str, got: &[f32], want: &[f32], rtol: f32, atol: f32) {
     assert_eq!(got.len(), want.len(), "{what}: element count");
     for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
