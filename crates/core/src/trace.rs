@@ -175,3 +175,18 @@ pub fn range_began(name: &str) {
 pub fn range_ended(name: &str) {
     emit(|| EventKind::RangeEnded { name: name.into() });
 }
+
+/// Reports that an `nn.Module` call began: `name` is its qualified name
+/// relative to the outermost module being called (`""` for that one),
+/// `class` its class name.
+pub fn module_entered(name: &str, class: &str) {
+    emit(|| EventKind::ModuleEntered {
+        name: name.into(),
+        class: class.into(),
+    });
+}
+
+/// Reports that the innermost `nn.Module` call ended.
+pub fn module_exited() {
+    emit(|| EventKind::ModuleExited);
+}

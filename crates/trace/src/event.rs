@@ -195,6 +195,19 @@ pub enum EventKind {
         /// The range's name.
         name: String,
     },
+    /// An `nn.Module` call began: its forward pre-hooks, `forward` and
+    /// forward hooks run inside it, and every node created until the
+    /// matching [`EventKind::ModuleExited`] belongs to it.
+    ModuleEntered {
+        /// Its qualified name as `named_modules()` of the outermost module
+        /// being called gives it: `""` for that module, then `fc1`,
+        /// `layers.0`.
+        name: String,
+        /// Its class name (`Linear`, `Sequential`).
+        class: String,
+    },
+    /// The innermost module call ended, returning or raising.
+    ModuleExited,
     /// `backward()` or `autograd.grad` is about to start from this output
     /// (emitted just before [`EventKind::BackwardBegan`]).
     BackwardRoot {

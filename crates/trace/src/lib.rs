@@ -13,6 +13,7 @@ pub mod float;
 pub mod follow;
 pub mod format;
 pub mod graph;
+pub mod group;
 pub mod layout;
 pub mod log;
 pub mod memory;
@@ -23,8 +24,8 @@ pub mod step;
 pub mod viewport;
 
 pub use event::{Category, Event, EventKind, NodeId, SavedInfo, StorageId, TensorId};
-pub use graph::{GraphNode, GraphState, NodeStatus};
-pub use layout::{GraphLayout, LaidEdge, LaidNode};
+pub use graph::{GraphNode, GraphState, ModulePath, ModuleScope, NodeStatus};
+pub use layout::{GraphLayout, LaidEdge, LaidFrame, LaidGroup, LaidNode};
 pub use log::{EventList, EventLog};
 pub use protocol::{Reply, Request};
 pub use snapshot::{GraphAt, NodePhase, NodeView};
