@@ -310,6 +310,30 @@ pub trait DeviceBackend: std::fmt::Debug {
         Ok(None)
     }
 
+    /// The elements of `x` at storage `positions` (each checked against
+    /// it), into a contiguous buffer as long as `positions`: indexing,
+    /// `gather`, `take`.
+    fn take(&self, _x: &dyn DeviceBuffer, _positions: &[usize]) -> Kernel {
+        Ok(None)
+    }
+
+    /// A contiguous copy of `base` (read through `base_layout`) with the
+    /// elements of `src` at storage positions `reads` added (or, without
+    /// `add`, written) at the copy's `positions`, pairwise and in order, so
+    /// repeated positions fold left to right as the CPU's loop does:
+    /// `scatter_add`, `index_add`, `index_put`, `embedding`'s backward.
+    fn put(
+        &self,
+        _base: &dyn DeviceBuffer,
+        _base_layout: &Layout,
+        _src: &dyn DeviceBuffer,
+        _positions: &[usize],
+        _reads: &[usize],
+        _add: bool,
+    ) -> Kernel {
+        Ok(None)
+    }
+
     /// `op(a, b)` elementwise as a mask of `1.0`/`0.0`; layouts as
     /// [`DeviceBackend::binary`]. The core keeps the mask as a bool
     /// storage's device copy, so `x > 0` feeding `where` stays on the device.

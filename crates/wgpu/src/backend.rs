@@ -137,6 +137,31 @@ impl DeviceBackend for GpuDevice {
         )?)
     }
 
+    fn take(&self, x: &dyn DeviceBuffer, positions: &[usize]) -> Kernel {
+        made(GpuDevice::take(self, own(x, "take")?, positions)?)
+    }
+
+    fn put(
+        &self,
+        base: &dyn DeviceBuffer,
+        base_layout: &Layout,
+        src: &dyn DeviceBuffer,
+        positions: &[usize],
+        reads: &[usize],
+        add: bool,
+    ) -> Kernel {
+        let (base, src) = (own(base, "put")?, own(src, "put")?);
+        made(GpuDevice::put(
+            self,
+            base,
+            base_layout,
+            src,
+            positions,
+            reads,
+            add,
+        )?)
+    }
+
     fn upload_indices(&self, data: &[u32]) -> Kernel {
         made(GpuDevice::upload_indices(self, data)?)
     }

@@ -16,6 +16,7 @@ mod binary;
 mod buffer;
 mod copy;
 mod device;
+mod gather;
 mod index;
 mod launch;
 mod matmul;

@@ -130,7 +130,7 @@ impl IndexOp {
                 let (x, indices) = ins.split_first().ok_or_else(|| arity_error(self))?;
                 let indices: Vec<Tensor> = indices.iter().map(|t| (*t).clone()).collect();
                 let plan = index_plan(x.layout(), dims, &indices)?;
-                Ok(new_tensor(take(x, &plan.positions), &plan.shape))
+                take(x, &plan.positions, &plan.shape)
             }
             IndexOp::IndexPut { dims, accumulate } => {
                 let (Some(x), Some(values)) = (ins.first(), ins.get(1)) else {
@@ -165,7 +165,7 @@ impl IndexOp {
                         in_range(v, *dim, size).map(|v| (b as isize + v * stride) as usize)
                     })
                     .collect::<Result<Vec<_>>>()?;
-                Ok(new_tensor(take(x, &positions), index.shape()))
+                take(x, &positions, index.shape())
             }
             IndexOp::ScatterAdd { dim } => {
                 let [x, index, src] = inputs::<3>(self, ins)?;
@@ -212,7 +212,7 @@ impl IndexOp {
                     return Ok(out);
                 }
                 let positions = along(x.layout(), *dim, &values);
-                Ok(new_tensor(take(x, &positions), &shape))
+                take(x, &positions, &shape)
             }
             IndexOp::IndexAdd { dim } => {
                 let [x, index, source] = inputs::<3>(self, ins)?;
@@ -242,7 +242,7 @@ impl IndexOp {
                     return Ok(out);
                 }
                 let positions = along(weight.layout(), 0, &values);
-                Ok(new_tensor(take(weight, &positions), &shape))
+                take(weight, &positions, &shape)
             }
         }
     }
@@ -313,10 +313,14 @@ fn along(layout: &Layout, dim: usize, values: &[i64]) -> Vec<usize> {
     out
 }
 
-/// The elements of `t`'s storage at `positions`, as a new buffer.
-fn take(t: &Tensor, positions: &[usize]) -> CpuBuffer {
+/// The elements of `t`'s storage at `positions`, as a new tensor of `shape`.
+fn take(t: &Tensor, positions: &[usize], shape: &[usize]) -> Result<Tensor> {
+    if let Some(out) = super::on_device::take(t, positions, shape)? {
+        return Ok(out);
+    }
     let data = t.storage().data();
-    crate::cpu_dispatch!(&*data, d => Element::into_buffer(positions.iter().map(|&p| d[p]).collect()))
+    let buffer = crate::cpu_dispatch!(&*data, d => Element::into_buffer(positions.iter().map(|&p| d[p]).collect()));
+    Ok(new_tensor(buffer, shape))
 }
 
 /// A row-major copy of `x` with `src`'s elements (read through `reads`)
@@ -343,6 +347,9 @@ fn put_positions(
         for (&o, &i) in at.iter().zip(reads) {
             out[o] = f(out[o], src[i]);
         }
+    }
+    if let Some(out) = super::on_device::put(x, positions, src, reads, add)? {
+        return Ok(out);
     }
     let mut out = x.storage().data().gather_as(x.layout(), x.dtype());
     let data = src.storage().data();

@@ -276,6 +276,43 @@ pub(crate) fn scatter(
     finish(gpu.scatter(shape.iter().product(), &parts), shape)
 }
 
+/// The elements of float32 GPU `x`'s storage at `positions`, as a tensor
+/// of `shape`, by a kernel: indexing and `gather`.
+pub(crate) fn take(x: &Tensor, positions: &[usize], shape: &[usize]) -> Result<Option<Tensor>> {
+    if x.device() == Device::Cpu {
+        return Ok(None);
+    }
+    let Some((gpu, buffer, _)) = float32_input(x)? else {
+        return Ok(None);
+    };
+    finish(gpu.take(&*buffer, positions), shape)
+}
+
+/// A contiguous copy of float32 GPU `x` with `src`'s storage elements at
+/// `reads` added (or written) at `positions`, by a kernel: `scatter_add`,
+/// `index_add`, `index_put` and `embedding`'s backward.
+pub(crate) fn put(
+    x: &Tensor,
+    positions: &[usize],
+    src: &Tensor,
+    reads: &[usize],
+    add: bool,
+) -> Result<Option<Tensor>> {
+    if x.device() == Device::Cpu || src.device() == Device::Cpu || src.dtype() != DType::Float32 {
+        return Ok(None);
+    }
+    let Some((gpu, base, layout)) = float32_input(x)? else {
+        return Ok(None);
+    };
+    let Some(src_buffer) = src.storage().device_buffer()? else {
+        return Ok(None);
+    };
+    finish(
+        gpu.put(&*base, &layout, &*src_buffer, positions, reads, add),
+        x.shape(),
+    )
+}
+
 /// A `where` condition as a float32 mask (`1.0` true) and its layout: a
 /// GPU bool storage's device copy (what compare kernels make), or a CPU
 /// bool tensor (PyTorch lets masks stay on the CPU) gathered and uploaded.
