@@ -311,6 +311,15 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
     function!("_range_ended", |name: String| {
         gradscope_core::trace::range_ended(&name);
     });
+    // `nn.Module.__call__` asks first, so a program nobody traces pays
+    // one call per module, not the naming of its scope.
+    function!("_is_recording", || gradscope_core::trace::is_recording());
+    function!("_module_entered", |name: String, class: String| {
+        gradscope_core::trace::module_entered(&name, &class);
+    });
+    function!("_module_exited", || {
+        gradscope_core::trace::module_exited();
+    });
     // The events the core's native optimizers emit, for the Python ones
     // (`torch/optim/`), so lessons measure either the same way.
     function!("_emit_optimizer_step", |optimizer: String, updated: u64| {

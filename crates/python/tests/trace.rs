@@ -106,3 +106,169 @@ fn checkpoint_recomputes_in_backward() {
         .count();
     assert_eq!(began, 1);
 }
+
+/// `+name Class` and `-` for each module scope, in order.
+fn scopes(kinds: &[EventKind]) -> Vec<String> {
+    kinds
+        .iter()
+        .filter_map(|k| match k {
+            EventKind::ModuleEntered { name, class } => Some(format!("+{name} {class}")),
+            EventKind::ModuleExited => Some("-".into()),
+            _ => None,
+        })
+        .collect()
+}
+
+const NET: &str = "import torch\nfrom torch import nn\n\
+    class Net(nn.Module):\n\
+    \x20   def __init__(self):\n\
+    \x20       super().__init__()\n\
+    \x20       self.layers = nn.Sequential(nn.Linear(2, 3), nn.Tanh())\n\
+    \x20       self.fc = nn.Linear(3, 1)\n\
+    \x20   def forward(self, x):\n\
+    \x20       return self.fc(self.layers(x))\n\
+    net = Net()\n";
+
+#[test]
+fn module_call_scopes_use_named_modules_names() {
+    let kinds = record(&format!(
+        "{NET}loss_fn = nn.MSELoss()\nloss = loss_fn(net(torch.ones(4, 2)), torch.zeros(4, 1))\n\
+         loss.backward()\n"
+    ));
+    assert_eq!(
+        scopes(&kinds),
+        [
+            "+ Net",
+            "+layers Sequential",
+            "+layers.0 Linear",
+            "-",
+            "+layers.1 Tanh",
+            "-",
+            "-",
+            "+fc Linear",
+            "-",
+            "-",
+            "+ MSELoss",
+            "-",
+        ]
+    );
+    // Each node belongs to the innermost scope open when it was made.
+    let events: Vec<gradscope_trace::Event> = kinds
+        .into_iter()
+        .enumerate()
+        .map(|(i, kind)| gradscope_trace::Event {
+            seq: i as u64,
+            time_us: 0,
+            line: None,
+            kind,
+        })
+        .collect();
+    let graph = gradscope_trace::GraphState::at(&events);
+    let in_module = |name: &str| -> Vec<String> {
+        graph
+            .nodes
+            .values()
+            .filter(|n| n.modules.last().is_some_and(|m| m.name == name))
+            .map(|n| n.name.clone())
+            .collect()
+    };
+    let tanh = in_module("layers.1");
+    assert_eq!(tanh, ["TanhBackward0"]);
+    assert!(in_module("fc").contains(&"AddmmBackward0".to_string()));
+    assert!(
+        graph
+            .nodes
+            .values()
+            .filter(|n| n.name == "MseLossBackward0")
+            .all(|n| n.modules.len() == 1 && n.modules[0].class == "MSELoss")
+    );
+}
+
+#[test]
+fn module_scope_covers_hooks_and_ends_when_forward_raises() {
+    let kinds = record(&format!(
+        "{NET}net.fc.register_forward_hook(lambda m, i, o: o * 2)\n\
+         net(torch.ones(1, 2))\n\
+         try:\n    net.fc(torch.ones(1, 5))\nexcept RuntimeError:\n    pass\n\
+         net.layers[1](torch.ones(1))\n"
+    ));
+    assert_eq!(
+        scopes(&kinds),
+        [
+            "+ Net",
+            "+layers Sequential",
+            "+layers.0 Linear",
+            "-",
+            "+layers.1 Tanh",
+            "-",
+            "-",
+            "+fc Linear",
+            "-",
+            "-",
+            // The shape error inside forward still ends the scope.
+            "+ Linear",
+            "-",
+            // Called by itself, a submodule is the outermost module.
+            "+ Tanh",
+            "-",
+        ]
+    );
+    // The hook's `o * 2` is made inside fc's scope.
+    let fc = kinds
+        .iter()
+        .position(|k| matches!(k, EventKind::ModuleEntered { name, .. } if name == "fc"))
+        .unwrap_or(0);
+    let end = fc
+        + kinds[fc..]
+            .iter()
+            .position(|k| matches!(k, EventKind::ModuleExited))
+            .unwrap_or(0);
+    assert!(
+        kinds[fc..end]
+            .iter()
+            .any(|k| matches!(k, EventKind::NodeCreated { name, .. } if name == "MulBackward0"))
+    );
+}
+
+#[test]
+fn module_reused_and_foreign_modules_are_named() {
+    let kinds = record(
+        "import torch\nfrom torch import nn\nact = nn.ReLU()\n\
+         class Net(nn.Module):\n\
+         \x20   def __init__(self):\n\
+         \x20       super().__init__()\n\
+         \x20       self.fc = nn.Linear(2, 2)\n\
+         \x20   def forward(self, x):\n\
+         \x20       return act(self.fc(self.fc(x)))\n\
+         Net()(torch.ones(1, 2))\n",
+    );
+    assert_eq!(
+        scopes(&kinds),
+        [
+            "+ Net",
+            "+fc Linear",
+            "-",
+            "+fc Linear",
+            "-",
+            "+ReLU ReLU",
+            "-",
+            "-"
+        ]
+    );
+}
+
+#[test]
+fn module_scopes_not_emitted_without_a_recording() {
+    // Nothing records: the module runs as before, emits nothing, and
+    // leaves no scope open for the next, recorded, run.
+    let mut rt = Runtime::new();
+    let program = format!("{NET}net(torch.ones(1, 2))\n");
+    assert!(rt.run(&program).error.is_none());
+    assert!(gradscope_core::trace::stop_recording().is_empty());
+    let (out, events) = gradscope_core::trace::record(|| rt.run(&program));
+    assert!(out.error.is_none());
+    let kinds: Vec<EventKind> = events.into_iter().map(|e| e.kind).collect();
+    let scopes = scopes(&kinds);
+    assert_eq!(scopes.first().map(String::as_str), Some("+ Net"));
+    assert_eq!(scopes.len(), 10);
+}

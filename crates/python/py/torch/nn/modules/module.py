@@ -3,6 +3,7 @@ assignment, as PyTorch's `torch/nn/modules/module.py` does it."""
 
 from collections import OrderedDict, namedtuple
 
+import _gradscope as _C
 import torch
 
 from ..parameter import Parameter
@@ -97,6 +98,29 @@ class _RemovableHandle:
 _next_hook_id = [0]
 
 
+# The module calls in progress while a trace records, outermost first:
+# each is (qualified names of the outermost module's submodules by id, the
+# call's own qualified name).
+_scopes = []
+
+
+def _scope_of(module):
+    """The scope of a call of `module`: its qualified name as `named_modules()`
+    of the outermost module being called gives it (`""` for that one,
+    `layers.0`). A module outside that tree (a global one called from a
+    forward) has no such name, and is named after its class under its
+    caller (`fc1.ReLU`)."""
+    if not _scopes:
+        return {id(m): name for name, m in module.named_modules()}, ""
+    names, caller = _scopes[-1]
+    name = names.get(id(module))
+    if name is None:
+        name = type(module).__name__
+        if caller:
+            name = caller + "." + name
+    return names, name
+
+
 class Module:
     __module__ = "torch.nn.modules.module"
 
@@ -129,16 +153,28 @@ class Module:
         )
 
     def __call__(self, *args, **kwargs):
-        for hook in list(self.__dict__.get("_forward_pre_hooks", {}).values()):
-            result = hook(self, args)
-            if result is not None:
-                args = result if isinstance(result, tuple) else (result,)
-        result = self.forward(*args, **kwargs)
-        for hook in list(self.__dict__.get("_forward_hooks", {}).values()):
-            hook_result = hook(self, args, result)
-            if hook_result is not None:
-                result = hook_result
-        return result
+        # While a trace records, the call is a module scope (hooks
+        # included), which the graph view groups nodes by; it ends however
+        # forward ends.
+        scoped = _C._is_recording()
+        if scoped:
+            _scopes.append(_scope_of(self))
+            _C._module_entered(_scopes[-1][1], type(self).__name__)
+        try:
+            for hook in list(self.__dict__.get("_forward_pre_hooks", {}).values()):
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+            result = self.forward(*args, **kwargs)
+            for hook in list(self.__dict__.get("_forward_hooks", {}).values()):
+                hook_result = hook(self, args, result)
+                if hook_result is not None:
+                    result = hook_result
+            return result
+        finally:
+            if scoped:
+                _scopes.pop()
+                _C._module_exited()
 
     _call_impl = __call__
 
