@@ -73,10 +73,8 @@ pub enum Item {
     Group {
         /// The group.
         key: GroupKey,
-        /// How many nodes it holds, nested groups' included.
-        nodes: usize,
-        /// Its first node (the lowest id).
-        first: NodeId,
+        /// The nodes it holds, nested groups' included, in id order.
+        members: Vec<NodeId>,
     },
 }
 
@@ -136,7 +134,7 @@ impl Grouped {
     ///     .map(|(i, kind)| Event { seq: i as u64, time_us: 0, line: None, kind }).collect();
     /// let graph = GraphState::at(&events);
     /// let grouped = Grouped::of(&graph, &Expansion::for_size(1000));
-    /// assert!(matches!(&grouped.items[0], Item::Group { nodes: 2, .. }));
+    /// assert!(matches!(&grouped.items[0], Item::Group { members, .. } if members == &[1, 2]));
     /// assert_eq!(grouped.items[1], Item::Node(3));
     /// assert_eq!(grouped.edges, [(1, 0)]);
     /// ```
@@ -156,15 +154,14 @@ impl Grouped {
                         None => {
                             items.push(Item::Group {
                                 key: key.into(),
-                                nodes: 0,
-                                first: id,
+                                members: vec![],
                             });
                             group_item.insert(key.into(), items.len() - 1);
                             items.len() - 1
                         }
                     };
-                    if let Some(Item::Group { nodes, .. }) = items.get_mut(index) {
-                        *nodes += 1;
+                    if let Some(Item::Group { members, .. }) = items.get_mut(index) {
+                        members.push(id);
                     }
                     index
                 }
@@ -281,7 +278,8 @@ mod tests {
             .iter()
             .map(|item| match item {
                 Item::Node(id) => id.to_string(),
-                Item::Group { key, nodes, .. } => {
+                Item::Group { key, members } => {
+                    let nodes = members.len();
                     format!(
                         "{} ×{nodes}",
                         key.last().map(ModuleScope::label).unwrap_or_default()

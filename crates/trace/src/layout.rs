@@ -50,8 +50,8 @@ pub struct LaidGroup {
     pub key: GroupKey,
     /// What its box says: `fc1 (Linear)`.
     pub label: String,
-    /// How many nodes it holds.
-    pub nodes: usize,
+    /// The nodes it holds, in id order.
+    pub members: Vec<NodeId>,
     /// Left edge.
     pub x: f64,
     /// Top edge.
@@ -215,12 +215,10 @@ impl GraphLayout {
                         });
                     }
                 }
-                Item::Group {
-                    key, nodes: count, ..
-                } => groups.push(LaidGroup {
+                Item::Group { key, members } => groups.push(LaidGroup {
                     key: key.clone(),
                     label: key.last().map(ModuleScope::label).unwrap_or_default(),
-                    nodes: *count,
+                    members: members.clone(),
                     x,
                     y,
                 }),
@@ -228,7 +226,7 @@ impl GraphLayout {
         }
         let first = |item: &Item| match item {
             Item::Node(id) => *id,
-            Item::Group { first, .. } => *first,
+            Item::Group { members, .. } => members.first().copied().unwrap_or_default(),
         };
         let edges = grouped
             .edges
@@ -461,7 +459,10 @@ mod tests {
         // The output on top, the first Linear at the bottom.
         assert_eq!(laid.groups[0].label, "199 (Tanh)");
         let bottom = &laid.groups[199];
-        assert_eq!((bottom.label.as_str(), bottom.nodes), ("0 (Linear)", 2));
+        assert_eq!(
+            (bottom.label.as_str(), &bottom.members[..]),
+            ("0 (Linear)", &[1, 2][..])
+        );
         // A chain of 200 boxes: 199 merged edges, each pointing down.
         assert_eq!(laid.edges.len(), 199);
         assert!(laid.edges.iter().all(|e| e.y2 > e.y1));
