@@ -334,6 +334,33 @@ pub trait DeviceBackend: std::fmt::Debug {
         Ok(None)
     }
 
+    /// `x`, a dense `[planes, h, w]` read from `layout`'s offset, as
+    /// columns `[planes, kh * kw, oh * ow]` (`windows` is `[oh, ow]`), zero
+    /// where a window reaches into the padding: PyTorch's `im2col`.
+    fn im2col(
+        &self,
+        _x: &dyn DeviceBuffer,
+        _layout: &Layout,
+        _image: [usize; 3],
+        _window: &crate::cpu::conv::Window2d,
+        _windows: [usize; 2],
+    ) -> Kernel {
+        Ok(None)
+    }
+
+    /// The adjoint of [`DeviceBackend::im2col`]: dense columns summed back
+    /// into a new `[planes, h, w]`, each element's terms in the CPU's order.
+    fn col2im(
+        &self,
+        _cols: &dyn DeviceBuffer,
+        _layout: &Layout,
+        _image: [usize; 3],
+        _window: &crate::cpu::conv::Window2d,
+        _windows: [usize; 2],
+    ) -> Kernel {
+        Ok(None)
+    }
+
     /// `op(a, b)` elementwise as a mask of `1.0`/`0.0`; layouts as
     /// [`DeviceBackend::binary`]. The core keeps the mask as a bool
     /// storage's device copy, so `x > 0` feeding `where` stays on the device.

@@ -2,6 +2,7 @@
 //! trait the engine routes tensor ops through.
 
 use gradscope_core::backend::{AdamStep, CompareKernel, Kernel, NllGeometry, ScatterPart};
+use gradscope_core::cpu::conv::Window2d;
 use gradscope_core::ops::UnaryOp;
 use gradscope_core::{BinaryOp, DeviceBackend, DeviceBuffer, Error, Layout, ReduceKernel, Result};
 
@@ -159,6 +160,42 @@ impl DeviceBackend for GpuDevice {
             positions,
             reads,
             add,
+        )?)
+    }
+
+    fn im2col(
+        &self,
+        x: &dyn DeviceBuffer,
+        layout: &Layout,
+        image: [usize; 3],
+        window: &Window2d,
+        windows: [usize; 2],
+    ) -> Kernel {
+        made(GpuDevice::im2col(
+            self,
+            own(x, "im2col")?,
+            layout,
+            image,
+            window,
+            windows,
+        )?)
+    }
+
+    fn col2im(
+        &self,
+        cols: &dyn DeviceBuffer,
+        layout: &Layout,
+        image: [usize; 3],
+        window: &Window2d,
+        windows: [usize; 2],
+    ) -> Kernel {
+        made(GpuDevice::col2im(
+            self,
+            own(cols, "col2im")?,
+            layout,
+            image,
+            window,
+            windows,
         )?)
     }
 

@@ -14,6 +14,7 @@ pub mod bench;
 mod bias;
 mod binary;
 mod buffer;
+mod conv;
 mod copy;
 mod device;
 mod gather;

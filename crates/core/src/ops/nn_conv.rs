@@ -4,7 +4,7 @@
 pub use crate::cpu::conv::Window2d;
 
 use super::nn::{NnOp, dense, float_dispatch, float_tensor, or_absent, same_dtype};
-use super::{Op, OpInfo, apply, inputs};
+use super::{Op, OpInfo, apply, inputs, on_device};
 use crate::cpu::conv::{col2im, im2col};
 use crate::cpu::matmul::bmm;
 use crate::cpu::{CpuBuffer, Element};
@@ -81,6 +81,9 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
             let [n, c, h, wd] = dims4(x)?;
             let out_hw = [conv_out(h, win, 0), conv_out(wd, win, 1)];
             let shape = [n, c * win.kernel[0] * win.kernel[1], out_hw[0] * out_hw[1]];
+            if let Some(out) = on_device::im2col(x, [n * c, h, wd], win, out_hw, &shape)? {
+                return Ok(out);
+            }
             float_dispatch!(x.dtype(), "im2col_out_cpu", T => {
                 Ok(float_tensor(im2col(&dense::<T>(x), [n, c, h, wd], win, out_hw), &shape))
             })
@@ -94,6 +97,10 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
             let c = rows / (win.kernel[0] * win.kernel[1]).max(1);
             let blocks = [conv_out(output[0], win, 0), conv_out(output[1], win, 1)];
             let shape = [n, c, output[0], output[1]];
+            let image = [n * c, output[0], output[1]];
+            if let Some(out) = on_device::col2im(x, image, win, blocks, &shape)? {
+                return Ok(out);
+            }
             float_dispatch!(x.dtype(), "col2im_out_cpu", T => {
                 Ok(float_tensor(col2im(&dense::<T>(x), shape, win, blocks), &shape))
             })
@@ -125,6 +132,9 @@ fn conv2d_forward(
     let (oh, ow) = (conv_out(h, &win, 0), conv_out(wd, &win, 1));
     let (k, l, groups) = (cig * kh * kw, oh * ow, params.groups.max(1));
     let cog = cout / groups;
+    if let Some(out) = conv2d_on_device(x, w, bias, &win, groups)? {
+        return Ok(out);
+    }
     let cols = float_dispatch!(x.dtype(), "slow_conv2d_cpu", T => {
         Ok(T::into_buffer(im2col(&dense::<T>(x), [n, cin, h, wd], &win, [oh, ow])))
     })?;
@@ -161,6 +171,75 @@ fn conv2d_forward(
         add_channel_bias(&mut out, &values, cout, l);
     }
     Ok(super::new_tensor(out, &[n, cout, oh, ow]))
+}
+
+/// [`conv2d_forward`] on the GPU: the im2col kernel, one batched matmul
+/// per group with the weight read in place, the groups placed by the
+/// scatter kernel, and the bias added by the binary kernel.
+fn conv2d_on_device(
+    x: &Tensor,
+    w: &Tensor,
+    bias: Option<&Tensor>,
+    win: &Window2d,
+    groups: usize,
+) -> Result<Option<Tensor>> {
+    let [n, cin, h, wd] = dims4(x)?;
+    let [cout, cig, kh, kw] = dims4(w)?;
+    let (oh, ow) = (conv_out(h, win, 0), conv_out(wd, win, 1));
+    let (k, l, cog) = (cig * kh * kw, oh * ow, cout / groups);
+    let shape = [n, cout, oh, ow];
+    let Some(cols) = on_device::im2col(x, [n * cin, h, wd], win, [oh, ow], &[n, cin * k, l])?
+    else {
+        return Ok(None);
+    };
+    let w = match w.layout().is_contiguous() {
+        true => w.clone(),
+        false => match on_device::copy(w)? {
+            Some(copy) => copy,
+            None => return Ok(None),
+        },
+    };
+    let mut products = Vec::with_capacity(groups);
+    for g in 0..groups {
+        let lhs = Layout::new(
+            vec![n, cog, k],
+            vec![0, k as isize, 1],
+            w.layout().offset() + g * cog * k,
+        );
+        let rhs = Layout::new(
+            vec![n, k, l],
+            vec![(cin * kh * kw * l) as isize, l as isize, 1],
+            g * k * l,
+        );
+        let Some(product) = on_device::matmul(&w, &lhs, &cols, &rhs, &[n, cog, l])? else {
+            return Ok(None);
+        };
+        products.push(product);
+    }
+    let out = match products.as_slice() {
+        [one] => Some(Tensor::from_parts(
+            one.storage().clone(),
+            Layout::contiguous(&shape),
+        )),
+        _ => {
+            let dense = Layout::contiguous(&[n, cout, l]);
+            let targets: Vec<Layout> = (0..groups)
+                .map(|g| dense.slice(1, g * cog, cog, 1))
+                .collect();
+            let parts: Vec<&Tensor> = products.iter().collect();
+            on_device::scatter(&parts, &shape, &targets)?
+        }
+    };
+    match (out, bias) {
+        (Some(out), Some(b)) => {
+            // The bias as [cout, 1, 1], broadcast over each channel's plane.
+            let stride = b.layout().strides().first().copied().unwrap_or(0);
+            let column = Layout::new(vec![cout, 1, 1], vec![stride, 0, 0], b.layout().offset());
+            let b = Tensor::from_parts(b.storage().clone(), column);
+            on_device::binary(crate::BinaryOp::Add, &out, &b, &shape, x.dtype())
+        }
+        (out, _) => Ok(out),
+    }
 }
 
 /// Copies group `g`'s `[n, cog, l]` product into the `[n, cout, l]` output.

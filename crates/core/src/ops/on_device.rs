@@ -15,6 +15,7 @@ use crate::backend::{
     AdamStep, BinaryOp, CompareKernel, DeviceBackend, DeviceBuffer, IGNORED_TARGET, Kernel,
     NllGeometry, ReduceKernel, ScatterPart,
 };
+use crate::cpu::conv::Window2d;
 use crate::device::{self, Device};
 use crate::dtype::DType;
 use crate::error::Result;
@@ -311,6 +312,56 @@ pub(crate) fn put(
         gpu.put(&*base, &layout, &*src_buffer, positions, reads, add),
         x.shape(),
     )
+}
+
+/// Float32 GPU `x` as a dense operand: its own buffer where its layout is
+/// contiguous, else a contiguous copy made by a kernel.
+fn dense_input(x: &Tensor) -> Result<Option<GpuInput<'_>>> {
+    if x.device() == Device::Cpu {
+        return Ok(None);
+    }
+    let Some((gpu, buffer, layout)) = float32_input(x)? else {
+        return Ok(None);
+    };
+    if layout.is_contiguous() {
+        return Ok(Some((gpu, buffer, layout)));
+    }
+    let Some(copy) = gpu.copy(&*buffer, &layout)? else {
+        return Ok(None);
+    };
+    device::count(|s| s.kernels += 1);
+    let dense = Layout::contiguous(layout.shape());
+    Ok(Some((gpu, Operand::Uploaded(copy), dense)))
+}
+
+/// PyTorch's `im2col` of float32 GPU `x` (`[planes, h, w]` of elements),
+/// by a kernel, as a tensor of `shape`.
+pub(crate) fn im2col(
+    x: &Tensor,
+    image: [usize; 3],
+    window: &Window2d,
+    windows: [usize; 2],
+    shape: &[usize],
+) -> Result<Option<Tensor>> {
+    let Some((gpu, buffer, layout)) = dense_input(x)? else {
+        return Ok(None);
+    };
+    finish(gpu.im2col(&*buffer, &layout, image, window, windows), shape)
+}
+
+/// PyTorch's `col2im` of float32 GPU columns into `[planes, h, w]`
+/// elements, by a kernel, as a tensor of `shape`.
+pub(crate) fn col2im(
+    cols: &Tensor,
+    image: [usize; 3],
+    window: &Window2d,
+    windows: [usize; 2],
+    shape: &[usize],
+) -> Result<Option<Tensor>> {
+    let Some((gpu, buffer, layout)) = dense_input(cols)? else {
+        return Ok(None);
+    };
+    finish(gpu.col2im(&*buffer, &layout, image, window, windows), shape)
 }
 
 /// A `where` condition as a float32 mask (`1.0` true) and its layout: a
