@@ -1,7 +1,9 @@
-//! One node of the graph: its box, name and what it holds.
+//! One node of the graph (its box, name and what it holds), and the boxes
+//! and frames of `nn.Module` groups.
 
 use gradscope_trace::chart::bytes_label;
-use gradscope_trace::layout::{NODE_HEIGHT, NODE_WIDTH};
+use gradscope_trace::group::GroupKey;
+use gradscope_trace::layout::{FRAME_HEADER, LaidFrame, NODE_HEIGHT, NODE_WIDTH};
 use gradscope_trace::{NodeId, NodePhase, NodeView};
 use yew::prelude::*;
 
@@ -103,6 +105,164 @@ pub fn GraphNodeBox(props: &Props) -> Html {
                   height={NODE_HEIGHT.to_string()} rx="6" />
             <text x={cx.to_string()} y={(y + 15.0).to_string()} class="name">{ view.name.clone() }</text>
             <text x={cx.to_string()} y={(y + 29.0).to_string()} class="status">{ view.status() }</text>
+        </g>
+    }
+}
+
+/// What a collapsed module group's box shows: its nodes summed up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupDetails {
+    /// `fc1 (Linear)`.
+    pub label: String,
+    pub nodes: usize,
+    /// The liveliest of its nodes' phases: running, then holding, then
+    /// alive; freed only when every node is.
+    pub phase: NodePhase,
+    pub saved_bytes: u64,
+}
+
+impl GroupDetails {
+    /// The summary of `views`, the group's nodes.
+    pub fn of<'a>(label: String, views: impl IntoIterator<Item = NodeView<'a>>) -> Self {
+        let (mut nodes, mut saved_bytes, mut phases) = (0, 0, [false; 4]);
+        for view in views {
+            nodes += 1;
+            saved_bytes += view.saved_bytes;
+            phases[NodePhase::ALL
+                .iter()
+                .position(|p| *p == view.phase)
+                .unwrap_or(0)] = true;
+        }
+        let phase = match phases {
+            [_, _, true, _] => NodePhase::Running,
+            [_, true, _, _] => NodePhase::Holding,
+            [true, _, _, _] => NodePhase::Alive,
+            _ if nodes > 0 => NodePhase::Freed,
+            _ => NodePhase::Alive,
+        };
+        Self {
+            label,
+            nodes,
+            phase,
+            saved_bytes,
+        }
+    }
+
+    fn status(&self) -> String {
+        match self.phase {
+            NodePhase::Freed => format!("{} nodes · freed", self.nodes),
+            _ if self.saved_bytes > 0 => {
+                format!("{} nodes · {}", self.nodes, bytes_label(self.saved_bytes))
+            }
+            _ => format!("{} nodes", self.nodes),
+        }
+    }
+}
+
+/// Props of [`GroupBox`].
+#[derive(Properties, PartialEq)]
+pub struct GroupProps {
+    pub group: GroupKey,
+    pub x: f64,
+    pub y: f64,
+    pub view: GroupDetails,
+    /// Called with the group and whether it is open now (here, never).
+    pub ontoggle: Callback<(GroupKey, bool)>,
+}
+
+/// The inline colours of a phase (the page's stylesheet styles `.node`).
+fn phase_style(phase: NodePhase) -> &'static str {
+    match phase {
+        NodePhase::Alive => "fill:#e3f0fa;stroke:var(--blue,#0072b2);stroke-width:2",
+        NodePhase::Holding => "fill:#fcebc4;stroke:var(--orange,#e69f00);stroke-width:2.5",
+        NodePhase::Running => "fill:#f8d3bf;stroke:var(--vermillion,#d55e00);stroke-width:3.5",
+        NodePhase::Freed => {
+            "fill:#f1f1f1;stroke:var(--grey,#999);stroke-width:2;stroke-dasharray:4 3"
+        }
+    }
+}
+
+const TEXT: &str = "ui-monospace, 'DejaVu Sans Mono', monospace";
+
+/// Enter, space or a click calls `ontoggle` with (`group`, `open`).
+fn toggle_handlers(
+    ontoggle: &Callback<(GroupKey, bool)>,
+    group: &GroupKey,
+    open: bool,
+) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
+    let (toggle, key) = (ontoggle.clone(), group.clone());
+    let onclick = Callback::from(move |_: MouseEvent| toggle.emit((key.clone(), open)));
+    let (toggle, key) = (ontoggle.clone(), group.clone());
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            toggle.emit((key.clone(), open));
+        }
+    });
+    (onclick, onkeydown)
+}
+
+/// A collapsed module group: one box, drawn as a stack, that opens on
+/// click or Enter.
+#[function_component]
+pub fn GroupBox(props: &GroupProps) -> Html {
+    let GroupProps { x, y, view, .. } = props;
+    let (onclick, onkeydown) = toggle_handlers(&props.ontoggle, &props.group, false);
+    let cx = x + NODE_WIDTH / 2.0;
+    let label = format!(
+        "module {}: {}, collapsed; Enter shows its nodes",
+        view.label,
+        view.status()
+    );
+    html! {
+        <g class={classes!("group", phase_class(view.phase))} data-group={view.label.clone()}
+           data-nodes={view.nodes.to_string()} data-open="false" tabindex="0" role="button"
+           aria-expanded="false" aria-label={label} {onclick} {onkeydown}>
+            <title>{ view.label.clone() }</title>
+            <rect x={(x + 4.0).to_string()} y={(y - 4.0).to_string()} width={NODE_WIDTH.to_string()}
+                  height={NODE_HEIGHT.to_string()} rx="6" style={phase_style(view.phase)} />
+            <rect x={x.to_string()} y={y.to_string()} width={NODE_WIDTH.to_string()}
+                  height={NODE_HEIGHT.to_string()} rx="6" style={phase_style(view.phase)} />
+            <text x={cx.to_string()} y={(y + 15.0).to_string()} text-anchor="middle" font-family={TEXT}
+                  font-size="12" font-weight="600">{ format!("▸ {}", view.label) }</text>
+            <text x={cx.to_string()} y={(y + 29.0).to_string()} text-anchor="middle" font-family={TEXT}
+                  font-size="10" fill="#555">{ view.status() }</text>
+        </g>
+    }
+}
+
+/// Props of [`GroupFrame`].
+#[derive(Properties, PartialEq)]
+pub struct FrameProps {
+    pub frame: LaidFrame,
+    pub ontoggle: Callback<(GroupKey, bool)>,
+}
+
+/// An open module group: a dashed frame around its nodes, its header a
+/// button that collapses it.
+#[function_component]
+pub fn GroupFrame(props: &FrameProps) -> Html {
+    let f = &props.frame;
+    let (onclick, onkeydown) = toggle_handlers(&props.ontoggle, &f.key, true);
+    let text = format!("▾ {} · {} nodes", f.label, f.nodes);
+    // About 6.6 units a character at 11px monospace.
+    let header = (text.chars().count() as f64 * 6.6 + 12.0).min(f.width);
+    let label = format!(
+        "module {}: {} nodes, open; Enter collapses it",
+        f.label, f.nodes
+    );
+    html! {
+        <g class="group-frame" data-group={f.label.clone()} data-open="true">
+            <rect x={f.x.to_string()} y={f.y.to_string()} width={f.width.to_string()}
+                  height={f.height.to_string()} rx="8" pointer-events="none"
+                  style="fill:rgba(0,114,178,0.03);stroke:#6b8fa8;stroke-width:1;stroke-dasharray:5 3" />
+            <g class="group-header" tabindex="0" role="button" aria-expanded="true"
+               aria-label={label} {onclick} {onkeydown} style="cursor:pointer">
+                <rect x={f.x.to_string()} y={f.y.to_string()} width={header.to_string()}
+                      height={FRAME_HEADER.to_string()} rx="4" style="fill:#dde8f0;stroke:#6b8fa8;stroke-width:1" />
+                <text x={(f.x + 6.0).to_string()} y={(f.y + 12.0).to_string()} font-family={TEXT}
+                      font-size="11" fill="#234">{ text }</text>
+            </g>
         </g>
     }
 }

@@ -1,15 +1,18 @@
 //! The autograd graph as SVG, placed by `gradscope_trace::GraphLayout`, each
-//! node drawn in its phase at the trace position shown, in a view that pans
-//! and zooms (wheel, drag, keys, buttons).
+//! node drawn in its phase at the trace position shown, its nodes grouped by
+//! `nn.Module` (large graphs start collapsed), in a view that pans and zooms
+//! (wheel, drag, keys, buttons).
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use gradscope_trace::chart::bytes_label;
+use gradscope_trace::group::{COLLAPSE_ABOVE, Expansion, GroupKey};
 use gradscope_trace::viewport::{PAN_STEP, Viewport, ZOOM_STEP};
-use gradscope_trace::{EventLog, GraphAt, GraphLayout, LaidEdge, NodeId, NodePhase};
+use gradscope_trace::{EventLog, GraphAt, GraphLayout, LaidEdge, LaidFrame, NodeId, NodePhase};
 use yew::prelude::*;
 
-use super::graph_node::{GraphNodeBox, NodeDetails};
+use super::graph_node::{GraphNodeBox, GroupBox, GroupDetails, GroupFrame, NodeDetails};
 use super::graph_view::{ViewAction, use_view};
 use crate::follow::use_follow;
 use crate::graph_window::window;
@@ -26,6 +29,8 @@ pub struct Props {
 /// What the view draws at one position, computed once per position.
 struct Drawn {
     nodes: Vec<(NodeId, f64, f64, NodeDetails)>,
+    groups: Vec<(GroupKey, f64, f64, GroupDetails)>,
+    frames: Vec<LaidFrame>,
     edges: Edges,
     size: (f64, f64),
     title: String,
@@ -37,11 +42,19 @@ struct Drawn {
 #[function_component]
 pub fn GraphPanel(props: &Props) -> Html {
     let follow = use_follow::<GraphAt>(&props.log, props.position);
+    let choices = use_reducer_eq(Choices::default);
     let drawn = {
         let follow = follow.clone();
-        use_memo((props.log.clone(), props.position), move |_| {
+        let deps = (props.log.clone(), props.position, choices.0.clone());
+        use_memo(deps, move |(_, _, chosen)| {
             let follow = follow.borrow();
-            drawn(follow.get())
+            drawn(follow.get(), chosen)
+        })
+    };
+    let on_toggle = {
+        let dispatch = choices.dispatcher();
+        use_callback((), move |choice: (GroupKey, bool), ()| {
+            dispatch.dispatch(choice)
         })
     };
     let selected = use_state(|| None::<NodeId>);
@@ -64,6 +77,14 @@ pub fn GraphPanel(props: &Props) -> Html {
     let nodes = drawn.nodes.iter().map(|(id, x, y, details)| {
         html! { <GraphNodeBox key={*id} id={*id} x={*x} y={*y} view={details.clone()}
         onselect={on_select.clone()} /> }
+    });
+    let groups = drawn.groups.iter().map(|(key, x, y, details)| {
+        html! { <GroupBox key={format!("{key:?}")} group={key.clone()} x={*x} y={*y}
+        view={details.clone()} ontoggle={on_toggle.clone()} /> }
+    });
+    let frames = drawn.frames.iter().map(|frame| {
+        html! { <GroupFrame key={format!("{:?}", frame.key)} frame={frame.clone()}
+        ontoggle={on_toggle.clone()} /> }
     });
     let legend = NodePhase::ALL
         .iter()
@@ -92,7 +113,7 @@ pub fn GraphPanel(props: &Props) -> Html {
             </div>
             <ul class="legend">{ for legend }</ul>
             <div class="graph-view" ref={container} tabindex="0" data-testid="graph-view" role="group"
-                 aria-label="autograd graph view: drag or arrow keys pan, wheel or + and - zoom, 0 fits"
+                 aria-label="autograd graph view: drag or arrow keys pan, wheel or + and - zoom, 0 fits; Enter on a module group opens or collapses it"
                  onkeydown={key_handler(dispatch.clone(), centre, fit)}>
                 if drawn.nodes.is_empty() {
                     <p class="empty">{ "Run the program to see autograd build its graph." }</p>
@@ -106,7 +127,9 @@ pub fn GraphPanel(props: &Props) -> Html {
                         </marker>
                     </defs>
                     <g class="content" transform={viewport.transform()}>
+                        { for frames }
                         <GraphEdges edges={drawn.edges.clone()} />
+                        { for groups }
                         { for nodes }
                     </g>
                 </svg>
@@ -149,11 +172,32 @@ fn key_handler(
     })
 }
 
+/// Module groups the learner opened (`true`) or closed (`false`); the
+/// others follow the graph's size (see `Expansion::for_size`).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Choices(BTreeMap<GroupKey, bool>);
+
+impl Reducible for Choices {
+    /// A group, and whether it is open now: it switches.
+    type Action = (GroupKey, bool);
+
+    fn reduce(self: Rc<Self>, (key, open): (GroupKey, bool)) -> Rc<Self> {
+        let mut next = self.0.clone();
+        next.insert(key, !open);
+        Rc::new(Choices(next))
+    }
+}
+
 /// The graph at one position as the view draws it: the nodes still worth
-/// drawing (see `graph_window`), placed, with what each box says.
-fn drawn(graph: &GraphAt) -> Drawn {
+/// drawing (see `graph_window`), grouped by module, placed, with what each
+/// box says.
+fn drawn(graph: &GraphAt, chosen: &BTreeMap<GroupKey, bool>) -> Drawn {
     let (shown, hidden) = window(graph);
-    let layout = GraphLayout::of(&shown);
+    let expansion = Expansion {
+        chosen: chosen.clone(),
+        collapse_by_default: shown.nodes.len() > COLLAPSE_ABOVE,
+    };
+    let layout = GraphLayout::grouped(&shown, &expansion);
     let nodes = layout
         .nodes
         .iter()
@@ -162,16 +206,30 @@ fn drawn(graph: &GraphAt) -> Drawn {
             Some((laid.node.id, laid.x, laid.y, NodeDetails::of(&view)))
         })
         .collect();
+    let groups: Vec<_> = layout
+        .groups
+        .iter()
+        .map(|g| {
+            let views = g.members.iter().filter_map(|&id| graph.view(id));
+            let details = GroupDetails::of(g.label.clone(), views);
+            (g.key.clone(), g.x, g.y, details)
+        })
+        .collect();
     let mut title = format!(
         "Autograd graph · {} nodes · {} saved",
         graph.graph.nodes.len(),
         bytes_label(graph.saved_bytes())
     );
+    if !groups.is_empty() {
+        title += &format!(" · {} modules collapsed", groups.len());
+    }
     if hidden > 0 {
         title += &format!(" · {hidden} freed by earlier passes not drawn");
     }
     Drawn {
         nodes,
+        groups,
+        frames: layout.frames,
         edges: Edges(Rc::new(layout.edges)),
         size: (layout.width, layout.height),
         title,
