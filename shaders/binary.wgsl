@@ -118,6 +118,26 @@ fn ordered(a: f32, b: f32) -> bool {
 var<private> inf_bits: u32 = INF_BITS;
 var<private> nan_bits: u32 = 0x7fc00000u;
 
+// A positive finite base to a small integer power by repeated squaring:
+// exact wherever the power is representable (x ** 1 is x, 3 ** 4 is 81),
+// which exp2(b * log2(a)) is not.
+fn int_pow(a: f32, b: f32) -> f32 {
+    var result = 1.0;
+    var base = a;
+    var e = u32(abs(b));
+    while e > 0u {
+        if (e & 1u) == 1u {
+            result *= base;
+        }
+        base *= base;
+        e = e >> 1u;
+    }
+    if b < 0.0 {
+        return 1.0 / result;
+    }
+    return result;
+}
+
 // C's powf (what the CPU computes), case by case where WGSL's pow, which
 // is exp2(b * log2(a)), leaves the result undefined: a <= 0, a infinite,
 // b infinite or NaN.
@@ -149,6 +169,8 @@ fn pow_c(a: f32, b: f32) -> f32 {
         magnitude = select(0.0, inf, b > 0.0);
     } else if negative && !integer {
         return nan;
+    } else if integer && abs(b) <= 64.0 {
+        magnitude = int_pow(size, b);
     } else {
         magnitude = pow(size, b);
     }

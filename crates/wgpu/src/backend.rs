@@ -29,6 +29,16 @@ fn own<'a>(buffer: &'a dyn DeviceBuffer, what: &str) -> Result<&'a GpuBuffer> {
     })
 }
 
+/// Whether a window's sizes fit the kernels' 32-bit metadata; PyTorch
+/// accepts strides up to 2**63, which the host path computes instead.
+fn fits_in_words(window: &Window2d) -> bool {
+    let limit = u32::MAX as usize;
+    [window.kernel, window.stride, window.padding, window.dilation]
+        .iter()
+        .flatten()
+        .all(|&v| v <= limit)
+}
+
 /// A kernel's result as the trait's boxed buffer.
 fn made(buffer: GpuBuffer) -> Kernel {
     Ok(Some(Box::new(buffer)))
@@ -171,6 +181,9 @@ impl DeviceBackend for GpuDevice {
         window: &Window2d,
         windows: [usize; 2],
     ) -> Kernel {
+        if !fits_in_words(window) {
+            return Ok(None);
+        }
         made(GpuDevice::im2col(
             self,
             own(x, "im2col")?,
@@ -189,6 +202,9 @@ impl DeviceBackend for GpuDevice {
         window: &Window2d,
         windows: [usize; 2],
     ) -> Kernel {
+        if !fits_in_words(window) {
+            return Ok(None);
+        }
         made(GpuDevice::col2im(
             self,
             own(cols, "col2im")?,
