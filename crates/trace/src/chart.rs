@@ -78,6 +78,59 @@ pub struct Span {
     pub depth: usize,
 }
 
+/// An instant of a training step the chart marks, in the order a step
+/// runs them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MarkerKind {
+    /// A forward pass began: the first graph node recorded since the last
+    /// backward, `step()` or `zero_grad()` (or since the start).
+    Forward,
+    /// The outermost `backward()` (or `autograd.grad`) began.
+    Backward,
+    /// An optimizer updated its parameters (`optimizer.step()`).
+    Step,
+    /// An optimizer cleared its gradients (`optimizer.zero_grad()`).
+    ZeroGrad,
+}
+
+impl MarkerKind {
+    /// Every kind, in the order a training step runs them (the chart's
+    /// rows, top to bottom).
+    pub const ALL: [MarkerKind; 4] = [
+        MarkerKind::Forward,
+        MarkerKind::Backward,
+        MarkerKind::Step,
+        MarkerKind::ZeroGrad,
+    ];
+
+    /// The name the chart prints (PyTorch's, for the calls).
+    pub fn label(self) -> &'static str {
+        match self {
+            MarkerKind::Forward => "forward",
+            MarkerKind::Backward => "backward",
+            MarkerKind::Step => "step",
+            MarkerKind::ZeroGrad => "zero_grad",
+        }
+    }
+}
+
+/// One kind's marks on the chart: where they are, neighbours closer than
+/// the gap [`MemoryChart::of_record`] was given joined into one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Markers {
+    /// What they mark.
+    pub kind: MarkerKind,
+    /// Horizontal positions, left to right.
+    pub xs: Vec<f64>,
+    /// How many instants they stand for (before joining).
+    pub count: usize,
+}
+
+/// The least distance between two drawn marks of one kind, in chart
+/// units: a thousand steps in a few hundred pixels draw as ticks a few
+/// pixels apart, not thousands of overlapping ones.
+pub const MARKER_GAP: f64 = 3.0;
+
 /// A label on the bytes axis.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tick {
@@ -98,6 +151,9 @@ pub struct MemoryChart {
     pub spans: Vec<Span>,
     /// Labels on the bytes axis, bottom first.
     pub ticks: Vec<Tick>,
+    /// Forward, backward, step and zero_grad marks, in [`MarkerKind::ALL`]
+    /// order (a kind that never happened has none).
+    pub markers: Vec<Markers>,
     /// The bytes at the top of the box.
     pub top_bytes: u64,
     /// What the right edge stands for: `67 events` or `1.2 ms`.
@@ -150,6 +206,11 @@ pub struct MemoryRecord {
     open: Vec<(SpanKind, usize, u64)>,
     /// Grad mode scopes entered inside the open backward, not drawn.
     hidden_modes: usize,
+    /// Marked instants: kind, event index and time.
+    markers: Vec<(MarkerKind, usize, u64)>,
+    /// Whether a forward pass was marked and no backward, step or
+    /// zero_grad has followed it yet.
+    in_forward: bool,
     events: usize,
     end_time_us: u64,
 }
@@ -197,6 +258,25 @@ impl Fold for MemoryRecord {
                 });
             }
         };
+        let mut mark = |kind| self.markers.push((kind, index, event.time_us));
+        match &event.kind {
+            EventKind::NodeCreated { .. } if !in_backward && !self.in_forward => {
+                mark(MarkerKind::Forward);
+                self.in_forward = true;
+            }
+            EventKind::BackwardBegan { .. } if !in_backward => mark(MarkerKind::Backward),
+            EventKind::OptimizerStep { .. } => mark(MarkerKind::Step),
+            EventKind::ZeroGrad { .. } => mark(MarkerKind::ZeroGrad),
+            _ => {}
+        }
+        if matches!(
+            event.kind,
+            EventKind::BackwardBegan { .. }
+                | EventKind::OptimizerStep { .. }
+                | EventKind::ZeroGrad { .. }
+        ) {
+            self.in_forward = false;
+        }
         match &event.kind {
             EventKind::BackwardBegan { .. } => {
                 self.open.push((SpanKind::Backward, index, event.time_us))
@@ -310,6 +390,7 @@ impl MemoryChart {
             })
             .collect();
         chart.spans = chart.spans_of(record);
+        chart.markers = chart.markers_of(record, MARKER_GAP);
         chart.end_label = match axis {
             Axis::Events => format!("{} events", record.events),
             Axis::Time => duration_label(record.end_time_us),
@@ -407,7 +488,10 @@ impl MemoryChart {
         let bottom = |s: &Step| self.y(if k == 0 { 0 } else { s.stack[k - 1] });
         let mut d = String::new();
         let mut point = |command: char, x: f64, y: f64| {
-            let _ = write!(d, "{command}{x:.1},{y:.1}");
+            d.push(command);
+            push_tenths(&mut d, x);
+            d.push(',');
+            push_tenths(&mut d, y);
         };
         point('M', 0.0, self.height);
         for (i, step) in steps.iter().enumerate() {
@@ -429,6 +513,29 @@ impl MemoryChart {
         }
         d.push('Z');
         d
+    }
+
+    /// Each kind's marks, placed; one closer than `gap` to the last one
+    /// drawn of its kind joins it.
+    fn markers_of(&self, record: &MemoryRecord, gap: f64) -> Vec<Markers> {
+        MarkerKind::ALL
+            .iter()
+            .filter_map(|&kind| {
+                let mut xs: Vec<f64> = Vec::new();
+                let mut count = 0;
+                for &(k, index, time) in &record.markers {
+                    if k != kind {
+                        continue;
+                    }
+                    count += 1;
+                    let x = self.event_x(index, time, false);
+                    if xs.last().is_none_or(|&last| x - last >= gap) {
+                        xs.push(x);
+                    }
+                }
+                (count > 0).then_some(Markers { kind, xs, count })
+            })
+            .collect()
     }
 
     /// Backward passes, grad mode scopes (innermost closes first) and
@@ -456,6 +563,23 @@ impl MemoryChart {
         spans.sort_by(|a, b| a.x0.total_cmp(&b.x0).then(a.depth.cmp(&b.depth)));
         spans
     }
+}
+
+/// Appends `v` with one decimal, as `{v:.1}` writes it but for ties (a
+/// hundredth's difference): the band paths of a long run hold thousands of
+/// numbers, and the formatter's exact decimal conversion was a third of the
+/// chart's cost per frame.
+fn push_tenths(out: &mut String, v: f64) {
+    if !v.is_finite() || v.abs() >= 1e15 {
+        let _ = write!(out, "{v:.1}");
+        return;
+    }
+    let tenths = (v * 10.0).round() as i64;
+    if tenths < 0 {
+        out.push('-');
+    }
+    let tenths = tenths.unsigned_abs();
+    let _ = write!(out, "{}.{}", tenths / 10, tenths % 10);
 }
 
 /// Microseconds as the time axis prints them: `850 us`, `1.2 ms`, `3.4 s`.
@@ -558,6 +682,104 @@ mod tests {
             .enumerate()
             .map(|(i, k)| ev(i as u64, k))
             .collect()
+    }
+
+    #[test]
+    fn chart_tenths_as_the_formatter_writes_them() {
+        for v in [
+            0.0,
+            1.0,
+            50.0,
+            2.04,
+            99.96,
+            123.456,
+            0.05001,
+            -3.17,
+            1e9 + 0.3,
+        ] {
+            let mut mine = String::new();
+            push_tenths(&mut mine, v);
+            assert_eq!(mine, format!("{v:.1}"), "{v}");
+        }
+        let mut odd = String::new();
+        push_tenths(&mut odd, f64::NAN);
+        assert_eq!(odd, "NaN");
+    }
+
+    fn tenths(xs: &[f64]) -> Vec<f64> {
+        xs.iter().map(|x| (x * 10.0).round() / 10.0).collect()
+    }
+
+    #[test]
+    fn chart_marks_forward_backward_step_and_zero_grad() {
+        let node = |id| EventKind::NodeCreated {
+            node: id,
+            name: "MulBackward0".into(),
+            sequence_nr: id,
+            next: vec![],
+            saved: vec![],
+            leaf: None,
+        };
+        let backward = || EventKind::BackwardBegan {
+            root: 1,
+            retain_graph: false,
+        };
+        let step = || EventKind::OptimizerStep {
+            optimizer: "SGD".into(),
+            updated: 1,
+        };
+        let zero = || EventKind::ZeroGrad { set_to_none: true };
+        let mut kinds = vec![];
+        for _ in 0..2 {
+            // Two nodes are one forward; a node made inside backward (an
+            // AccumulateGrad) and a nested backward are not marked again.
+            kinds.extend([
+                node(1),
+                node(2),
+                backward(),
+                node(3),
+                backward(),
+                EventKind::BackwardEnded,
+                EventKind::BackwardEnded,
+                step(),
+                zero(),
+            ]);
+        }
+        let events: Vec<Event> = kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, k)| ev(i as u64, k))
+            .collect();
+        let chart = MemoryChart::of(&events, Axis::Events, 180.0, 50.0);
+        let marks: Vec<(&str, Vec<f64>, usize)> = chart
+            .markers
+            .iter()
+            .map(|m| (m.kind.label(), tenths(&m.xs), m.count))
+            .collect();
+        // 18 events on 180 units: event i starts at 10 * i.
+        assert_eq!(
+            marks,
+            [
+                ("forward", vec![0.0, 90.0], 2),
+                ("backward", vec![20.0, 110.0], 2),
+                ("step", vec![70.0, 160.0], 2),
+                ("zero_grad", vec![80.0, 170.0], 2),
+            ]
+        );
+        // Narrower than the gap: the second of each kind joins the first.
+        let narrow = MemoryChart::of(&events, Axis::Events, 5.0, 50.0);
+        assert!(
+            narrow
+                .markers
+                .iter()
+                .all(|m| m.xs.len() == 1 && m.count == 2)
+        );
+        // No optimizer, no graph: no marks.
+        let plain = MemoryChart::of(&trace()[..3], Axis::Events, 100.0, 50.0);
+        assert!(plain.markers.is_empty());
+        // The time axis places them by time.
+        let timed = MemoryChart::of(&events, Axis::Time, 170.0, 50.0);
+        assert_eq!(tenths(&timed.markers[2].xs), vec![70.0, 160.0]);
     }
 
     #[test]

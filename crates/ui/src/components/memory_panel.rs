@@ -1,7 +1,9 @@
 //! The memory timeline: bytes per category stacked over the trace, placed by
-//! `gradscope_trace::chart::MemoryChart`, with the cursor at the position shown.
+//! `gradscope_trace::chart::MemoryChart`, with the peak, the backward and
+//! grad-mode spans, rows of forward, backward, step and zero_grad marks
+//! under it, and the cursor at the position shown.
 
-use gradscope_trace::chart::{Axis, MemoryChart, MemoryRecord, bytes_label};
+use gradscope_trace::chart::{Axis, MarkerKind, MemoryChart, MemoryRecord, bytes_label};
 use gradscope_trace::charts::{budget_y, merge_spans};
 use gradscope_trace::memory::MemoryTracker;
 use gradscope_trace::{Category, EventLog};
@@ -15,8 +17,12 @@ use crate::storage::{MAX_BUDGET_MIB, parse_budget};
 const LEFT: f64 = 58.0;
 const RIGHT: f64 = 10.0;
 const TOP: f64 = 16.0;
-const PLOT_HEIGHT: f64 = 120.0;
-const BOTTOM: f64 = 16.0;
+const PLOT_HEIGHT: f64 = 92.0;
+/// The rows of forward, backward, step and zero_grad marks under the plot.
+const MARK_ROW: f64 = 7.5;
+const MARKS_TOP: f64 = PLOT_HEIGHT + 3.0;
+const MARKS_HEIGHT: f64 = MARK_ROW * 4.0;
+const BOTTOM: f64 = 3.0 + MARKS_HEIGHT + 16.0;
 
 /// Props of [`MemoryPanel`].
 #[derive(Properties, PartialEq)]
@@ -42,6 +48,26 @@ fn category_class(category: Category) -> &'static str {
         Category::OptimizerState => "optimizer",
         Category::SavedForBackward => "saved",
         Category::Other => "other",
+    }
+}
+
+/// The CSS class of a marker kind.
+fn marker_class(kind: MarkerKind) -> &'static str {
+    match kind {
+        MarkerKind::Forward => "forward",
+        MarkerKind::Backward => "backward",
+        MarkerKind::Step => "step",
+        MarkerKind::ZeroGrad => "zero-grad",
+    }
+}
+
+/// What one mark of a kind stands for, in words (for assistive technology).
+fn marker_meaning(kind: MarkerKind) -> &'static str {
+    match kind {
+        MarkerKind::Forward => "a forward pass began",
+        MarkerKind::Backward => "backward() began",
+        MarkerKind::Step => "optimizer.step()",
+        MarkerKind::ZeroGrad => "optimizer.zero_grad()",
     }
 }
 
@@ -119,6 +145,29 @@ pub fn MemoryPanel(props: &Props) -> Html {
             </g>
         }
     });
+    // One row per kind, in the order a training step runs them, each a
+    // single path of ticks: a thousand steps are four elements. Rows and
+    // labels tell the kinds apart, not colour alone.
+    let marks = MarkerKind::ALL.iter().enumerate().map(|(row, &kind)| {
+        let found = chart.markers.iter().find(|m| m.kind == kind);
+        let count = found.map_or(0, |m| m.count);
+        let y = MARKS_TOP + MARK_ROW * row as f64;
+        let mut d = String::new();
+        for x in found.map(|m| m.xs.as_slice()).unwrap_or_default() {
+            d.push_str(&format!("M{x:.1},{:.1}v{:.1}", y + 1.0, MARK_ROW - 2.0));
+        }
+        let words = format!("{}: {count} × {}", kind.label(), marker_meaning(kind));
+        html! {
+            <g class={classes!("marks", marker_class(kind))} data-testid={format!("marks-{}", marker_class(kind))}
+               data-count={count.to_string()} role="img" aria-label={words.clone()}>
+                <title>{ words }</title>
+                <text x="-6" y={(y + MARK_ROW - 1.0).to_string()}>{ kind.label() }</text>
+                if !d.is_empty() {
+                    <path d={d} />
+                }
+            </g>
+        }
+    });
     let legend = Category::ALL.iter().map(|&c| html! {
         <li class={category_class(c)}>
             <span class="swatch" aria-hidden="true" />{ format!("{} {}", c.label(), bytes_label(now[c as usize])) }
@@ -174,10 +223,11 @@ pub fn MemoryPanel(props: &Props) -> Html {
                      aria-label={format!("memory by category; peak {}", chart.peak.as_ref().map_or("none".into(), |p| bytes_label(p.bytes)))}>
                     <g transform={format!("translate({LEFT},{TOP})")}>
                         { for ticks }{ for spans }{ for bands }{ for peak }{ for budget }
+                        <g data-testid="memory-markers">{ for marks }</g>
                         <line class="cursor" x1={cursor.to_string()} x2={cursor.to_string()} y1="-4"
-                              y2={PLOT_HEIGHT.to_string()} />
-                        <text class="axis start" x="0" y={(PLOT_HEIGHT + 12.0).to_string()}>{ "0" }</text>
-                        <text class="axis end" x={plot_width.to_string()} y={(PLOT_HEIGHT + 12.0).to_string()}>
+                              y2={(MARKS_TOP + MARKS_HEIGHT).to_string()} />
+                        <text class="axis start" x="0" y={(MARKS_TOP + MARKS_HEIGHT + 12.0).to_string()}>{ "0" }</text>
+                        <text class="axis end" x={plot_width.to_string()} y={(MARKS_TOP + MARKS_HEIGHT + 12.0).to_string()}>
                             { chart.end_label.clone() }
                         </text>
                     </g>
