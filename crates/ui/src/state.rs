@@ -83,6 +83,37 @@ pub enum Link {
     NotMade(String),
 }
 
+/// Replay speeds the transport offers, in statements per second.
+pub const SPEEDS: [u32; 5] = [1, 2, 5, 10, 20];
+
+/// The speed replay starts at, in statements per second.
+pub const DEFAULT_SPEED: u32 = 2;
+
+/// Replaying the recorded trace: whether it plays, and how fast.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Replay {
+    /// Whether the position advances by itself.
+    pub playing: bool,
+    /// Statements per second, one of [`SPEEDS`].
+    pub per_second: u32,
+}
+
+impl Default for Replay {
+    fn default() -> Self {
+        Self {
+            playing: false,
+            per_second: DEFAULT_SPEED,
+        }
+    }
+}
+
+impl Replay {
+    /// Milliseconds between two steps.
+    pub fn interval_ms(&self) -> u32 {
+        1000 / self.per_second.max(1)
+    }
+}
+
 /// Everything the page shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
@@ -97,6 +128,8 @@ pub struct State {
     pub run: Run,
     /// The trace and the position the views show.
     pub playback: Playback,
+    /// Replay of the recorded trace, statement by statement.
+    pub replay: Replay,
     pub output: Vec<Output>,
     pub axis: Axis,
     /// The open lesson's slug, if one is open.
@@ -122,6 +155,7 @@ impl State {
             source_version: 0,
             run: Run::Idle,
             playback: Playback::default(),
+            replay: Replay::default(),
             output: vec![],
             axis: Axis::Events,
             lesson: None,
@@ -187,6 +221,13 @@ pub enum Action {
     Seek(usize),
     /// Step forward (`true`) or back.
     Step(StepBy, bool),
+    /// Start (`true`) or pause replaying the trace, a statement at a time;
+    /// started at the end, it starts over from the beginning.
+    Replay(bool),
+    /// Replay's next statement (its timer).
+    ReplayTick,
+    /// Replay at this many statements per second (the nearest of [`SPEEDS`]).
+    SetSpeed(u32),
     /// The memory budget for the next run, in MiB (`None`: the default).
     SetBudget(Option<u32>),
     /// The page was opened with a share link: its settings, or why they
@@ -210,6 +251,7 @@ impl Reducible for State {
                 next.keep_saved = false;
                 next.run = Run::Running;
                 next.playback = Playback::default();
+                next.replay.playing = false;
                 next.output.clear();
             }
             Action::Stopped => {
@@ -253,8 +295,36 @@ impl Reducible for State {
             }
             Action::CheckingClaims => next.claims = Claims::Checking,
             Action::SetAxis(axis) => next.axis = axis,
-            Action::Seek(position) => next.playback.seek(position),
-            Action::Step(by, forward) => next.playback.step(by, forward),
+            Action::Seek(position) => {
+                next.replay.playing = false;
+                next.playback.seek(position);
+            }
+            Action::Step(by, forward) => {
+                next.replay.playing = false;
+                next.playback.step(by, forward);
+            }
+            Action::Replay(play) => {
+                let len = next.playback.log().len();
+                let can = play && len > 0 && next.run != Run::Running;
+                if can && next.playback.position() >= len {
+                    next.playback.seek(0);
+                }
+                next.replay.playing = can;
+            }
+            Action::ReplayTick => {
+                if next.replay.playing {
+                    next.playback.step(StepBy::Statement, true);
+                    // At the end the view is live again: replay is over.
+                    next.replay.playing = !next.playback.is_live();
+                }
+            }
+            Action::SetSpeed(per_second) => {
+                next.replay.per_second = SPEEDS
+                    .iter()
+                    .copied()
+                    .min_by_key(|s| s.abs_diff(per_second))
+                    .unwrap_or(DEFAULT_SPEED);
+            }
             Action::SetBudget(mib) => next.budget_mib = mib,
             Action::OpenLink(Ok(shared)) => {
                 next.lesson = shared
@@ -386,6 +456,73 @@ mod tests {
         let ran = reduce(state, Action::Started);
         assert!(!ran.keep_saved);
         assert_eq!(ran.run, Run::Running);
+    }
+
+    /// A finished run of three statements: an op on each of lines 1..=3.
+    fn finished_run() -> State {
+        use gradscope_trace::{Event, EventKind};
+        let events = (0..3u64)
+            .map(|i| Event {
+                seq: i,
+                time_us: i,
+                line: Some(i as u32 + 1),
+                kind: EventKind::OpCalled {
+                    op: "add".into(),
+                    shape: vec![],
+                },
+            })
+            .collect();
+        let state = reduce(State::new("x".into(), Device::Cpu), Action::Started);
+        reduce(
+            state,
+            Action::Replies(vec![Reply::Events { events }, Reply::Finished]),
+        )
+    }
+
+    #[test]
+    fn state_replay_steps_by_statement_and_stops_at_the_end() {
+        let state = finished_run();
+        assert_eq!(state.playback.position(), 3);
+        // A tick while paused does nothing.
+        let state = reduce(state, Action::ReplayTick);
+        assert_eq!(state.playback.position(), 3);
+        // Started at the end, it starts over.
+        let state = reduce(state, Action::Replay(true));
+        assert!(state.replay.playing);
+        assert_eq!(state.playback.position(), 0);
+        let state = reduce(state, Action::ReplayTick);
+        assert_eq!(
+            (state.playback.position(), state.playback.line()),
+            (1, Some(1))
+        );
+        let state = reduce(state, Action::ReplayTick);
+        assert_eq!(state.playback.line(), Some(2));
+        let state = reduce(state, Action::ReplayTick);
+        assert!(state.playback.is_live());
+        assert!(!state.replay.playing, "replay ends at the end");
+        // Stepping by hand pauses it.
+        let state = reduce(state, Action::Replay(true));
+        let state = reduce(state, Action::Step(StepBy::Op, true));
+        assert!(!state.replay.playing);
+        // Nothing to replay while a run streams.
+        let running = reduce(state, Action::Started);
+        assert!(!reduce(running, Action::Replay(true)).replay.playing);
+    }
+
+    #[test]
+    fn state_speed_is_one_of_the_offered() {
+        let state = State::new("x".into(), Device::Cpu);
+        assert_eq!(state.replay.per_second, DEFAULT_SPEED);
+        assert_eq!(state.replay.interval_ms(), 500);
+        let state = reduce(state, Action::SetSpeed(10));
+        assert_eq!(
+            (state.replay.per_second, state.replay.interval_ms()),
+            (10, 100)
+        );
+        let state = reduce(state, Action::SetSpeed(1000));
+        assert_eq!(state.replay.per_second, 20);
+        let state = reduce(state, Action::SetSpeed(0));
+        assert_eq!(state.replay.per_second, 1);
     }
 
     #[test]

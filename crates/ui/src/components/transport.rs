@@ -1,9 +1,12 @@
-//! Run, stop, step and the scrub slider over the recorded trace.
+//! Run, stop, step, replay at a chosen speed, and the scrub slider over the
+//! recorded trace.
 
-use web_sys::HtmlInputElement;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use gradscope_trace::step::StepBy;
+
+use crate::state::{Replay, SPEEDS};
 
 /// Props of [`Transport`].
 #[derive(Properties, PartialEq)]
@@ -19,6 +22,13 @@ pub struct Props {
     pub on_reset: Callback<()>,
     pub on_step: Callback<(StepBy, bool)>,
     pub on_seek: Callback<usize>,
+    /// Replay: whether it plays, and its speed.
+    #[prop_or_default]
+    pub replay: Replay,
+    /// Start (`true`) or pause replay, and a new replay speed (statements
+    /// per second); without them (the widget) there is no replay control.
+    #[prop_or_default]
+    pub on_replay: Option<(Callback<bool>, Callback<u32>)>,
 }
 
 /// The controls bar.
@@ -47,6 +57,36 @@ pub fn Transport(props: &Props) -> Html {
         Some(line) => format!("event {} / {} · line {line}", props.position, props.len),
         None => format!("event {} / {}", props.position, props.len),
     };
+    let replay = props.on_replay.as_ref().map(|(on_replay, on_speed)| {
+        let playing = props.replay.playing;
+        let on_replay = on_replay.clone();
+        let on_speed = on_speed.clone();
+        let onchange = move |e: Event| {
+            let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+            if let Ok(per_second) = value.parse() {
+                on_speed.emit(per_second);
+            }
+        };
+        let speeds = SPEEDS.iter().map(|&s| {
+            html! {
+                <option value={s.to_string()} selected={s == props.replay.per_second}>
+                    { format!("{s} statement{}/s", if s == 1 { "" } else { "s" }) }
+                </option>
+            }
+        });
+        html! {
+            <span class="replay">
+                <button type="button" data-testid="replay" aria-pressed={playing.to_string()}
+                        disabled={props.running || props.len == 0}
+                        title="Replay the trace a statement at a time"
+                        onclick={move |_| on_replay.emit(!playing)}>
+                    { if playing { "❚❚ Pause" } else { "▷ Replay" } }
+                </button>
+                <label for="replay-speed">{ "speed" }</label>
+                <select id="replay-speed" data-testid="speed" {onchange}>{ for speeds }</select>
+            </span>
+        }
+    });
     let on_run = props.on_run.reform(|_| ());
     let on_stop = props.on_stop.reform(|_| ());
     let on_reset = props.on_reset.reform(|_| ());
@@ -62,6 +102,7 @@ pub fn Transport(props: &Props) -> Html {
                 { step(StepBy::Op, true, "→", "forward one op") }
                 { step(StepBy::Statement, true, "⇥", "forward one statement") }
             </span>
+            { for replay }
             <input type="range" class="scrub" data-testid="scrub" aria-label="trace position"
                    min="0" max={props.len.to_string()} value={props.position.to_string()}
                    disabled={props.len == 0} {oninput} />
