@@ -33,10 +33,15 @@ fn own<'a>(buffer: &'a dyn DeviceBuffer, what: &str) -> Result<&'a GpuBuffer> {
 /// accepts strides up to 2**63, which the host path computes instead.
 fn fits_in_words(window: &Window2d) -> bool {
     let limit = u32::MAX as usize;
-    [window.kernel, window.stride, window.padding, window.dilation]
-        .iter()
-        .flatten()
-        .all(|&v| v <= limit)
+    [
+        window.kernel,
+        window.stride,
+        window.padding,
+        window.dilation,
+    ]
+    .iter()
+    .flatten()
+    .all(|&v| v <= limit)
 }
 
 /// A kernel's result as the trait's boxed buffer.

@@ -233,6 +233,38 @@ impl OpInfo for ReduceOp {
     }
 }
 
+/// `linalg.vector_norm` over `dims` on the GPU for the orders 1, 2 and
+/// ±inf (of `|x|`: a sum, the root of a sum of squares, a max or min), by
+/// the unary, binary and reduction kernels; other orders use the host.
+fn norm_on_device(x: &Tensor, p: f64, dims: &[usize]) -> Result<Option<Tensor>> {
+    use super::on_device::{binary, reduce, unary};
+    use super::unary::UnaryOp;
+    use crate::backend::ReduceKernel as K;
+    let f32 = DType::Float32;
+    let extreme = match p {
+        f64::INFINITY => K::Max,
+        f64::NEG_INFINITY => K::Min,
+        _ => K::Sum,
+    };
+    if (extreme != K::Sum && x.numel() == 0) || ![1.0, 2.0].contains(&p) && extreme == K::Sum {
+        return Ok(None);
+    }
+    let terms = match p {
+        2.0 => binary(crate::BinaryOp::Mul, x, x, x.shape(), f32)?,
+        _ => unary(&UnaryOp::Abs, x, f32)?,
+    };
+    let Some(terms) = terms else {
+        return Ok(None);
+    };
+    let Some(folded) = reduce(extreme, &terms, dims)? else {
+        return Ok(None);
+    };
+    match p {
+        2.0 => unary(&UnaryOp::Sqrt, &folded, f32),
+        _ => Ok(Some(folded)),
+    }
+}
+
 impl ReduceOp {
     /// The reduction by a device kernel, where one computes it: sums and
     /// means over any dims, the reverse of broadcasting, max and min.
@@ -244,11 +276,21 @@ impl ReduceOp {
             Extreme::Min => K::Min,
         };
         let all = Dims::all(shape, false);
+        if let ReduceOp::Norm(p, dims) = self {
+            return Ok(norm_on_device(x, *p, &dims.dims)?.map(|out| {
+                Tensor::from_parts(
+                    out.storage().clone(),
+                    Layout::contiguous(&dims.out_shape(shape)),
+                )
+            }));
+        }
         let (kernel, dims, mean) = match self {
             ReduceOp::Sum => (K::Sum, all, false),
             ReduceOp::SumDim(dims) => (K::Sum, dims.clone(), false),
             ReduceOp::Mean => (K::Sum, all, true),
             ReduceOp::MeanDim(dims) => (K::Sum, dims.clone(), true),
+            ReduceOp::Prod => (K::Prod, all, false),
+            ReduceOp::ProdDim(dims) => (K::Prod, dims.clone(), false),
             ReduceOp::Extreme(which) if x.numel() > 0 => (extreme(which), all, false),
             ReduceOp::Amax(which, dims) if x.numel() > 0 => (extreme(which), dims.clone(), false),
             ReduceOp::SumToSize(target) if target.len() <= shape.len() => {

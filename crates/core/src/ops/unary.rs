@@ -196,6 +196,12 @@ impl UnaryOp {
             if *to == DType::Float64 && x.device() == Device::WebGpu && x.dtype().is_float() {
                 return Err(Error::GpuFloat64);
             }
+            if *to == DType::Float32
+                && x.dtype() == DType::Bool
+                && let Some(out) = super::on_device::mask_to_float(x)?
+            {
+                return Ok(out);
+            }
             let buffer = x.storage().data().gather_as(x.layout(), *to);
             return Ok(new_tensor(buffer, x.shape()));
         }

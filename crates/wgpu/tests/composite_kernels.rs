@@ -1,0 +1,118 @@
+//! Ops the GPU computes by chaining kernels, through the core's ops on
+//! `webgpu` tensors against the CPU: `mse_loss` (every reduction, forward
+//! and backward), `prod`, `linalg.vector_norm` of orders 1, 2 and ±inf,
+//! and a comparison's bool mask converted to float32; each must run as
+//! kernels, with nothing read back.
+#![cfg(not(target_arch = "wasm32"))]
+// Test support: a failed expectation is a test failure.
+#![allow(clippy::expect_used, clippy::panic, clippy::unwrap_used)]
+
+mod common;
+
+use common::assert_close;
+use common::engine::{floats, gpu, on_device, open, pair, recipes};
+use gradscope_core::ops::nn::Reduction;
+use gradscope_core::{DType, Tensor};
+
+#[test]
+fn mse_loss_matches_cpu_forward_and_backward() {
+    if !open() {
+        return;
+    }
+    for recipe in recipes() {
+        let (x, xg) = pair(&recipe, 100);
+        let target = common::tensor(x.shape(), 101);
+        for reduction in [Reduction::None, Reduction::Mean, Reduction::Sum] {
+            let what = format!("{} {reduction:?}", recipe.0);
+            let leaf = x.detach().requires_grad_(true);
+            let leaf_gpu = xg.detach().requires_grad_(true);
+            let want = leaf.mse_loss(&target, reduction).unwrap();
+            let got = on_device(&what, || {
+                leaf_gpu.mse_loss(&gpu(&target), reduction).unwrap()
+            });
+            assert_eq!(got.shape(), want.shape(), "{what}");
+            assert_close(&what, &floats(&got), &floats(&want), 1e-5, 1e-6);
+            if x.numel() == 0 {
+                continue;
+            }
+            want.sum().unwrap().backward().unwrap();
+            let loss = got.sum().unwrap();
+            on_device(&format!("{what} backward"), || loss.backward().unwrap());
+            let (g, c) = (leaf_gpu.grad().unwrap(), leaf.grad().unwrap());
+            assert_close(&what, &floats(&g), &floats(&c), 1e-5, 1e-6);
+        }
+    }
+}
+
+#[test]
+fn prod_and_norms_match_cpu() {
+    if !open() {
+        return;
+    }
+    for recipe in recipes() {
+        let (x, xg) = pair(&recipe, 102);
+        let what = format!("{} prod", recipe.0);
+        let want = x.prod().unwrap();
+        let got = on_device(&what, || xg.prod().unwrap());
+        assert_close(&what, &floats(&got), &floats(&want), 1e-5, 0.0);
+        for dim in 0..x.shape().len() as i64 {
+            let what = format!("{} prod dim {dim}", recipe.0);
+            let want = x.prod_dim(dim, true).unwrap();
+            let got = on_device(&what, || xg.prod_dim(dim, true).unwrap());
+            assert_eq!(got.shape(), want.shape(), "{what}");
+            assert_close(&what, &floats(&got), &floats(&want), 1e-5, 0.0);
+        }
+        for ord in [1.0, 2.0, f64::INFINITY, f64::NEG_INFINITY] {
+            if x.numel() == 0 && ord.is_infinite() {
+                continue;
+            }
+            let what = format!("{} norm {ord}", recipe.0);
+            let want = x.norm(ord, None, false).unwrap();
+            let got = on_device(&what, || xg.norm(ord, None, false).unwrap());
+            assert_close(&what, &floats(&got), &floats(&want), 1e-5, 0.0);
+            if let Some(last) = x.shape().len().checked_sub(1) {
+                let dims = [last as i64];
+                let what = format!("{what} dim {last} keepdim");
+                let want = x.norm(ord, Some(&dims), true).unwrap();
+                let got = on_device(&what, || xg.norm(ord, Some(&dims), true).unwrap());
+                assert_eq!(got.shape(), want.shape(), "{what}");
+                assert_close(&what, &floats(&got), &floats(&want), 1e-5, 0.0);
+            }
+        }
+    }
+}
+
+#[test]
+fn bool_masks_convert_to_float_on_the_device() {
+    if !open() {
+        return;
+    }
+    for recipe in recipes() {
+        let (x, xg) = pair(&recipe, 103);
+        let zero = Tensor::scalar(0.0);
+        let want = x.gt(&zero).unwrap().to_dtype(DType::Float32).unwrap();
+        let got = on_device(recipe.0, || {
+            xg.gt(&zero).unwrap().to_dtype(DType::Float32).unwrap()
+        });
+        assert_eq!(got.dtype(), DType::Float32);
+        assert_eq!(floats(&got), floats(&want), "{}", recipe.0);
+        // A view of a mask is read through its strides.
+        if x.shape().len() == 2 {
+            let want = x
+                .gt(&zero)
+                .unwrap()
+                .t()
+                .unwrap()
+                .to_dtype(DType::Float32)
+                .unwrap();
+            let got = xg
+                .gt(&zero)
+                .unwrap()
+                .t()
+                .unwrap()
+                .to_dtype(DType::Float32)
+                .unwrap();
+            assert_eq!(floats(&got), floats(&want), "{} transposed", recipe.0);
+        }
+    }
+}
