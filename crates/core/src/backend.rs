@@ -210,6 +210,13 @@ pub trait DeviceBackend: std::fmt::Debug {
     /// The adapter's name, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`.
     fn adapter_name(&self) -> String;
 
+    /// Why the device was lost, once it has been; every call on it then
+    /// fails with [`crate::Error::DeviceLost`], and [`crate::device::gpu`]
+    /// opens a new one.
+    fn lost(&self) -> Option<String> {
+        None
+    }
+
     /// A new buffer holding `data`.
     fn upload(&self, data: &[f32]) -> crate::Result<Box<dyn DeviceBuffer>>;
 

@@ -84,7 +84,9 @@ pub type Opener = Box<dyn Fn() -> Result<Rc<dyn DeviceBackend>>>;
 
 thread_local! {
     static GPU: RefCell<Option<Rc<dyn DeviceBackend>>> = const { RefCell::new(None) };
-    static OPENER: RefCell<Option<Opener>> = const { RefCell::new(None) };
+    static OPENER: RefCell<Option<Rc<Opener>>> = const { RefCell::new(None) };
+    /// Whether the opener failed: asked again, it is not retried.
+    static OPEN_FAILED: Cell<bool> = const { Cell::new(false) };
     /// Why no GPU is registered, for the error a `webgpu` request gets.
     static GPU_MISSING: RefCell<String> =
         RefCell::new("no GPU backend was opened in this program".into());
@@ -113,24 +115,39 @@ pub fn set_gpu_unavailable(reason: impl Into<String>) {
 }
 
 /// Registers how to open the GPU when a program first asks for one. A
-/// failed opening is remembered: later requests give the same reason.
+/// failed opening is remembered: later requests give the same reason. The
+/// opener is kept to open a new device after one is lost.
 pub fn set_gpu_opener(opener: Opener) {
-    OPENER.with(|o| *o.borrow_mut() = Some(opener));
+    OPENER.with(|o| *o.borrow_mut() = Some(Rc::new(opener)));
+    OPEN_FAILED.with(|f| f.set(false));
 }
 
 /// The registered GPU (opening it on first use), or the error saying why
-/// there is none.
+/// there is none. A device found lost is dropped with a
+/// [`Error::DeviceLost`], and the next call opens a new one.
 pub fn gpu() -> Result<Rc<dyn DeviceBackend>> {
     if let Some(gpu) = GPU.with(|g| g.borrow().clone()) {
-        return Ok(gpu);
+        let Some(reason) = gpu.lost() else {
+            return Ok(gpu);
+        };
+        // The op that meets the loss says so; the next call opens anew.
+        GPU.with(|g| *g.borrow_mut() = None);
+        return Err(Error::DeviceLost { reason });
     }
-    if let Some(opener) = OPENER.with(|o| o.borrow_mut().take()) {
+    let opener = OPENER.with(|o| o.borrow().clone());
+    if let Some(opener) = opener.filter(|_| !OPEN_FAILED.with(Cell::get)) {
         match opener() {
             Ok(gpu) => set_gpu(gpu),
             // An opener saying why there is no GPU gives the reason, which
             // the error below names once.
-            Err(Error::DeviceUnavailable { reason }) => set_gpu_unavailable(reason),
-            Err(e) => set_gpu_unavailable(e.to_string()),
+            Err(Error::DeviceUnavailable { reason }) => {
+                OPEN_FAILED.with(|f| f.set(true));
+                set_gpu_unavailable(reason);
+            }
+            Err(e) => {
+                OPEN_FAILED.with(|f| f.set(true));
+                set_gpu_unavailable(e.to_string());
+            }
         }
     }
     GPU.with(|g| g.borrow().clone())

@@ -1092,6 +1092,14 @@ pub enum Error {
     #[error("Expected one of cpu, webgpu, gpu device type at start of device string: {text}")]
     DeviceString { text: String },
 
+    /// The GPU device was lost (a driver reset, the browser reclaiming it,
+    /// `destroy()`): its tensors are gone, and the next use of `webgpu`
+    /// opens a new device.
+    #[error(
+        "WebGPU device lost ({reason}): tensors on it are gone; the next use of 'webgpu' opens a new device"
+    )]
+    DeviceLost { reason: String },
+
     /// `webgpu` asked for where no GPU could be opened.
     #[error("WebGPU is not available: {reason}")]
     DeviceUnavailable { reason: String },

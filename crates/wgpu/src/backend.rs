@@ -19,16 +19,6 @@ impl DeviceBuffer for GpuBuffer {
     }
 }
 
-/// The buffer as this backend's own, or an error naming `what` when another
-/// backend made it (a programming error in the caller, never a panic).
-fn own<'a>(buffer: &'a dyn DeviceBuffer, what: &str) -> Result<&'a GpuBuffer> {
-    buffer.as_any().downcast_ref::<GpuBuffer>().ok_or_else(|| {
-        Error::Backend(format!(
-            "GPU {what}: the buffer was not made by the wgpu backend"
-        ))
-    })
-}
-
 /// Whether a window's sizes fit the kernels' 32-bit metadata; PyTorch
 /// accepts strides up to 2**63, which the host path computes instead.
 fn fits_in_words(window: &Window2d) -> bool {
@@ -49,7 +39,30 @@ fn made(buffer: GpuBuffer) -> Kernel {
     Ok(Some(Box::new(buffer)))
 }
 
+impl GpuDevice {
+    /// The buffer as this device's own, or an error naming `what` when
+    /// another backend made it (a programming error in the caller) or a
+    /// device since lost made it (its tensors are gone); never a panic.
+    fn own<'a>(&self, buffer: &'a dyn DeviceBuffer, what: &str) -> Result<&'a GpuBuffer> {
+        let buffer = buffer.as_any().downcast_ref::<GpuBuffer>().ok_or_else(|| {
+            Error::Backend(format!(
+                "GPU {what}: the buffer was not made by the wgpu backend"
+            ))
+        })?;
+        if !buffer.made_by(self) {
+            return Err(Error::DeviceLost {
+                reason: "this tensor was on a device lost earlier".into(),
+            });
+        }
+        Ok(buffer)
+    }
+}
+
 impl DeviceBackend for GpuDevice {
+    fn lost(&self) -> Option<String> {
+        GpuDevice::lost(self)
+    }
+
     fn adapter_name(&self) -> String {
         GpuDevice::adapter_name(self).to_owned()
     }
@@ -60,17 +73,17 @@ impl DeviceBackend for GpuDevice {
 
     #[cfg(not(target_arch = "wasm32"))]
     fn download(&self, buffer: &dyn DeviceBuffer) -> Result<Vec<f32>> {
-        let buffer = own(buffer, "download")?;
+        let buffer = self.own(buffer, "download")?;
         pollster::block_on(self.read(buffer))
     }
 
     #[cfg(target_arch = "wasm32")]
     fn download(&self, buffer: &dyn DeviceBuffer) -> Result<Vec<f32>> {
-        self.read_blocking(own(buffer, "download")?)
+        self.read_blocking(self.own(buffer, "download")?)
     }
 
     fn copy(&self, x: &dyn DeviceBuffer, layout: &Layout) -> Kernel {
-        made(GpuDevice::copy(self, own(x, "copy")?, layout)?)
+        made(GpuDevice::copy(self, self.own(x, "copy")?, layout)?)
     }
 
     fn scatter(&self, numel: usize, parts: &[ScatterPart<'_>]) -> Kernel {
@@ -78,7 +91,7 @@ impl DeviceBackend for GpuDevice {
             .iter()
             .map(|p| {
                 Ok(crate::ScatterPart {
-                    src: own(p.src, "scatter")?,
+                    src: self.own(p.src, "scatter")?,
                     layout: p.layout,
                     target: p.target,
                 })
@@ -88,7 +101,7 @@ impl DeviceBackend for GpuDevice {
     }
 
     fn unary(&self, op: &UnaryOp, x: &dyn DeviceBuffer, layout: &Layout) -> Kernel {
-        let x = own(x, "unary op")?;
+        let x = self.own(x, "unary op")?;
         Ok(GpuDevice::unary(self, op, x, layout)?.map(|b| Box::new(b) as Box<dyn DeviceBuffer>))
     }
 
@@ -100,7 +113,7 @@ impl DeviceBackend for GpuDevice {
         b: &dyn DeviceBuffer,
         b_layout: &Layout,
     ) -> Kernel {
-        let (a, b) = (own(a, "binary op")?, own(b, "binary op")?);
+        let (a, b) = (self.own(a, "binary op")?, self.own(b, "binary op")?);
         made(GpuDevice::binary(self, op, a, a_layout, b, b_layout)?)
     }
 
@@ -114,7 +127,7 @@ impl DeviceBackend for GpuDevice {
         made(GpuDevice::reduce(
             self,
             op,
-            own(x, "reduce")?,
+            self.own(x, "reduce")?,
             layout,
             dims,
         )?)
@@ -127,7 +140,7 @@ impl DeviceBackend for GpuDevice {
         b: &dyn DeviceBuffer,
         b_layout: &Layout,
     ) -> Kernel {
-        let (a, b) = (own(a, "matmul")?, own(b, "matmul")?);
+        let (a, b) = (self.own(a, "matmul")?, self.own(b, "matmul")?);
         made(GpuDevice::matmul(self, a, a_layout, b, b_layout)?)
     }
 
@@ -140,8 +153,8 @@ impl DeviceBackend for GpuDevice {
         bias: &dyn DeviceBuffer,
         bias_layout: &Layout,
     ) -> Kernel {
-        let (a, b) = (own(a, "matmul")?, own(b, "matmul")?);
-        let bias = own(bias, "matmul bias")?;
+        let (a, b) = (self.own(a, "matmul")?, self.own(b, "matmul")?);
+        let bias = self.own(bias, "matmul bias")?;
         made(GpuDevice::matmul_bias(
             self,
             a,
@@ -154,7 +167,7 @@ impl DeviceBackend for GpuDevice {
     }
 
     fn take(&self, x: &dyn DeviceBuffer, positions: &[usize]) -> Kernel {
-        made(GpuDevice::take(self, own(x, "take")?, positions)?)
+        made(GpuDevice::take(self, self.own(x, "take")?, positions)?)
     }
 
     fn put(
@@ -166,7 +179,7 @@ impl DeviceBackend for GpuDevice {
         reads: &[usize],
         add: bool,
     ) -> Kernel {
-        let (base, src) = (own(base, "put")?, own(src, "put")?);
+        let (base, src) = (self.own(base, "put")?, self.own(src, "put")?);
         made(GpuDevice::put(
             self,
             base,
@@ -191,7 +204,7 @@ impl DeviceBackend for GpuDevice {
         }
         made(GpuDevice::im2col(
             self,
-            own(x, "im2col")?,
+            self.own(x, "im2col")?,
             layout,
             image,
             window,
@@ -212,7 +225,7 @@ impl DeviceBackend for GpuDevice {
         }
         made(GpuDevice::col2im(
             self,
-            own(cols, "col2im")?,
+            self.own(cols, "col2im")?,
             layout,
             image,
             window,
@@ -233,10 +246,10 @@ impl DeviceBackend for GpuDevice {
     ) -> Kernel {
         made(GpuDevice::index_select(
             self,
-            own(x, "index_select")?,
+            self.own(x, "index_select")?,
             layout,
             dim,
-            own(indices, "index_select indices")?,
+            self.own(indices, "index_select indices")?,
         )?)
     }
 
@@ -248,7 +261,7 @@ impl DeviceBackend for GpuDevice {
         b: &dyn DeviceBuffer,
         b_layout: &Layout,
     ) -> Kernel {
-        let (a, b) = (own(a, "compare")?, own(b, "compare")?);
+        let (a, b) = (self.own(a, "compare")?, self.own(b, "compare")?);
         made(GpuDevice::compare(self, op, a, a_layout, b, b_layout)?)
     }
 
@@ -263,16 +276,16 @@ impl DeviceBackend for GpuDevice {
     ) -> Kernel {
         made(GpuDevice::where_cond(
             self,
-            (own(condition, "where")?, condition_layout),
-            (own(a, "where")?, a_layout),
-            (own(b, "where")?, b_layout),
+            (self.own(condition, "where")?, condition_layout),
+            (self.own(a, "where")?, a_layout),
+            (self.own(b, "where")?, b_layout),
         )?)
     }
 
     fn softmax(&self, x: &dyn DeviceBuffer, layout: &Layout, dim: usize, log: bool) -> Kernel {
         made(GpuDevice::softmax(
             self,
-            own(x, "softmax")?,
+            self.own(x, "softmax")?,
             layout,
             dim,
             log,
@@ -288,12 +301,12 @@ impl DeviceBackend for GpuDevice {
         geometry: NllGeometry,
         divisor: Option<f64>,
     ) -> Kernel {
-        let weight = weight.map(|w| own(w, "nll_loss weight")).transpose()?;
+        let weight = weight.map(|w| self.own(w, "nll_loss weight")).transpose()?;
         made(GpuDevice::nll_loss(
             self,
-            own(x, "nll_loss")?,
+            self.own(x, "nll_loss")?,
             x_layout,
-            own(targets, "nll_loss targets")?,
+            self.own(targets, "nll_loss targets")?,
             weight,
             geometry,
             // The mean divides in float32, as the CPU's float32 kernel does.
@@ -307,10 +320,10 @@ impl DeviceBackend for GpuDevice {
         weight: Option<&dyn DeviceBuffer>,
         geometry: NllGeometry,
     ) -> Kernel {
-        let weight = weight.map(|w| own(w, "nll_loss weight")).transpose()?;
+        let weight = weight.map(|w| self.own(w, "nll_loss weight")).transpose()?;
         made(GpuDevice::nll_coefficients(
             self,
-            own(targets, "nll_loss targets")?,
+            self.own(targets, "nll_loss targets")?,
             weight,
             geometry,
         )?)
@@ -326,10 +339,10 @@ impl DeviceBackend for GpuDevice {
     ) -> Result<bool> {
         GpuDevice::adam_step(
             self,
-            own(param, "Adam param")?,
-            own(grad, "Adam grad")?,
-            own(exp_avg, "Adam exp_avg")?,
-            own(exp_avg_sq, "Adam exp_avg_sq")?,
+            self.own(param, "Adam param")?,
+            self.own(grad, "Adam grad")?,
+            self.own(exp_avg, "Adam exp_avg")?,
+            self.own(exp_avg_sq, "Adam exp_avg_sq")?,
             step,
         )?;
         Ok(true)

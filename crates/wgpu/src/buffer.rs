@@ -44,6 +44,12 @@ impl GpuBuffer {
         self.label
     }
 
+    /// Whether `device` made it (a buffer outlives a lost device's
+    /// replacement, and must not reach the new one).
+    pub(crate) fn made_by(&self, device: &GpuDevice) -> bool {
+        Arc::ptr_eq(&self.pool, &device.pool)
+    }
+
     /// Bytes it holds from the device: its size class, at least `4 * len`.
     pub fn reserved_bytes(&self) -> u64 {
         self.buffer.size()
@@ -64,6 +70,7 @@ impl GpuDevice {
     ///
     /// Empty buffers still get a block, since WebGPU cannot bind zero bytes.
     pub(crate) fn alloc(&self, len: usize, label: &'static str) -> Result<GpuBuffer> {
+        self.check_lost()?;
         let limit = self.max_binding_bytes();
         let bytes = u64::try_from(len)
             .ok()
@@ -209,6 +216,7 @@ impl GpuDevice {
     /// Queues a copy of `buffer` into a new mappable staging buffer and
     /// submits the batch; `None` for an empty buffer (nothing to map).
     fn start_read(&self, buffer: &GpuBuffer) -> Result<Option<wgpu::Buffer>> {
+        self.check_lost()?;
         if buffer.is_empty() {
             self.flush()?;
             return Ok(None);

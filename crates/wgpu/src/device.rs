@@ -24,6 +24,28 @@ pub struct GpuDevice {
     pending: Mutex<Pending>,
     info: wgpu::AdapterInfo,
     errors: ErrorSink,
+    lost: LostFlag,
+}
+
+/// Why the device was lost, set by wgpu's device-lost callback (or by
+/// [`GpuDevice::destroy`]) and checked before each use.
+#[derive(Clone, Debug, Default)]
+struct LostFlag(Arc<Mutex<Option<String>>>);
+
+impl LostFlag {
+    fn set(&self, reason: String) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert(reason);
+    }
+
+    fn get(&self) -> Option<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
 }
 
 /// The batch being recorded: kernels, uploads and copies go into one
@@ -96,6 +118,18 @@ impl GpuDevice {
         let errors = ErrorSink::default();
         let sink = errors.clone();
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| sink.push(e.to_string())));
+        let lost = LostFlag::default();
+        let flag = lost.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            let reason = match reason {
+                wgpu::DeviceLostReason::Destroyed => "destroyed",
+                wgpu::DeviceLostReason::Unknown => "the driver or browser reset it",
+            };
+            flag.set(match message.is_empty() {
+                true => reason.to_owned(),
+                false => format!("{reason}: {message}"),
+            });
+        });
         Ok(Self {
             device,
             queue,
@@ -104,7 +138,29 @@ impl GpuDevice {
             pending: Mutex::default(),
             info: adapter.get_info(),
             errors,
+            lost,
         })
+    }
+
+    /// Why the device was lost, once it has been.
+    pub fn lost(&self) -> Option<String> {
+        self.lost.get()
+    }
+
+    /// Fails with [`Error::DeviceLost`] once the device is lost.
+    pub(crate) fn check_lost(&self) -> Result<()> {
+        match self.lost.get() {
+            Some(reason) => Err(Error::DeviceLost { reason }),
+            None => Ok(()),
+        }
+    }
+
+    /// Destroys the device, as a driver reset or the browser reclaiming it
+    /// would lose it: every later call fails with [`Error::DeviceLost`].
+    /// For testing recovery; the engine never calls it.
+    pub fn destroy(&self) {
+        self.device.destroy();
+        self.lost.set("destroyed".to_owned());
     }
 
     /// The adapter's name, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)` on lavapipe.
@@ -194,6 +250,8 @@ impl GpuDevice {
     /// Turns errors wgpu reported since the last check into an `Err`.
     pub(crate) fn check_errors(&self, what: &str) -> Result<()> {
         let errors = self.errors.take();
+        // After a loss every call fails validation; the loss is the news.
+        self.check_lost()?;
         if errors.is_empty() {
             Ok(())
         } else {

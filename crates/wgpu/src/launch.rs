@@ -23,6 +23,7 @@ impl GpuDevice {
         metadata: &[u32],
         groups: [u32; 3],
     ) -> Result<()> {
+        self.check_lost()?;
         let kernel = self.pipelines.get(&self.device, spec);
         let metadata = self
             .device
