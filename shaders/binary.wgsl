@@ -16,9 +16,9 @@
 //
 // | word             | field                                               |
 // |------------------|-----------------------------------------------------|
-// | 0                | op code: 0 add, 1 sub, 2 mul, 3 div, 10 pow           |
-// |                  | (BinaryOp::code); 4 eq, 5 ne, 6 lt, 7 le, 8 gt, 9 ge  |
-// |                  | (CompareKernel::code)                                 |
+// | 0                | op code: 0 add, 1 sub, 2 mul, 3 div, 10 pow,          |
+// |                  | 11 maximum, 12 minimum (BinaryOp::code); 4 eq, 5 ne,  |
+// |                  | 6 lt, 7 le, 8 gt, 9 ge (CompareKernel::code)          |
 // | 1                | rank r                                              |
 // | 2                | numel, elements of the output                       |
 // | 3                | lhs offset, in elements                             |
@@ -51,6 +51,8 @@ const OP_LE: u32 = 7u;
 const OP_GT: u32 = 8u;
 const OP_GE: u32 = 9u;
 const OP_POW: u32 = 10u;
+const OP_MAXIMUM: u32 = 11u;
+const OP_MINIMUM: u32 = 12u;
 
 // Header words before the per-dimension arrays.
 const HEADER: u32 = 5u;
@@ -73,6 +75,13 @@ fn apply(op: u32, a: f32, b: f32) -> f32 {
         }
         case OP_POW: {
             return pow_c(a, b);
+        }
+        // NaN wins either way, as PyTorch's maximum and minimum.
+        case OP_MAXIMUM: {
+            return select(b, a, is_nan(a) || (!is_nan(b) && a >= b));
+        }
+        case OP_MINIMUM: {
+            return select(b, a, is_nan(a) || (!is_nan(b) && a <= b));
         }
         case OP_EQ: {
             return mask(ordered(a, b) && a == b);

@@ -16,16 +16,22 @@ pub enum BinaryOp {
     Div,
     /// `a ** b`, C's `powf` (a negative base needs an integer exponent).
     Pow,
+    /// PyTorch's `maximum`: the larger, or the NaN if either is one.
+    Maximum,
+    /// PyTorch's `minimum`: the smaller, or the NaN if either is one.
+    Minimum,
 }
 
 impl BinaryOp {
     /// Every binary op, in the order of the GPU kernel's op codes.
-    pub const ALL: [BinaryOp; 5] = [
+    pub const ALL: [BinaryOp; 7] = [
         BinaryOp::Add,
         BinaryOp::Sub,
         BinaryOp::Mul,
         BinaryOp::Div,
         BinaryOp::Pow,
+        BinaryOp::Maximum,
+        BinaryOp::Minimum,
     ];
 
     /// The op on one pair of elements; the reference the GPU kernel is tested against.
@@ -37,6 +43,9 @@ impl BinaryOp {
             BinaryOp::Mul => a * b,
             BinaryOp::Div => a / b,
             BinaryOp::Pow => a.powf(b),
+            BinaryOp::Maximum if a.is_nan() || (!b.is_nan() && a >= b) => a,
+            BinaryOp::Minimum if a.is_nan() || (!b.is_nan() && a <= b) => a,
+            BinaryOp::Maximum | BinaryOp::Minimum => b,
         }
     }
 
@@ -49,6 +58,8 @@ impl BinaryOp {
             BinaryOp::Div => 3,
             // After the comparisons' codes, which came first.
             BinaryOp::Pow => 10,
+            BinaryOp::Maximum => 11,
+            BinaryOp::Minimum => 12,
         }
     }
 }

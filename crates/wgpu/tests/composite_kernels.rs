@@ -116,3 +116,54 @@ fn bool_masks_convert_to_float_on_the_device() {
         }
     }
 }
+
+#[test]
+fn maximum_minimum_and_tensor_clamp_match_cpu_with_nans() {
+    if !open() {
+        return;
+    }
+    let nan = f32::NAN;
+    let x = Tensor::from_vec(vec![1.0f32, nan, -2.0, 3.0, 0.0, -0.0, 5.0, nan], &[2, 4]).unwrap();
+    let lo = Tensor::from_vec(vec![0.5f32, 0.5, nan, -1.0], &[4]).unwrap();
+    let hi = Tensor::from_vec(vec![2.0f32, -3.0], &[2, 1]).unwrap();
+    let (xg, log, hig) = (gpu(&x), gpu(&lo), gpu(&hi));
+    let cases: [(&str, Tensor, Tensor); 5] = [
+        (
+            "maximum",
+            x.maximum(&lo).unwrap(),
+            on_device("maximum", || xg.maximum(&log).unwrap()),
+        ),
+        (
+            "minimum",
+            x.minimum(&hi).unwrap(),
+            on_device("minimum", || xg.minimum(&hig).unwrap()),
+        ),
+        (
+            "clamp both",
+            x.clamp_tensor(Some(&lo), Some(&hi)).unwrap(),
+            on_device("clamp both", || {
+                xg.clamp_tensor(Some(&log), Some(&hig)).unwrap()
+            }),
+        ),
+        (
+            "clamp min",
+            x.clamp_tensor(Some(&lo), None).unwrap(),
+            on_device("clamp min", || xg.clamp_tensor(Some(&log), None).unwrap()),
+        ),
+        (
+            "clamp max",
+            x.clamp_tensor(None, Some(&hi)).unwrap(),
+            on_device("clamp max", || xg.clamp_tensor(None, Some(&hig)).unwrap()),
+        ),
+    ];
+    for (what, want, got) in cases {
+        assert_eq!(got.shape(), want.shape(), "{what}");
+        let (got, want) = (floats(&got), floats(&want));
+        assert_close(what, &got, &want, 0.0, 0.0);
+        for (g, w) in got.iter().zip(&want) {
+            if !w.is_nan() {
+                assert_eq!(g.to_bits(), w.to_bits(), "{what}: {got:?} vs {want:?}");
+            }
+        }
+    }
+}

@@ -29,6 +29,8 @@ pub fn binary_map(
                 BinaryOp::Sub => map(l, lhs_layout, r, rhs_layout, i64::wrapping_sub),
                 BinaryOp::Mul => map(l, lhs_layout, r, rhs_layout, i64::wrapping_mul),
                 BinaryOp::Pow => map(l, lhs_layout, r, rhs_layout, super::unary::powi),
+                BinaryOp::Maximum => map(l, lhs_layout, r, rhs_layout, i64::max),
+                BinaryOp::Minimum => map(l, lhs_layout, r, rhs_layout, i64::min),
                 BinaryOp::Div => {
                     return Err(Error::Backend(
                         "integer division must be promoted to float".into(),
@@ -40,7 +42,10 @@ pub fn binary_map(
         (CpuBuffer::Bool(l), CpuBuffer::Bool(r)) => {
             let out = match op {
                 BinaryOp::Add => map(l, lhs_layout, r, rhs_layout, |a, b| a | b),
-                BinaryOp::Mul => map(l, lhs_layout, r, rhs_layout, |a, b| a & b),
+                BinaryOp::Mul | BinaryOp::Minimum => {
+                    map(l, lhs_layout, r, rhs_layout, |a, b| a & b)
+                }
+                BinaryOp::Maximum => map(l, lhs_layout, r, rhs_layout, |a, b| a | b),
                 BinaryOp::Sub | BinaryOp::Div | BinaryOp::Pow => {
                     return Err(Error::Backend(format!(
                         "{op:?} on bool must be refused or promoted first"
@@ -63,7 +68,9 @@ fn float_map<T: super::Float>(op: BinaryOp, l: &[T], ll: &Layout, r: &[T], rl: &
         BinaryOp::Sub => map(l, ll, r, rl, |a, b| a - b),
         BinaryOp::Mul => map(l, ll, r, rl, |a, b| a * b),
         BinaryOp::Div => map(l, ll, r, rl, |a, b| a / b),
-        BinaryOp::Pow => map(l, ll, r, rl, |a, b| a.powf(b)),
+        BinaryOp::Pow | BinaryOp::Maximum | BinaryOp::Minimum => {
+            map(l, ll, r, rl, |a, b| op.apply(a, b))
+        }
     }
 }
 

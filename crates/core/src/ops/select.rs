@@ -155,6 +155,13 @@ impl SelectOp {
             (this.dtype(), this.promotion_priority()),
             (bound.dtype(), bound.promotion_priority()),
         ]);
+        let kernel = match pick_larger {
+            true => crate::BinaryOp::Maximum,
+            false => crate::BinaryOp::Minimum,
+        };
+        if let Some(out) = super::on_device::binary(kernel, this, bound, &shape, dtype)? {
+            return Ok(out);
+        }
         let (a, al) = elements(this, dtype, &shape)?;
         let (b, bl) = elements(bound, dtype, &shape)?;
         fn go<T: Element>(a: &[T], al: &Layout, b: &[T], bl: &Layout, pick_larger: bool) -> Vec<T> {
@@ -235,6 +242,13 @@ fn clamp_forward(this: &Tensor, min: &Tensor, max: &Tensor) -> Result<Tensor> {
         (min.dtype(), min.promotion_priority()),
         (max.dtype(), max.promotion_priority()),
     ]);
+    // min(max(x, lo), hi) by two kernels; a NaN anywhere survives both.
+    if let Some(low) = super::on_device::binary(crate::BinaryOp::Maximum, this, min, &shape, dtype)?
+        && let Some(out) =
+            super::on_device::binary(crate::BinaryOp::Minimum, &low, max, &shape, dtype)?
+    {
+        return Ok(out);
+    }
     let (x, xl) = elements(this, dtype, &shape)?;
     let (lo, ll) = elements(min, dtype, &shape)?;
     let (hi, hl) = elements(max, dtype, &shape)?;

@@ -139,6 +139,8 @@ pub fn cpu_binary(op: gradscope_core::BinaryOp, x: &Tensor, y: &Tensor) -> Vec<f
         B::Mul => x.mul(y),
         B::Div => x.div(y),
         B::Pow => x.pow(y),
+        B::Maximum => x.maximum(y),
+        B::Minimum => x.minimum(y),
     }
     .expect("cpu")
     .to_vec::<f32>()
