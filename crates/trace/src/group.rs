@@ -104,8 +104,9 @@ pub struct OpenGroup {
 pub struct Grouped {
     /// Nodes and collapsed groups, in order of their first node's id.
     pub items: Vec<Item>,
-    /// `next_functions` edges between items, each pair once, in order; an
-    /// edge inside a collapsed group is not drawn.
+    /// `next_functions` edges between items, in order: one per input
+    /// between two nodes, one per pair where a collapsed group is an end;
+    /// none inside a collapsed group.
     pub edges: Vec<(usize, usize)>,
     /// Open groups, by key.
     pub open: Vec<OpenGroup>,
@@ -191,20 +192,29 @@ impl Grouped {
                 }
             }
         }
-        let mut edges = BTreeSet::new();
+        // Edges between two nodes stay one per input, as `next_functions`
+        // lists them (`y * y` points twice at `y`'s node); those to or from
+        // a collapsed group are merged.
+        let mut edges = Vec::new();
+        let mut merged = BTreeSet::new();
         for (id, node) in &graph.nodes {
             let Some(&from) = item_of.get(id) else {
                 continue;
             };
             for to in node.next.iter().flatten() {
-                if let Some(&to) = item_of.get(to).filter(|&&to| to != from) {
-                    edges.insert((from, to));
+                let Some(&to) = item_of.get(to).filter(|&&to| to != from) else {
+                    continue;
+                };
+                let grouped = |i: usize| matches!(items.get(i), Some(Item::Group { .. }));
+                if !(grouped(from) || grouped(to)) || merged.insert((from, to)) {
+                    edges.push((from, to));
                 }
             }
         }
+        edges.sort_unstable();
         Self {
             items,
-            edges: edges.into_iter().collect(),
+            edges,
             open: open.into_values().collect(),
         }
     }

@@ -504,6 +504,23 @@ mod tests {
     }
 
     #[test]
+    fn layout_grouped_keeps_an_edge_per_input_between_nodes() {
+        // y * y: MulBackward0 points twice at the same node, as PyTorch's
+        // next_functions does, grouped or not.
+        let g = graph(vec![
+            node(1, "AccumulateGrad", vec![]),
+            node(2, "MulBackward0", vec![Some(1), Some(1)]),
+        ]);
+        assert_eq!(
+            GraphLayout::grouped(&g, &Expansion::for_size(0))
+                .edges
+                .len(),
+            2
+        );
+        assert_eq!(GraphLayout::of(&g).edges.len(), 2);
+    }
+
+    #[test]
     fn layout_places_every_item_of_a_cycle() {
         // Merged groups that point at each other still get a layer each.
         let layers = layer_of_each_item(3, &[(1, 0), (1, 2), (2, 1)]);
