@@ -6,9 +6,13 @@
 //! time. So while a run streams they update only after a pause [`FACTOR`]
 //! times as long as their last update took, and at least [`MIN_PAUSE_MS`]:
 //! cheap updates (a small program) happen every other frame, costly ones
-//! take at most about a ninth of the main thread. The light parts (status,
-//! event counter, console) follow every frame, and everything is current
-//! the moment the run ends or the learner steps.
+//! take at most about a ninth of the main thread. An update that cost more
+//! than [`CHEAP_MS`] makes its frame late (the browser's layout and paint
+//! come on top), so the next waits at least [`COSTLY_PAUSE_MS`], about 21
+//! frames: at most one frame in 20 carries one, and the frame-time p95
+//! (issue 7: 16 ms) is not spent on them. The light parts (status, event
+//! counter, console) follow every frame, and everything is current the
+//! moment the run ends or the learner steps.
 
 /// The pause after an update, in multiples of what the update cost.
 pub const FACTOR: f64 = 8.0;
@@ -20,6 +24,15 @@ pub const MAX_PAUSE_MS: f64 = 1000.0;
 /// browser's layout and paint of the views, which the cost does not
 /// count, then falls on every other frame at most.
 pub const MIN_PAUSE_MS: f64 = 30.0;
+
+/// The most an update may cost (ms) and still count as cheap: with the
+/// frame's parsing budget and the browser's layout and paint it fits in
+/// one 16.7 ms frame.
+pub const CHEAP_MS: f64 = 6.0;
+
+/// The shortest pause after a costly update (ms): 21 frames at 60 Hz, so
+/// under 5% of frames carry one.
+pub const COSTLY_PAUSE_MS: f64 = 350.0;
 
 /// The pacing of the heavy views' updates.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -35,11 +48,19 @@ impl Pacer {
     /// always unless a run is `streaming`, else once the pause is over.
     pub fn due(&self, now: f64, streaming: bool) -> bool {
         match self.last_at {
-            Some(at) if streaming => {
-                now - at >= (FACTOR * self.cost_ms).clamp(MIN_PAUSE_MS, MAX_PAUSE_MS)
-            }
+            Some(at) if streaming => now - at >= self.pause_ms(),
             _ => true,
         }
+    }
+
+    /// How long the views wait after their last update while a run streams.
+    pub fn pause_ms(&self) -> f64 {
+        let least = if self.cost_ms > CHEAP_MS {
+            COSTLY_PAUSE_MS
+        } else {
+            MIN_PAUSE_MS
+        };
+        (FACTOR * self.cost_ms).clamp(least, MAX_PAUSE_MS)
     }
 
     /// The views took the newest trace at `at` (ms) and were drawn by `done`.
@@ -61,6 +82,21 @@ mod tests {
         // 1 ms of work: due again after the shortest pause, two frames.
         assert!(!pacer.due(16.7, true));
         assert!(pacer.due(33.4, true));
+    }
+
+    #[test]
+    fn pace_late_frames_are_one_in_twenty() {
+        let mut pacer = Pacer::default();
+        // Just cheap enough: every third frame or so.
+        pacer.updated(0.0, CHEAP_MS);
+        assert!(pacer.due(8.0 * CHEAP_MS, true));
+        // Over it: the frame was late, and the next 20 frames carry none.
+        pacer.updated(0.0, CHEAP_MS + 1.0);
+        assert!(!pacer.due(20.0 * 16.7, true));
+        assert!(pacer.due(21.0 * 16.7, true));
+        // Costlier still: FACTOR times the cost.
+        pacer.updated(0.0, 50.0);
+        assert_eq!(pacer.pause_ms(), 400.0);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The hook that owns the engine's Web Worker: it starts it, sends it runs,
-//! restarts it on Stop, and turns its replies into one action per animation
-//! frame.
+//! restarts it on Stop, and turns its replies into actions, at most one per
+//! animation frame.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -109,6 +109,7 @@ impl EngineHandle {
             spawned.worker.terminate();
         }
         engine.receiver.inbox.borrow_mut().clear();
+        engine.receiver.held.borrow_mut().clear();
         engine.waiting.borrow_mut().clear();
         engine.receiver.running.set(false);
     }
@@ -164,21 +165,25 @@ impl Engine {
 pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> EngineHandle {
     let handle = use_memo((), move |_| {
         let inbox: Rc<RefCell<Inbox>> = Rc::default();
+        let held: Rc<RefCell<Vec<Reply>>> = Rc::default();
         let frame_pending: Rc<Cell<bool>> = Rc::default();
         let running: Rc<Cell<bool>> = Rc::default();
         // The flush asks for the next frame itself while replies wait.
         let again: Rc<RefCell<Option<js_sys::Function>>> = Rc::default();
         let flush = {
             let dispatch = dispatch.clone();
-            let (inbox, pending, running, again) = (
+            let (inbox, held, pending, running, again) = (
                 inbox.clone(),
+                held.clone(),
                 frame_pending.clone(),
                 running.clone(),
                 again.clone(),
             );
+            let mut handed_at = f64::NEG_INFINITY;
             Closure::<dyn FnMut()>::new(move || {
                 pending.set(false);
-                let end = js_sys::Date::now() + PARSE_BUDGET_MS;
+                let now = js_sys::Date::now();
+                let end = now + PARSE_BUDGET_MS;
                 let replies = inbox.borrow_mut().take(|| js_sys::Date::now() >= end);
                 if replies
                     .iter()
@@ -186,14 +191,37 @@ pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> EngineHandle {
                 {
                     running.set(false);
                 }
-                if !inbox.borrow().is_empty()
+                // Events and output wait for the next hand-over, at most
+                // HAND_OVER_EVERY_MS apart; how a run or the engine stands
+                // (finished, raised, ready) goes at once.
+                let mut held = held.borrow_mut();
+                held.extend(replies);
+                let urgent = held.iter().any(|r| {
+                    !matches!(
+                        r,
+                        Reply::Events { .. }
+                            | Reply::Stdout { .. }
+                            | Reply::Stderr { .. }
+                            | Reply::Notice { .. }
+                    )
+                });
+                let handed = (urgent || now - handed_at >= HAND_OVER_EVERY_MS) && !held.is_empty();
+                let replies = if handed {
+                    handed_at = now;
+                    std::mem::take(&mut *held)
+                } else {
+                    Vec::new()
+                };
+                let waiting = !held.is_empty() || !inbox.borrow().is_empty();
+                drop(held);
+                if waiting
                     && let (Some(window), Some(again)) =
                         (web_sys::window(), again.borrow().as_ref())
                     && window.request_animation_frame(again).is_ok()
                 {
                     pending.set(true);
                 }
-                if !replies.is_empty() {
+                if handed {
                     dispatch.dispatch(Action::Replies(replies));
                 }
             })
@@ -207,6 +235,7 @@ pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> EngineHandle {
             deadline: RefCell::new(None),
             receiver: Rc::new(Receiver {
                 inbox,
+                held,
                 flush,
                 frame_pending,
                 running,
@@ -319,11 +348,20 @@ impl Chunks for JsChunks {
 /// with the views' work, a frame stays well within 16 ms.
 const PARSE_BUDGET_MS: f64 = 3.0;
 
+/// How often, at most, parsed events are handed to the reducer while more
+/// wait to be parsed (ms). Each hand-over re-renders the page's light parts
+/// (status, event counter, scrub slider), and the browser's style, layout,
+/// paint and commit of that cost more main-thread time than the parsing:
+/// every third frame, not every frame, during a long run's catch-up.
+const HAND_OVER_EVERY_MS: f64 = 50.0;
+
 /// Where replies wait for the next animation frame; shared by the engine
 /// and each worker's message handler.
 struct Receiver {
     /// Replies not yet handed to the reducer.
     inbox: Rc<RefCell<Inbox>>,
+    /// Replies parsed and not yet handed over (events, while more wait).
+    held: Rc<RefCell<Vec<Reply>>>,
     /// Hands what `inbox` can parse in time to the reducer, as one action;
     /// runs on the next animation frame.
     flush: Closure<dyn FnMut()>,

@@ -3,6 +3,8 @@
 
 use gradscope_trace::EventLog;
 use gradscope_trace::protocol::{Device, EXAMPLE, WebGpu};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use super::charts_panel::ChartsPanel;
@@ -105,40 +107,99 @@ pub fn App() -> Html {
         external: true,
     });
     let running = state.run == Run::Running;
+    // Replay's timer: a statement every interval while it plays.
+    {
+        let dispatch = state.dispatcher();
+        use_effect_with(state.replay, move |replay| {
+            let timer = (replay.playing)
+                .then(web_sys::window)
+                .flatten()
+                .and_then(|window| {
+                    let tick =
+                        Closure::<dyn FnMut()>::new(move || dispatch.dispatch(Action::ReplayTick));
+                    let ms = i32::try_from(replay.interval_ms()).unwrap_or(i32::MAX);
+                    window
+                        .set_interval_with_callback_and_timeout_and_arguments_0(
+                            tick.as_ref().unchecked_ref(),
+                            ms,
+                        )
+                        .ok()
+                        .map(|id| (window, id, tick))
+                });
+            move || {
+                if let Some((window, id, _tick)) = timer {
+                    window.clear_interval_with_handle(id);
+                }
+            }
+        });
+    }
     let playback = &state.playback;
     let position = playback.position();
     // The heavy views (graph, memory, charts) take the newest trace at a
     // pace their cost allows while a run streams (see `pace`), and then one
-    // at a time, in turn, so no frame carries all three; a new run, or the
-    // run's end, brings them all up to date at once.
+    // at a time, in turn, so no frame carries all three. When the run ends
+    // they catch up in turn too, one a frame (the status says "running"
+    // until they have: the views are what a finished run shows); a new run,
+    // or a step or scrub, brings them all up to date at once.
     let pacer = use_mut_ref(Pacer::default);
     let shown = use_mut_ref(<[Option<(EventLog, usize)>; 3]>::default);
     let turn = use_mut_ref(|| 0usize);
+    let redraw = use_force_update();
     let now = js_sys::Date::now();
+    let len = playback.log().len();
     let restarted = shown
         .borrow()
         .iter()
         .flatten()
         .any(|(log, _)| !playback.log().extends(log));
     let complete = shown.borrow().iter().all(Option::is_some);
-    let due = restarted || !complete || pacer.borrow().due(now, running);
-    if due {
-        let fresh = Some((playback.log().clone(), position));
+    let fresh = Some((playback.log().clone(), position));
+    let mut updated = false;
+    {
         let mut shown = shown.borrow_mut();
-        if running && !restarted && complete {
-            let mut turn = turn.borrow_mut();
-            shown[*turn] = fresh;
-            *turn = (*turn + 1) % 3;
-        } else {
+        let mut turn = turn.borrow_mut();
+        let stale = |s: &Option<(EventLog, usize)>| {
+            s.as_ref()
+                .is_none_or(|(log, at)| log.len() != len || *at != position)
+        };
+        if restarted || !complete {
             *shown = [fresh.clone(), fresh.clone(), fresh];
+            updated = true;
+        } else if running {
+            if pacer.borrow().due(now, true) {
+                shown[*turn] = fresh;
+                *turn = (*turn + 1) % 3;
+                updated = true;
+            }
+        } else if shown.iter().flatten().any(|(log, _)| log.len() != len) {
+            // The run's end: the next view behind, in turn.
+            if let Some(i) = (0..3).map(|k| (*turn + k) % 3).find(|&i| stale(&shown[i])) {
+                shown[i] = fresh;
+                *turn = (i + 1) % 3;
+                updated = true;
+            }
+        } else if shown.iter().any(stale) {
+            *shown = [fresh.clone(), fresh.clone(), fresh];
+            updated = true;
         }
     }
+    let catching_up = !running
+        && shown
+            .borrow()
+            .iter()
+            .flatten()
+            .any(|(log, at)| log.len() != len || *at != position);
     {
         let pacer = pacer.clone();
-        // Runs after the views are drawn: what their update cost.
+        // Runs after the views are drawn: what their update cost, and the
+        // next frame's catching up.
         use_effect(move || {
-            if due {
+            if updated {
                 pacer.borrow_mut().updated(now, js_sys::Date::now());
+            }
+            if catching_up && let Some(window) = web_sys::window() {
+                let next = Closure::once_into_js(move || redraw.force_update());
+                let _ = window.request_animation_frame(next.unchecked_ref());
             }
         });
     }
@@ -150,7 +211,10 @@ pub fn App() -> Html {
     } else {
         playback.line()
     };
-    let status = state.status_text();
+    let status = match state.run {
+        Run::Finished | Run::Raised { .. } if catching_up => "running".to_string(),
+        _ => state.status_text(),
+    };
     html! {
         <>
             <header class="top">
@@ -176,7 +240,8 @@ pub fn App() -> Html {
                        {position} len={playback.log().len()} line={playback.line()}
                        {on_run} {on_stop} {on_reset}
                        on_step={dispatch.reform(|(by, forward)| Action::Step(by, forward))}
-                       on_seek={dispatch.reform(Action::Seek)} />
+                       on_seek={dispatch.reform(Action::Seek)} replay={state.replay}
+                       on_replay={Some((dispatch.reform(Action::Replay), dispatch.reform(Action::SetSpeed)))} />
             <GraphPanel log={graph_view.0} position={graph_view.1} />
             <MemoryPanel log={memory_view.0} position={memory_view.1} axis={state.axis}
                          on_axis={dispatch.reform(Action::SetAxis)} budget_mib={state.budget_mib}
