@@ -164,7 +164,7 @@ function drawFirstView(config, onRun) {
   const right = el("div.right");
   if (has("graph")) {
     right.append(el("section.panel.graph", { "aria-label": "Autograd graph" }, el("h2", {}, "Autograd graph"),
-      el("div.graph-scroll", {}, el("p.empty", {}, "Run the program to see autograd build its graph."))));
+      el("div.graph-view", {}, el("p.empty", {}, "Run the program to see autograd build its graph."))));
   }
   if (has("memory")) {
     right.append(el("section.panel.memory.placeholder", { "aria-label": "Memory timeline" }, el("h2", {}, "Memory"),
