@@ -209,7 +209,7 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
 }
 
 /// Serves the site on a free port and runs the browser scripts against it:
-/// the playground, the embeddable widget (its demo article served from a
+/// the playground and its controls, the embeddable widget (its demo article served from a
 /// second port, another origin), then the engine's worker. All run; any
 /// failing fails the stage.
 fn e2e(ctx: &Ctx) -> Result<()> {
@@ -232,10 +232,18 @@ fn e2e(ctx: &Ctx) -> Result<()> {
         println!("e2e: screenshot at {}", ctx.show(&screenshot));
     }
 
+    // The memory chart's marks, replay's speed, and frame times while a
+    // loop trains (its own page, so the playground's script stays its own).
+    let mut cmd = ctx.cmd("node");
+    cmd.arg("tests/e2e/playground_controls.mjs")
+        .env("GRADSCOPE_URL", server.url());
+    println!("{}", util::display(&cmd));
+    let controls = util::run_with_timeout(&mut cmd, E2E_LIMIT);
+
     let widget = widget_e2e(ctx, &site, &server.url(), &out_dir);
     let engine = engine_e2e(ctx, &server.url());
     drop(server);
-    let failed: Vec<String> = [playground, widget, engine]
+    let failed: Vec<String> = [playground, controls, widget, engine]
         .into_iter()
         .filter_map(|result| result.err().map(|err| format!("{err:#}")))
         .collect();

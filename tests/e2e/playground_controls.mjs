@@ -1,0 +1,198 @@
+// End-to-end: the playground's memory chart marks and transport replay, and
+// the main thread's frame times while a training loop runs, in Debian's
+// headless Chromium.
+//
+// Env: GRADSCOPE_URL (the served site). Checks that the memory chart marks
+// forward, backward, step and zero_grad (one row each, labelled for
+// assistive technology, told apart by more than colour), that replay steps
+// through the trace a statement at a time at the speed chosen with the
+// keyboard, and measures the frame times (requestAnimationFrame deltas, as
+// playground.mjs does) while the e2e loop runs 20 and 1,000 steps.
+// Exits non-zero on any failure.
+import { chromium } from "playwright-core";
+import { readFileSync } from "node:fs";
+
+const url = process.env.GRADSCOPE_URL;
+if (!url) {
+  console.error("playground_controls.mjs: set GRADSCOPE_URL");
+  process.exit(2);
+}
+const args = [
+  "--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync", "--disable-quic", "--disable-dev-shm-usage",
+];
+const TIMEOUT = 60_000;
+const LOOP = readFileSync(new URL("../corpus/e2e_loop.py", import.meta.url), "utf8");
+
+// Three optimizer steps: each zero_grad, forward, backward, step.
+const TRAIN = `import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3)
+y = torch.randn(8, 1)
+for step in range(3):
+    optimizer.zero_grad()
+    loss = ((model(x) - y) ** 2).mean()
+    loss.backward()
+    optimizer.step()
+print(round(loss.item(), 4))
+`;
+
+// Six statements, one a line.
+const SHORT = `import torch
+a = torch.ones(2, requires_grad=True)
+b = a * 2
+c = b.sum()
+c.backward()
+d = a.grad + 1
+`;
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+  console.log(`  ok: ${message}`);
+}
+
+async function setCode(page, text) {
+  await page.locator(".cm-content").click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.insertText(text);
+}
+
+/// Runs the editor's program with Ctrl+Enter and waits for its end.
+async function run(page) {
+  await page.locator(".cm-content").click();
+  await page.keyboard.press("Control+Enter");
+  await page.waitForFunction(() => {
+    const s = document.querySelector("[data-testid=status]")?.textContent ?? "";
+    return s === "finished" || s.startsWith("raised");
+  }, null, { timeout: 120_000 });
+  const status = await page.getByTestId("status").textContent();
+  check(status === "finished", `the program finished (${status})`);
+}
+
+/// The transport's position: events shown, of how many, and the line.
+async function position(page) {
+  const text = await page.getByTestId("position").textContent();
+  const m = /event (\d+) \/ (\d+)(?: · line (\d+))?/.exec(text);
+  return { at: Number(m?.[1]), len: Number(m?.[2]), line: m?.[3] ? Number(m[3]) : null };
+}
+
+/// Runs the program while recording requestAnimationFrame deltas; returns
+/// the figures (printed: a timing is a measurement, and this machine's).
+async function measuredRun(page, label) {
+  await page.evaluate(() => {
+    window.__frames = { deltas: [], on: true };
+    let last = null;
+    const tick = (t) => {
+      if (last !== null) window.__frames.deltas.push(t - last);
+      last = t;
+      if (window.__frames.on) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await run(page);
+  const deltas = await page.evaluate(() => {
+    window.__frames.on = false;
+    return window.__frames.deltas;
+  });
+  const sorted = [...deltas].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  const figures = { frames: sorted.length, p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? NaN,
+    late: deltas.filter((d) => d > 20).length };
+  console.log(`  measured: ${label}: ${figures.frames} frames, frame time p50 ${figures.p50.toFixed(1)} ms, ` +
+    `p95 ${figures.p95.toFixed(1)} ms, max ${figures.max.toFixed(1)} ms; ${figures.late} frames over 20 ms`);
+  return figures;
+}
+
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args, headless: true });
+try {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const problems = [];
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
+  await page.goto(url);
+  await page.waitForFunction(
+    () => document.querySelector("[data-testid=status]")?.textContent.startsWith("ready"), null, { timeout: TIMEOUT });
+
+  console.log("memory chart marks");
+  await setCode(page, TRAIN);
+  await run(page);
+  const marks = await page.locator("[data-testid=memory-markers] g.marks").evaluateAll((gs) => gs.map((g) => ({
+    kind: g.getAttribute("class").replace("marks ", ""),
+    count: Number(g.dataset.count),
+    label: g.getAttribute("aria-label"),
+    title: g.querySelector("title")?.textContent,
+    text: g.querySelector("text")?.textContent,
+    ticks: (g.querySelector("path")?.getAttribute("d") ?? "").split("M").length - 1,
+    stroke: g.querySelector("path") ? getComputedStyle(g.querySelector("path")).stroke : null,
+    y: g.querySelector("text")?.getAttribute("y"),
+  })));
+  check(JSON.stringify(marks.map((m) => [m.kind, m.count, m.ticks])) ===
+    '[["forward",3,3],["backward",3,3],["step",3,3],["zero-grad",3,3]]',
+    `three steps mark 3 of each: ${marks.map((m) => `${m.kind} ${m.count} (${m.ticks} ticks)`).join(", ")}`);
+  check(marks.every((m) => m.label?.startsWith(`${m.text}: 3 × `) && m.title === m.label),
+    `each row is labelled for assistive technology (${marks.map((m) => m.label).join("; ")})`);
+  check(new Set(marks.map((m) => m.stroke)).size === 4 && new Set(marks.map((m) => m.y)).size === 4,
+    `the kinds differ in colour and in row, and each row is named (${marks.map((m) => `${m.text} ${m.stroke}`).join("; ")})`);
+  check((await page.getByTestId("memory-peak").textContent()).startsWith("peak "), "the peak is still marked");
+
+  // The learner's loop has no optimizer: forward and backward only.
+  await setCode(page, LOOP);
+  await run(page);
+  const counts = await page.locator("[data-testid=memory-markers] g.marks")
+    .evaluateAll((gs) => gs.map((g) => `${g.getAttribute("class").replace("marks ", "")} ${g.dataset.count}`));
+  check(counts.join(", ") === "forward 20, backward 20, step 0, zero-grad 0",
+    `a loop without an optimizer marks forward and backward only (${counts.join(", ")})`);
+
+  console.log("replay speed");
+  await setCode(page, SHORT);
+  await run(page);
+  const replay = page.getByTestId("replay");
+  const speed = page.getByTestId("speed");
+  const end = await position(page);
+  check(await page.getByLabel("speed").count() === 1, "the speed control is labelled");
+  // Fastest, chosen with the keyboard.
+  await speed.focus();
+  await page.keyboard.press("End");
+  check(await speed.inputValue() === "20", `End picks the fastest speed (${await speed.inputValue()} statements/s)`);
+  await replay.focus();
+  await page.keyboard.press("Enter");
+  check(await replay.getAttribute("aria-pressed") === "true", "Enter on Replay starts it (pressed)");
+  const fastStart = Date.now();
+  await page.waitForFunction(() => document.querySelector("[data-testid=replay]").getAttribute("aria-pressed") === "false",
+    null, { timeout: 10_000 });
+  const fastMs = Date.now() - fastStart;
+  const after = await position(page);
+  check(after.at === end.len && after.len === end.len, `replay ran to the end (${after.at} / ${after.len})`);
+  check(fastMs < 2000, `at 20 statements/s six statements replay in ${fastMs} ms`);
+  // Slowest: after 1.5 s it is a statement or two in, and Space pauses it.
+  await speed.focus();
+  await page.keyboard.press("Home");
+  check(await speed.inputValue() === "1", "Home picks the slowest speed");
+  await replay.focus();
+  await page.keyboard.press("Space");
+  await page.waitForTimeout(1500);
+  const slow = await position(page);
+  check(slow.at > 0 && slow.at < end.len && slow.line !== null && slow.line <= 3,
+    `at 1 statement/s, 1.5 s in, it shows line ${slow.line} (event ${slow.at} of ${slow.len})`);
+  await page.keyboard.press("Space");
+  check(await replay.getAttribute("aria-pressed") === "false", "Space pauses it");
+  const paused = await position(page);
+  await page.waitForTimeout(1200);
+  check((await position(page)).at === paused.at, `paused, it stays at event ${paused.at}`);
+
+  console.log("frame times while a loop runs");
+  await setCode(page, LOOP);
+  const short = await measuredRun(page, "main thread while the loop trained 20 steps");
+  await setCode(page, LOOP.replace("range(20)", "range(1000)"));
+  const long = await measuredRun(page, "main thread while the loop trained 1,000 steps");
+  check(short.frames > 0 && long.frames > 0, "frames were drawn while the loops ran");
+  // Issue 7's figure is p95 16 ms; on a shared 2-core machine it is printed
+  // above, and this bound catches a return of whole-trace redraws.
+  check(long.p95 < 100, `frame time p95 under 100 ms while 1,000 steps trained (${long.p95.toFixed(1)} ms)`);
+
+  check(problems.length === 0, `no page errors${problems.length ? ": " + problems.join("; ") : ""}`);
+} finally {
+  await browser.close();
+}
