@@ -167,3 +167,43 @@ fn maximum_minimum_and_tensor_clamp_match_cpu_with_nans() {
         }
     }
 }
+
+#[test]
+fn layer_norm_matches_cpu_forward_and_backward() {
+    if !open() {
+        return;
+    }
+    for recipe in recipes() {
+        let (x, xg) = pair(&recipe, 104);
+        let shape = x.shape().to_vec();
+        if shape.is_empty() || x.numel() == 0 {
+            continue;
+        }
+        // Over the last dimension, and over the last two where there are two.
+        for dims in 1..=shape.len().min(2) {
+            let normalized = &shape[shape.len() - dims..];
+            let what = format!("{} layer_norm over {normalized:?}", recipe.0);
+            let weight = common::tensor(normalized, 105);
+            let bias = common::tensor(normalized, 106);
+            let leaf = |t: &Tensor| t.detach().requires_grad_(true);
+            let (xc, wc, bc) = (leaf(&x), leaf(&weight), leaf(&bias));
+            let (xl, wl, bl) = (leaf(&xg), leaf(&gpu(&weight)), leaf(&gpu(&bias)));
+            let want = xc
+                .layer_norm(normalized, Some(&wc), Some(&bc), 1e-5)
+                .unwrap();
+            let got = on_device(&what, || {
+                xl.layer_norm(normalized, Some(&wl), Some(&bl), 1e-5)
+                    .unwrap()
+            });
+            assert_close(&what, &floats(&got), &floats(&want), 1e-4, 1e-5);
+            let seed = common::tensor(&shape, 107);
+            want.mul(&seed).unwrap().sum().unwrap().backward().unwrap();
+            let loss = got.mul(&gpu(&seed)).unwrap().sum().unwrap();
+            on_device(&format!("{what} backward"), || loss.backward().unwrap());
+            for (part, g, c) in [("x", &xl, &xc), ("weight", &wl, &wc), ("bias", &bl, &bc)] {
+                let (g, c) = (floats(&g.grad().unwrap()), floats(&c.grad().unwrap()));
+                assert_close(&format!("{what} {part} grad"), &g, &c, 1e-3, 1e-4);
+            }
+        }
+    }
+}

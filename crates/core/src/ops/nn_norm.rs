@@ -11,7 +11,9 @@ use super::nn::{NnOp, absent, dense, float_dispatch, float_tensor, or_absent, wr
 use super::random::with_generator;
 use super::{Op, OpInfo, apply, inputs};
 use crate::cpu::{Element, Float};
+use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::Layout;
 use crate::tensor::Tensor;
 
 fn cast<T: Float>(v: f64) -> T {
@@ -32,11 +34,118 @@ fn scale_shift<T: Float>(x: &[T], inner: usize, scale: &[f64], shift: &[f64]) ->
         .collect()
 }
 
+/// `layer_norm`'s statistics on the GPU, each of `rows` rows' mean and
+/// `1 / sqrt(var + eps)` over its `cols` elements, shaped `stats_shape`: the
+/// reduction kernel's sums (two passes, the variance of the centred
+/// values) and the binary and unary kernels, in float32 where the host
+/// path accumulates in f64.
+fn layer_norm_stats_on_device(
+    x: &Tensor,
+    [rows, cols]: [usize; 2],
+    eps: f64,
+    stats_shape: &[usize],
+) -> Result<Option<(Tensor, Tensor)>> {
+    use super::on_device::{binary, binary_number, copy, reduce, unary};
+    use crate::BinaryOp as B;
+    use crate::ReduceKernel as K;
+    let f32 = DType::Float32;
+    if x.device() == crate::Device::Cpu || x.dtype() != f32 || rows * cols == 0 {
+        return Ok(None);
+    }
+    // Outside any op: compute where x lives, whatever the default device.
+    let _scope = crate::device::Scope::new(x.device());
+    let shaped = |t: &Tensor, shape: &[usize]| {
+        Tensor::from_parts(t.storage().clone(), Layout::contiguous(shape))
+    };
+    let flat = match x.layout().view(&[rows, cols]) {
+        Some(layout) => Tensor::from_parts(x.storage().clone(), layout),
+        None => match copy(x)? {
+            Some(dense) => shaped(&dense, &[rows, cols]),
+            None => return Ok(None),
+        },
+    };
+    let row_mean = |t: &Tensor| -> Result<Option<Tensor>> {
+        match reduce(K::Sum, t, &[1])? {
+            Some(sum) => binary_number(B::Div, &sum, cols as f64, false),
+            None => Ok(None),
+        }
+    };
+    let Some(mean) = row_mean(&flat)? else {
+        return Ok(None);
+    };
+    let Some(centred) = binary(
+        B::Sub,
+        &flat,
+        &shaped(&mean, &[rows, 1]),
+        &[rows, cols],
+        f32,
+    )?
+    else {
+        return Ok(None);
+    };
+    let Some(squares) = binary(B::Mul, &centred, &centred, &[rows, cols], f32)? else {
+        return Ok(None);
+    };
+    let Some(var) = row_mean(&squares)? else {
+        return Ok(None);
+    };
+    let Some(shifted) = binary_number(B::Add, &var, eps, false)? else {
+        return Ok(None);
+    };
+    let Some(std) = unary(&super::UnaryOp::Sqrt, &shifted, f32)? else {
+        return Ok(None);
+    };
+    let Some(rstd) = binary_number(B::Div, &std, 1.0, true)? else {
+        return Ok(None);
+    };
+    Ok(Some((
+        shaped(&mean, stats_shape),
+        shaped(&rstd, stats_shape),
+    )))
+}
+
+/// `layer_norm`'s forward on the GPU, `(x - mean) * rstd * weight + bias`
+/// by the binary kernel, the statistics broadcast over each row and the
+/// affine parameters over each row's elements.
+fn layer_norm_on_device(
+    x: &Tensor,
+    weight: Option<&Tensor>,
+    bias: Option<&Tensor>,
+    mean: &Tensor,
+    rstd: &Tensor,
+) -> Result<Option<Tensor>> {
+    use super::on_device::binary;
+    use crate::BinaryOp as B;
+    let (shape, f32) = (x.shape(), DType::Float32);
+    if x.device() == crate::Device::Cpu || x.dtype() != f32 {
+        return Ok(None);
+    }
+    let Some(centred) = binary(B::Sub, x, mean, shape, f32)? else {
+        return Ok(None);
+    };
+    let Some(mut out) = binary(B::Mul, &centred, rstd, shape, f32)? else {
+        return Ok(None);
+    };
+    for (op, parameter) in [(B::Mul, weight), (B::Add, bias)] {
+        if let Some(p) = parameter {
+            match binary(op, &out, p, shape, f32)? {
+                Some(next) => out = next,
+                None => return Ok(None),
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
 pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
     match *op {
         NnOp::LayerNorm { dims, affine, .. } => {
             let [x, weight, bias, mean, rstd] = inputs::<5>(op, ins)?;
             let shape = x.shape();
+            let (w, b) = (affine[0].then_some(weight), affine[1].then_some(bias));
+            if let Some(out) = layer_norm_on_device(x, w, b, mean, rstd)? {
+                return Ok(out);
+            }
             let cols: usize = shape[shape.len().saturating_sub(dims)..].iter().product();
             float_dispatch!(x.dtype(), "LayerNormKernelImpl", T => {
                 let (values, mean, rstd) = (dense::<T>(x), dense::<f64>(mean), dense::<f64>(rstd));
@@ -219,19 +328,25 @@ impl Tensor {
         // Rows from the leading sizes, not numel / cols: with a size-0
         // normalized dim there is still one row per leading index.
         let rows: usize = shape[..shape.len() - dims].iter().product();
-        let (mean, var, _) = float_dispatch!(self.dtype(), "LayerNormKernelImpl", T => {
-            Ok(moments(&dense::<T>(self), cols, rows))
-        })?;
         let mut stats_shape = shape[..shape.len() - dims].to_vec();
         stats_shape.extend(std::iter::repeat_n(1, dims));
-        let rstd: Vec<f64> = var
-            .iter()
-            .map(|v| 1.0 / (v.max(0.0) + eps).sqrt())
-            .collect();
-        let (mean, rstd) = float_dispatch!(self.dtype(), "LayerNormKernelImpl", T => Ok((
-            float_tensor(mean.iter().map(|&m| cast::<T>(m)).collect(), &stats_shape),
-            float_tensor(rstd.iter().map(|&r| cast::<T>(r)).collect(), &stats_shape),
-        )))?;
+        let (mean, rstd) = match layer_norm_stats_on_device(self, [rows, cols], eps, &stats_shape)?
+        {
+            Some(stats) => stats,
+            None => {
+                let (mean, var, _) = float_dispatch!(self.dtype(), "LayerNormKernelImpl", T => {
+                    Ok(moments(&dense::<T>(self), cols, rows))
+                })?;
+                let rstd: Vec<f64> = var
+                    .iter()
+                    .map(|v| 1.0 / (v.max(0.0) + eps).sqrt())
+                    .collect();
+                float_dispatch!(self.dtype(), "LayerNormKernelImpl", T => Ok((
+                    float_tensor(mean.iter().map(|&m| cast::<T>(m)).collect(), &stats_shape),
+                    float_tensor(rstd.iter().map(|&r| cast::<T>(r)).collect(), &stats_shape),
+                )))?
+            }
+        };
         let op = NnOp::LayerNorm {
             dims,
             eps,
