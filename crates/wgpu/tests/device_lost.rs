@@ -61,7 +61,11 @@ fn a_lost_device_errors_clearly_and_a_new_one_opens() {
     let on_second = y.to_device(Device::WebGpu).unwrap();
     let summed = on_second.add(&on_second).unwrap().sum().unwrap();
     assert_eq!(summed.to_vec::<f32>(), vec![18.0]);
-    assert_eq!(OPENED.with(|o| o.borrow().len()), 2, "a second device opened");
+    assert_eq!(
+        OPENED.with(|o| o.borrow().len()),
+        2,
+        "a second device opened"
+    );
 
     // A tensor from the lost device cannot reach the new one.
     let err = on_first.add(&on_second.sum().unwrap()).unwrap_err();
