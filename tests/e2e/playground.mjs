@@ -432,9 +432,9 @@ try {
     check(title.startsWith("Autograd graph · 501 nodes") && title.includes("200 modules collapsed") &&
       await graphCount("g.group") === 200 && await graphCount("g.node") === 1,
       `a 501-node model is drawn as 200 module boxes and its SumBackward0 (${title})`);
-    const box = page.locator('[data-testid=graph] g.group[data-group="3 (Linear)"]');
+    const box = page.locator('[data-testid=graph] g.group[data-group="2 (Linear)"]');
     check((await box.getAttribute("aria-expanded")) === "false" && (await box.getAttribute("data-nodes")) === "4" &&
-      (await box.getAttribute("aria-label")).startsWith("module 3 (Linear): 4 nodes"), "a collapsed group is a labelled button");
+      (await box.getAttribute("aria-label")).startsWith("module 2 (Linear): 4 nodes"), "a collapsed group is a labelled button");
     const groupedFps = await measurePan(page, "501-node model, modules collapsed, while zoomed and dragged");
     check(groupedFps.p95 < 34, `with its modules collapsed the view keeps at least 30 frames per second (p95 frame ${groupedFps.p95.toFixed(1)} ms)`);
     await page.keyboard.press("0");
@@ -444,9 +444,9 @@ try {
     const opened = await nodes(page);
     check(await graphCount("g.group") === 199 && opened.length === 5 &&
       opened.filter((n) => n.name === "AccumulateGrad").length === 2 && opened.some((n) => n.name === "AddmmBackward0") &&
-      await graphCount('g.group-frame[data-group="3 (Linear)"]') === 1,
-      `Enter on 3 (Linear) opens it: ${opened.map((n) => n.name).join(", ")}`);
-    await page.locator('[data-testid=graph] g.group-frame[data-group="3 (Linear)"] g.group-header').focus();
+      await graphCount('g.group-frame[data-group="2 (Linear)"]') === 1,
+      `Enter on 2 (Linear) opens it: ${opened.map((n) => n.name).join(", ")}`);
+    await page.locator('[data-testid=graph] g.group-frame[data-group="2 (Linear)"] g.group-header').focus();
     await page.keyboard.press("Enter");
     check(await graphCount("g.group") === 200, "and Enter on its header collapses it again");
     await page.keyboard.press("0");
