@@ -52,23 +52,27 @@ pub fn App() -> Html {
     };
     let lesson = state.lesson.and_then(gradscope_lessons::find);
     let budget = state.budget_mib.map(|mib| u64::from(mib) << 20);
+    // Callbacks are remade only when what they capture changes: a new one
+    // each render made the editor's and the lesson's props differ every
+    // frame of a run, and they re-rendered with nothing new to show.
+    let deps = (state.source.clone(), device, budget, lesson.map(|l| l.slug));
     let on_run = {
-        let (engine, source) = (engine.clone(), state.source.clone());
-        Callback::from(move |()| {
-            engine.run(&source, device, budget);
+        let engine = engine.clone();
+        use_callback(deps.clone(), move |(), (source, device, budget, _)| {
+            engine.run(source, *device, *budget);
             if let Some(lesson) = lesson {
-                engine.check_lesson(lesson.slug, device);
+                engine.check_lesson(lesson.slug, *device);
             }
         })
     };
     let on_control = {
-        let (engine, source, dispatch) = (engine.clone(), state.source.clone(), state.dispatcher());
-        Callback::from(move |(name, value)| {
+        let (engine, dispatch) = (engine.clone(), state.dispatcher());
+        use_callback(deps, move |(name, value), (source, device, budget, _)| {
             let Some(lesson) = lesson else { return };
             // A line the learner deleted leaves the control inert.
-            if let Ok(next) = lesson.set_controls_in(&source, &[(name, value)]) {
-                engine.run(&next, device, budget);
-                engine.check_lesson(lesson.slug, device);
+            if let Ok(next) = lesson.set_controls_in(source, &[(name, value)]) {
+                engine.run(&next, *device, *budget);
+                engine.check_lesson(lesson.slug, *device);
                 dispatch.dispatch(Action::Edited {
                     source: next,
                     external: true,
@@ -98,14 +102,30 @@ pub fn App() -> Html {
         Callback::from(move |()| engine.stop())
     };
     let dispatch = state.dispatcher().to_callback();
-    let on_edit = dispatch.reform(|source| Action::Edited {
-        source,
-        external: false,
-    });
+    let on_edit = {
+        let dispatch = state.dispatcher();
+        use_callback((), move |source, ()| {
+            dispatch.dispatch(Action::Edited {
+                source,
+                external: false,
+            })
+        })
+    };
     let on_reset = dispatch.reform(move |()| Action::Edited {
         source: lesson.map_or(EXAMPLE, |l| l.program).into(),
         external: true,
     });
+    // The memory panel's callbacks are made once: a new callback each
+    // render made its props differ every frame, and it re-rendered (its
+    // chart's elements rebuilt and compared) though its trace had not moved.
+    let on_axis = {
+        let dispatch = state.dispatcher();
+        use_callback((), move |axis, ()| dispatch.dispatch(Action::SetAxis(axis)))
+    };
+    let on_budget = {
+        let dispatch = state.dispatcher();
+        use_callback((), move |mib, ()| dispatch.dispatch(Action::SetBudget(mib)))
+    };
     let running = state.run == Run::Running;
     // Replay's timer: a statement every interval while it plays.
     {
@@ -244,8 +264,7 @@ pub fn App() -> Html {
                        on_replay={Some((dispatch.reform(Action::Replay), dispatch.reform(Action::SetSpeed)))} />
             <GraphPanel log={graph_view.0} position={graph_view.1} />
             <MemoryPanel log={memory_view.0} position={memory_view.1} axis={state.axis}
-                         on_axis={dispatch.reform(Action::SetAxis)} budget_mib={state.budget_mib}
-                         on_budget={Some(dispatch.reform(Action::SetBudget))} />
+                         {on_axis} budget_mib={state.budget_mib} on_budget={Some(on_budget)} />
             <ChartsPanel log={charts_view.0} position={charts_view.1} />
             <ConsolePanel output={state.output.clone()} run={state.run.clone()} />
         </>
