@@ -3,7 +3,7 @@
 //! one at a time. A pure function of the graph and of which groups are
 //! open, like every view.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::event::NodeId;
 use crate::graph::{GraphState, ModulePath, ModuleScope};
@@ -142,25 +142,25 @@ impl Grouped {
     pub fn of(graph: &GraphState, expansion: &Expansion) -> Self {
         let mut items: Vec<Item> = Vec::new();
         let mut item_of: BTreeMap<NodeId, usize> = BTreeMap::new();
-        let mut group_item: BTreeMap<GroupKey, usize> = BTreeMap::new();
-        let mut open: BTreeMap<GroupKey, OpenGroup> = BTreeMap::new();
+        // Looked up once or twice per node: hashed, as comparing paths
+        // string by string in a tree cost most of the grouping's time;
+        // nothing is read back in hash order (open groups are sorted).
+        let mut group_item: HashMap<&[ModuleScope], usize> = HashMap::new();
+        let mut open_index: HashMap<&[ModuleScope], usize> = HashMap::new();
+        let mut open: Vec<OpenGroup> = Vec::new();
         for (&id, node) in &graph.nodes {
             let path = &node.modules[..];
             let closed = (1..=path.len()).find(|&depth| !expansion.is_open(&path[..depth]));
             let index = match closed {
                 Some(depth) => {
                     let key = &path[..depth];
-                    let index = match group_item.get(key) {
-                        Some(&index) => index,
-                        None => {
-                            items.push(Item::Group {
-                                key: key.into(),
-                                members: vec![],
-                            });
-                            group_item.insert(key.into(), items.len() - 1);
-                            items.len() - 1
-                        }
-                    };
+                    let index = *group_item.entry(key).or_insert_with(|| {
+                        items.push(Item::Group {
+                            key: key.into(),
+                            members: vec![],
+                        });
+                        items.len() - 1
+                    });
                     if let Some(Item::Group { members, .. }) = items.get_mut(index) {
                         members.push(id);
                     }
@@ -174,24 +174,25 @@ impl Grouped {
             item_of.insert(id, index);
             for depth in 1..=closed.map_or(path.len(), |d| d - 1) {
                 let key = &path[..depth];
-                if !open.contains_key(key) {
-                    let group = OpenGroup {
+                let at = *open_index.entry(key).or_insert_with(|| {
+                    open.push(OpenGroup {
                         key: key.into(),
                         nodes: 0,
                         items: vec![],
-                    };
-                    open.insert(key.into(), group);
-                }
-                if let Some(group) = open.get_mut(key) {
-                    group.nodes += 1;
-                    // A node item is new; a group item may be seen before.
-                    let new = closed.is_none() || !group.items.contains(&index);
-                    if new {
-                        group.items.push(index);
-                    }
+                    });
+                    open.len() - 1
+                });
+                let group = &mut open[at];
+                group.nodes += 1;
+                // A node item is new; a group item may have been seen.
+                if group.items.last() != Some(&index)
+                    && (closed.is_none() || !group.items.contains(&index))
+                {
+                    group.items.push(index);
                 }
             }
         }
+        open.sort_by(|a, b| a.key.cmp(&b.key));
         // Edges between two nodes stay one per input, as `next_functions`
         // lists them (`y * y` points twice at `y`'s node); those to or from
         // a collapsed group are merged.
@@ -212,11 +213,7 @@ impl Grouped {
             }
         }
         edges.sort_unstable();
-        Self {
-            items,
-            edges,
-            open: open.into_values().collect(),
-        }
+        Self { items, edges, open }
     }
 }
 
