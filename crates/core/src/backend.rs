@@ -248,6 +248,21 @@ pub trait DeviceBackend: std::fmt::Debug {
         Ok(None)
     }
 
+    /// Writes `src`'s elements (read through `layout`, row-major) into the
+    /// existing buffer `dst` at the positions `target` reaches (a layout of
+    /// the same shape reaching no element twice), in order with queued
+    /// work: what an in-place op stores. False, having written nothing,
+    /// where the backend has no kernel.
+    fn write(
+        &self,
+        _dst: &dyn DeviceBuffer,
+        _target: &Layout,
+        _src: &dyn DeviceBuffer,
+        _layout: &Layout,
+    ) -> crate::Result<bool> {
+        Ok(false)
+    }
+
     /// `op` on each element `layout` selects (float32 in, float32 out).
     fn unary(&self, _op: &crate::ops::UnaryOp, _x: &dyn DeviceBuffer, _layout: &Layout) -> Kernel {
         Ok(None)

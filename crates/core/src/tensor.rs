@@ -312,6 +312,15 @@ impl Tensor {
 
     /// A contiguous copy of this tensor's values in a new storage, without history.
     pub(crate) fn dense_copy(&self) -> Tensor {
+        if self.device() != crate::Device::Cpu {
+            // On the GPU by the copy kernel (a transposed weight gradient
+            // becoming `.grad`), not through the host; an error there
+            // leaves it to the host path, which reports it.
+            let _on = crate::device::Scope::new(self.device());
+            if let Ok(Some(copy)) = crate::ops::on_device::copy(self) {
+                return copy;
+            }
+        }
         let buffer = self
             .0
             .storage

@@ -100,6 +100,18 @@ impl DeviceBackend for GpuDevice {
         made(GpuDevice::scatter(self, numel, &parts)?)
     }
 
+    fn write(
+        &self,
+        dst: &dyn DeviceBuffer,
+        target: &Layout,
+        src: &dyn DeviceBuffer,
+        layout: &Layout,
+    ) -> Result<bool> {
+        let (dst, src) = (self.own(dst, "write")?, self.own(src, "write")?);
+        GpuDevice::write(self, dst, target, src, layout)?;
+        Ok(true)
+    }
+
     fn unary(&self, op: &UnaryOp, x: &dyn DeviceBuffer, layout: &Layout) -> Kernel {
         let x = self.own(x, "unary op")?;
         Ok(GpuDevice::unary(self, op, x, layout)?.map(|b| Box::new(b) as Box<dyn DeviceBuffer>))

@@ -78,6 +78,40 @@ impl GpuDevice {
     }
 }
 
+impl GpuDevice {
+    /// Writes `src` read through `layout` into `dst` at the positions
+    /// `target` reaches: an in-place op's store, on the device.
+    pub fn write(
+        &self,
+        dst: &GpuBuffer,
+        target: &Layout,
+        src: &GpuBuffer,
+        layout: &Layout,
+    ) -> Result<()> {
+        if std::ptr::eq(dst, src) || dst.buffer == src.buffer {
+            return Err(Error::Backend(
+                "GPU write: a buffer cannot be read and written by one kernel".into(),
+            ));
+        }
+        let part = ScatterPart {
+            src,
+            layout,
+            target,
+        };
+        let metadata = scatter_metadata(&part, dst.len())?;
+        let count = layout.numel();
+        if count > 0 {
+            self.launch(
+                &SCATTER,
+                &[&src.buffer, &dst.buffer],
+                &metadata,
+                self.grid(count)?,
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// `copy_scatter`'s metadata, after checking that the part reads inside its
 /// source, writes inside `numel` elements and writes no element twice.
 fn scatter_metadata(part: &ScatterPart<'_>, numel: usize) -> Result<Vec<u32>> {

@@ -70,13 +70,16 @@ impl Tensor {
         if let Some(node) = &node {
             node.snapshot_saved(self.storage(), mark);
         }
-        let values = result
-            .storage()
-            .data()
-            .gather_as(result.layout(), self.dtype());
-        self.storage()
-            .data_mut()
-            .write_through(self.layout(), &values)?;
+        // On the GPU the result is stored by a kernel, with no round trip.
+        if !super::on_device::write_into(self, &result)? {
+            let values = result
+                .storage()
+                .data()
+                .gather_as(result.layout(), self.dtype());
+            self.storage()
+                .data_mut()
+                .write_through(self.layout(), &values)?;
+        }
         if grad_on {
             // A node that saved its result (`exp_`, `sigmoid_`, `relu_`)
             // saved the tensor now written, at its new version.

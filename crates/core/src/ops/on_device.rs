@@ -642,6 +642,32 @@ pub(crate) fn adam_step(tensors: [&Tensor; 4], step: &AdamStep, writes: u64) -> 
     Ok(true)
 }
 
+/// Stores float32 GPU `src` into `dst`'s elements in place by a kernel (an
+/// in-place op's write), bumping `dst`'s version as the host path's
+/// `data_mut` does; false (nothing changed) where it cannot run there.
+pub(crate) fn write_into(dst: &Tensor, src: &Tensor) -> Result<bool> {
+    let on_gpu = |t: &Tensor| t.device() == Device::WebGpu && t.dtype() == DType::Float32;
+    // One buffer cannot be both read and written by a kernel.
+    if !on_gpu(dst) || !on_gpu(src) || Rc::ptr_eq(dst.storage(), src.storage()) {
+        return Ok(false);
+    }
+    let gpu = device::gpu()?;
+    let ran = {
+        let (Some(d), Some(s)) = (
+            dst.storage().device_buffer()?,
+            src.storage().device_buffer()?,
+        ) else {
+            return Ok(false);
+        };
+        gpu.write(&*d, dst.layout(), &*s, src.layout())?
+    };
+    if ran {
+        device::count(|s| s.kernels += 1);
+        drop(dst.storage().device_buffer_for_write()?);
+    }
+    Ok(ran)
+}
+
 /// `index_select` of float32 `x` along `dim` by a kernel (`embedding` too:
 /// rows of its weight), with `values` already checked against the axis;
 /// the result shaped `shape`.
