@@ -9,8 +9,7 @@
 
 mod common;
 
-use common::engine::{floats, gpu, on_device, open, recipes};
-use gradscope_core::ops::nn_loss::NllLossOptions;
+use common::engine::{assert_losses_match, floats, gpu, mlp_losses, on_device, open, recipes};
 use gradscope_core::optim::{Optimizer, Sgd, SgdOptions};
 use gradscope_core::{Device, Tensor};
 
@@ -48,51 +47,16 @@ fn sgd_with_momentum_trains_on_the_device() {
     if !open() {
         return;
     }
-    let target = Tensor::from_vec(vec![0i64, 3, 1, 2, 2, 0, 3, 1], &[8]).unwrap();
-    let run = |device: Device| -> Vec<f64> {
-        let place = |t: Tensor| match device {
-            Device::Cpu => t,
-            Device::WebGpu => gpu(&t),
-        };
-        let scaled = |shape: &[usize], seed| common::tensor(shape, seed).mul(&Tensor::scalar(0.2));
-        let w1 = place(scaled(&[16, 12], 112).unwrap()).requires_grad_(true);
-        let w2 = place(scaled(&[4, 16], 113).unwrap()).requires_grad_(true);
-        let x = place(common::tensor(&[8, 12], 114));
+    let sgd = |params: Vec<Tensor>| -> Box<dyn Optimizer> {
         let options = SgdOptions {
             lr: 0.1,
             momentum: 0.9,
             weight_decay: 1e-4,
             ..SgdOptions::default()
         };
-        let mut opt = Sgd::new(vec![w1.clone(), w2.clone()], options).unwrap();
-        let mut losses = vec![];
-        for _ in 0..3 {
-            let mut step = || {
-                opt.zero_grad(true).unwrap();
-                let h = x.linear(&w1, None).unwrap().relu().unwrap();
-                let loss = h
-                    .linear(&w2, None)
-                    .unwrap()
-                    .cross_entropy(&target, &NllLossOptions::default())
-                    .unwrap();
-                loss.backward().unwrap();
-                opt.step().unwrap();
-                loss
-            };
-            let loss = match device {
-                Device::Cpu => step(),
-                Device::WebGpu => on_device("sgd step", step),
-            };
-            losses.push(loss.item().unwrap());
-        }
-        losses
+        Box::new(Sgd::new(params, options).unwrap())
     };
-    let want = run(Device::Cpu);
-    let got = run(Device::WebGpu);
-    for (g, w) in got.iter().zip(&want) {
-        assert!(
-            (g - w).abs() <= 1e-5 * w.abs().max(1.0),
-            "{got:?} vs {want:?}"
-        );
-    }
+    let want = mlp_losses(Device::Cpu, false, &sgd);
+    let got = mlp_losses(Device::WebGpu, false, &sgd);
+    assert_losses_match(&got, &want);
 }

@@ -11,7 +11,9 @@
 mod common;
 
 use common::assert_close;
-use common::engine::{floats, gpu, on_device, open, pair, recipes};
+use common::engine::{
+    assert_losses_match, floats, gpu, mlp_losses, on_device, open, pair, recipes,
+};
 use gradscope_core::ops::compare::CompareOp;
 use gradscope_core::ops::nn::Reduction;
 use gradscope_core::ops::nn_loss::NllLossOptions;
@@ -471,63 +473,12 @@ fn mlp_training_step_stays_on_the_device() {
     if !open() {
         return;
     }
-    let make = |device: Device| {
-        let place = |t: Tensor| match device {
-            Device::Cpu => t,
-            Device::WebGpu => gpu(&t),
-        };
-        let params = [
-            place(
-                common::tensor(&[16, 12], 50)
-                    .mul(&Tensor::scalar(0.2))
-                    .unwrap(),
-            ),
-            place(common::tensor(&[16], 51).mul(&Tensor::scalar(0.1)).unwrap()),
-            place(
-                common::tensor(&[4, 16], 52)
-                    .mul(&Tensor::scalar(0.2))
-                    .unwrap(),
-            ),
-            place(common::tensor(&[4], 53).mul(&Tensor::scalar(0.1)).unwrap()),
-        ]
-        .map(|p| p.requires_grad_(true));
-        (params, place(common::tensor(&[8, 12], 54)))
+    let adam = |params: Vec<Tensor>| -> Box<dyn Optimizer> {
+        Box::new(Adam::new(params, AdamOptions::default()).unwrap())
     };
-    let target = Tensor::from_vec(vec![0i64, 3, 1, 2, 2, 0, 3, 1], &[8]).unwrap();
-    let run = |device: Device| -> Vec<f64> {
-        let ([w1, b1, w2, b2], x) = make(device);
-        let params = vec![w1.clone(), b1.clone(), w2.clone(), b2.clone()];
-        let mut opt = Adam::new(params, AdamOptions::default()).unwrap();
-        let mut losses = vec![];
-        for _ in 0..3 {
-            let mut step = || {
-                opt.zero_grad(true).unwrap();
-                let h = x.linear(&w1, Some(&b1)).unwrap().relu().unwrap();
-                let loss = h
-                    .linear(&w2, Some(&b2))
-                    .unwrap()
-                    .cross_entropy(&target, &NllLossOptions::default())
-                    .unwrap();
-                loss.backward().unwrap();
-                opt.step().unwrap();
-                loss
-            };
-            let loss = match device {
-                Device::Cpu => step(),
-                Device::WebGpu => on_device("mlp step", step),
-            };
-            losses.push(loss.item().unwrap());
-        }
-        losses
-    };
-    let want = run(Device::Cpu);
-    let got = run(Device::WebGpu);
-    for (g, w) in got.iter().zip(&want) {
-        assert!(
-            (g - w).abs() <= 1e-5 * w.abs().max(1.0),
-            "{got:?} vs {want:?}"
-        );
-    }
+    let want = mlp_losses(Device::Cpu, true, &adam);
+    let got = mlp_losses(Device::WebGpu, true, &adam);
+    assert_losses_match(&got, &want);
 }
 
 #[test]

@@ -84,3 +84,61 @@ pub fn on_device<T>(what: &str, f: impl FnOnce() -> T) -> T {
 pub fn floats(t: &Tensor) -> Vec<f32> {
     t.to_vec::<f32>()
 }
+
+/// The losses of three training steps of a two-layer classifier (8 samples,
+/// 12 features, 16 hidden, 4 classes; biases when `bias`) on `device`, with
+/// the optimizer `optimizer` makes over its parameters. On the GPU each step
+/// is checked to run as kernels with nothing read back but the loss.
+pub fn mlp_losses(
+    device: Device,
+    bias: bool,
+    optimizer: &dyn Fn(Vec<Tensor>) -> Box<dyn gradscope_core::optim::Optimizer>,
+) -> Vec<f64> {
+    use gradscope_core::ops::nn_loss::NllLossOptions;
+    let place = |t: Tensor| match device {
+        Device::Cpu => t,
+        Device::WebGpu => gpu(&t),
+    };
+    let scaled = |shape: &[usize], seed, by: f64| {
+        place(super::tensor(shape, seed).mul(&Tensor::scalar(by)).unwrap()).requires_grad_(true)
+    };
+    let (w1, w2) = (scaled(&[16, 12], 50, 0.2), scaled(&[4, 16], 52, 0.2));
+    let biases = bias.then(|| (scaled(&[16], 51, 0.1), scaled(&[4], 53, 0.1)));
+    let x = place(super::tensor(&[8, 12], 54));
+    let target = Tensor::from_vec(vec![0i64, 3, 1, 2, 2, 0, 3, 1], &[8]).unwrap();
+    let mut params = vec![w1.clone(), w2.clone()];
+    params.extend(biases.iter().flat_map(|(b1, b2)| [b1.clone(), b2.clone()]));
+    let mut opt = optimizer(params);
+    let (b1, b2) = (biases.as_ref().map(|b| &b.0), biases.as_ref().map(|b| &b.1));
+    let mut losses = vec![];
+    for _ in 0..3 {
+        let mut step = || {
+            opt.zero_grad(true).unwrap();
+            let h = x.linear(&w1, b1).unwrap().relu().unwrap();
+            let loss = h
+                .linear(&w2, b2)
+                .unwrap()
+                .cross_entropy(&target, &NllLossOptions::default())
+                .unwrap();
+            loss.backward().unwrap();
+            opt.step().unwrap();
+            loss
+        };
+        let loss = match device {
+            Device::Cpu => step(),
+            Device::WebGpu => on_device("training step", step),
+        };
+        losses.push(loss.item().unwrap());
+    }
+    losses
+}
+
+/// Fails unless the GPU's losses follow the CPU's within float32 rounding.
+pub fn assert_losses_match(got: &[f64], want: &[f64]) {
+    for (g, w) in got.iter().zip(want) {
+        assert!(
+            (g - w).abs() <= 1e-5 * w.abs().max(1.0),
+            "{got:?} vs {want:?}"
+        );
+    }
+}
