@@ -11,7 +11,8 @@ use crate::group::{Expansion, GroupKey, Grouped, Item};
 pub const NODE_WIDTH: f64 = 150.0;
 /// Height of a node's box.
 pub const NODE_HEIGHT: f64 = 36.0;
-const H_GAP: f64 = 24.0;
+/// Space between boxes side by side.
+pub(crate) const H_GAP: f64 = 24.0;
 const V_GAP: f64 = 44.0;
 const MARGIN: f64 = 8.0;
 
@@ -173,12 +174,22 @@ impl GraphLayout {
         };
         let mut position = vec![(0.0, 0.0); items.len()];
         let mut order = Vec::with_capacity(items.len());
+        // With open module groups, each takes columns of its own, so its
+        // frame holds only its nodes; otherwise rows are centred.
+        let columns = (by_module && !grouped.open.is_empty())
+            .then(|| crate::blocks::columns(graph, grouped, &layers));
+        if let Some(columns) = &columns {
+            width = 2.0 * MARGIN + columns.iter().fold(0.0, |w: f64, x| w.max(x + NODE_WIDTH));
+        }
         for (&layer, row) in &rows {
             let count = row.len() as f64;
             let row_width = count * NODE_WIDTH + (count - 1.0) * H_GAP;
             let left = (width - row_width) / 2.0;
             for (i, &item) in row.iter().enumerate() {
-                let x = left + i as f64 * (NODE_WIDTH + H_GAP);
+                let x = match &columns {
+                    Some(columns) => MARGIN + columns[item],
+                    None => left + i as f64 * (NODE_WIDTH + H_GAP),
+                };
                 let y = MARGIN + layer as f64 * (NODE_HEIGHT + V_GAP);
                 position[item] = (x, y);
                 order.push(item);
@@ -527,5 +538,105 @@ mod tests {
         assert_eq!(layers, [2, 1, 0]);
         let layers = layer_of_each_item(2, &[(0, 1), (1, 0)]);
         assert_eq!(layers, [1, 0]);
+    }
+
+    /// Whether two boxes (x, y, width, height) overlap.
+    fn overlap(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> bool {
+        a.0 < b.0 + b.2 && b.0 < a.0 + a.2 && a.1 < b.1 + b.3 && b.1 < a.1 + a.3
+    }
+
+    /// No frame covers a box that is not its group's, and frames of groups
+    /// that do not nest do not overlap.
+    fn assert_frames_hold_only_their_own(laid: &GraphLayout) {
+        let boxes = laid
+            .nodes
+            .iter()
+            .map(|n| (&n.node.modules[..], n.x, n.y))
+            .chain(laid.groups.iter().map(|g| (&g.key[..], g.x, g.y)));
+        for (path, x, y) in boxes {
+            for f in &laid.frames {
+                let inside = path.starts_with(&f.key);
+                let hit = overlap(
+                    (x, y, NODE_WIDTH, NODE_HEIGHT),
+                    (f.x, f.y, f.width, f.height),
+                );
+                assert_eq!(inside, hit, "{} and a box of {path:?}", f.label);
+            }
+        }
+        for a in &laid.frames {
+            for b in &laid.frames {
+                let nested = a.key.starts_with(&b.key) || b.key.starts_with(&a.key);
+                let hit = overlap((a.x, a.y, a.width, a.height), (b.x, b.y, b.width, b.height));
+                assert!(nested || !hit, "{} overlaps {}", a.label, b.label);
+            }
+        }
+    }
+
+    #[test]
+    fn layout_grouped_frames_hold_only_their_nodes() {
+        use crate::event::EventKind;
+        // Net { layers: Sequential(Linear, ReLU, Linear), head: Linear },
+        // then MSELoss: every group open.
+        let entered = |name: &str, class: &str| EventKind::ModuleEntered {
+            name: name.into(),
+            class: class.into(),
+        };
+        let created = |node, next: &[NodeId]| EventKind::NodeCreated {
+            node,
+            name: "Op".into(),
+            sequence_nr: node,
+            next: next.iter().map(|&n| Some(n)).collect(),
+            saved: vec![],
+            leaf: None,
+        };
+        let linear = |name: &str, base: NodeId, input: Option<NodeId>| {
+            let mut kinds = vec![
+                entered(name, "Linear"),
+                created(base, &[]),
+                created(base + 1, &[]),
+            ];
+            kinds.push(created(base + 2, &[base]));
+            let mut next = vec![base + 1];
+            next.extend(input);
+            next.push(base + 2);
+            kinds.push(created(base + 3, &next));
+            kinds.push(EventKind::ModuleExited);
+            kinds
+        };
+        let mut kinds = vec![entered("", "Net"), entered("layers", "Sequential")];
+        kinds.extend(linear("layers.0", 1, None));
+        kinds.extend([
+            entered("layers.1", "ReLU"),
+            created(5, &[4]),
+            EventKind::ModuleExited,
+        ]);
+        kinds.extend(linear("layers.2", 6, Some(5)));
+        kinds.push(EventKind::ModuleExited);
+        kinds.push(created(10, &[9]));
+        kinds.extend(linear("head", 11, Some(10)));
+        kinds.push(EventKind::ModuleExited);
+        kinds.extend([
+            entered("", "MSELoss"),
+            created(15, &[14]),
+            EventKind::ModuleExited,
+        ]);
+        let g = grouped_events(kinds);
+        let open = GraphLayout::grouped(&g, &Expansion::for_size(0));
+        assert_eq!((open.nodes.len(), open.frames.len()), (15, 7));
+        assert_frames_hold_only_their_own(&open);
+        assert!(open.edges.iter().all(|e| e.y2 > e.y1));
+        // Closing layers.0 and head leaves the same guarantee.
+        let mut expansion = Expansion::for_size(0);
+        for id in [1, 11] {
+            expansion = expansion.toggled(&g.nodes[&id].modules);
+        }
+        let some = GraphLayout::grouped(&g, &expansion);
+        assert_eq!((some.groups.len(), some.frames.len()), (2, 5));
+        assert_frames_hold_only_their_own(&some);
+        // A long chain of open modules stays narrow: blocks that share no
+        // row share columns.
+        let chain = GraphLayout::grouped(&sequential(50), &Expansion::for_size(0));
+        assert_frames_hold_only_their_own(&chain);
+        assert!(chain.width < 6.0 * (NODE_WIDTH + H_GAP), "{}", chain.width);
     }
 }

@@ -6,6 +6,7 @@
 //! live display, stepping and scrubbing back in time are one code path, shared
 //! by the page and the CLI.
 
+mod blocks;
 pub mod chart;
 pub mod charts;
 pub mod event;
