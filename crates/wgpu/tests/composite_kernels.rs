@@ -207,3 +207,46 @@ fn layer_norm_matches_cpu_forward_and_backward() {
         }
     }
 }
+
+#[test]
+fn bce_with_logits_matches_cpu_forward_and_backward() {
+    if !open() {
+        return;
+    }
+    // Logits from far negative to far positive, targets in [0, 1].
+    let z: Vec<f32> = (0..24).map(|i| (i as f32 - 11.5) * 2.5).collect();
+    let t: Vec<f32> = (0..24).map(|i| (i % 5) as f32 / 4.0).collect();
+    let z = Tensor::from_vec(z, &[4, 6]).unwrap();
+    let target = Tensor::from_vec(t, &[4, 6]).unwrap();
+    let weight = common::tensor(&[6], 108).abs().unwrap();
+    for reduction in [Reduction::None, Reduction::Mean, Reduction::Sum] {
+        for weighted in [false, true] {
+            let what = format!("{reduction:?} weighted={weighted}");
+            let (zc, zg) = (
+                z.detach().requires_grad_(true),
+                gpu(&z).requires_grad_(true),
+            );
+            let (wc, wg) = (weight.expand(&[4, 6]).unwrap(), gpu(&weight));
+            let wg = wg.expand(&[4, 6]).unwrap();
+            let want = zc
+                .binary_cross_entropy_with_logits(&target, weighted.then_some(&wc), None, reduction)
+                .unwrap();
+            let target_gpu = gpu(&target);
+            let got = on_device(&what, || {
+                zg.binary_cross_entropy_with_logits(
+                    &target_gpu,
+                    weighted.then_some(&wg),
+                    None,
+                    reduction,
+                )
+                .unwrap()
+            });
+            assert_close(&what, &floats(&got), &floats(&want), 1e-5, 1e-6);
+            want.sum().unwrap().backward().unwrap();
+            let loss = got.sum().unwrap();
+            on_device(&format!("{what} backward"), || loss.backward().unwrap());
+            let (g, c) = (floats(&zg.grad().unwrap()), floats(&zc.grad().unwrap()));
+            assert_close(&format!("{what} grad"), &g, &c, 1e-5, 1e-6);
+        }
+    }
+}

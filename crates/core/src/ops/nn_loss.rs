@@ -63,29 +63,77 @@ fn reduced<T: Float>(
     }
 }
 
+/// Per-element GPU losses reduced as `reduction` asks: kept, summed, or
+/// summed over their count, by the reduction and binary kernels.
+fn reduce_on_device(losses: Option<Tensor>, reduction: Reduction) -> Result<Option<Tensor>> {
+    use super::on_device::{binary_number, reduce};
+    let Some(losses) = losses else {
+        return Ok(None);
+    };
+    if reduction == Reduction::None {
+        return Ok(Some(losses));
+    }
+    let all: Vec<usize> = (0..losses.shape().len()).collect();
+    let Some(total) = reduce(crate::ReduceKernel::Sum, &losses, &all)? else {
+        return Ok(None);
+    };
+    match reduction {
+        Reduction::Mean => {
+            binary_number(crate::BinaryOp::Div, &total, losses.numel() as f64, false)
+        }
+        _ => Ok(Some(total)),
+    }
+}
+
 /// `mse_loss` on the GPU: the binary kernel's difference and square, then
-/// the reduction kernel's sum (over the count, for a mean).
+/// [`reduce_on_device`].
 fn mse_on_device(x: &Tensor, target: &Tensor, reduction: Reduction) -> Result<Option<Tensor>> {
-    use super::on_device::{binary, binary_number, reduce};
+    use super::on_device::binary;
     use crate::BinaryOp as B;
     let shape = x.shape();
     let Some(diff) = binary(B::Sub, x, target, shape, DType::Float32)? else {
         return Ok(None);
     };
-    let Some(square) = binary(B::Mul, &diff, &diff, shape, DType::Float32)? else {
+    reduce_on_device(
+        binary(B::Mul, &diff, &diff, shape, DType::Float32)?,
+        reduction,
+    )
+}
+
+/// `binary_cross_entropy_with_logits` without `pos_weight` on the GPU:
+/// `(1 - t) * z + softplus(-z)` (the host's `(1 - t) * z - log_sigmoid(z)`;
+/// the softplus kernel keeps log1p's digits), times `weight`, reduced.
+fn bce_with_logits_on_device(
+    z: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    reduction: Reduction,
+) -> Result<Option<Tensor>> {
+    use super::UnaryOp;
+    use super::on_device::{binary, binary_number, unary};
+    use crate::BinaryOp as B;
+    let (shape, f32) = (z.shape(), DType::Float32);
+    let softplus = UnaryOp::Softplus {
+        beta: 1.0,
+        threshold: 20.0,
+    };
+    let Some(negated) = unary(&UnaryOp::Neg, z, f32)? else {
         return Ok(None);
     };
-    if reduction == Reduction::None {
-        return Ok(Some(square));
-    }
-    let all: Vec<usize> = (0..shape.len()).collect();
-    let Some(total) = reduce(crate::ReduceKernel::Sum, &square, &all)? else {
+    let Some(soft) = unary(&softplus, &negated, f32)? else {
         return Ok(None);
     };
-    match reduction {
-        Reduction::Mean => binary_number(B::Div, &total, x.numel() as f64, false),
-        _ => Ok(Some(total)),
+    let Some(other) = binary_number(B::Sub, target, 1.0, true)? else {
+        return Ok(None);
+    };
+    let Some(linear) = binary(B::Mul, &other, z, shape, f32)? else {
+        return Ok(None);
+    };
+    let mut losses = binary(B::Add, &linear, &soft, shape, f32)?;
+    if let (Some(l), Some(w)) = (&losses, weight) {
+        losses = binary(B::Mul, l, w, shape, f32)?;
     }
+    reduce_on_device(losses, reduction)
 }
 
 pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
@@ -184,6 +232,12 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
             pos_weighted,
         } => {
             let [x, target, weight, pos_weight] = inputs::<4>(op, ins)?;
+            if !pos_weighted
+                && let Some(out) =
+                    bce_with_logits_on_device(x, target, weighted.then_some(weight), reduction)?
+            {
+                return Ok(out);
+            }
             float_dispatch!(x.dtype(), "binary_cross_entropy_with_logits", T => {
                 let (z, t) = (dense::<T>(x), dense::<T>(target));
                 let w = weighted.then(|| dense::<T>(weight));
@@ -211,6 +265,11 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
         }
         NnOp::MulScalar(factor) => {
             let [x] = inputs::<1>(op, ins)?;
+            if let Some(out) =
+                super::on_device::binary_number(crate::BinaryOp::Mul, x, factor, false)?
+            {
+                return Ok(out);
+            }
             float_dispatch!(x.dtype(), "mul", T => {
                 let factor = cast::<T>(factor);
                 Ok(float_tensor(dense::<T>(x).iter().map(|&v| v * factor).collect(), x.shape()))
