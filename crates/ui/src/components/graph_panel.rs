@@ -29,7 +29,8 @@ pub struct Props {
 /// What the view draws at one position, computed once per position.
 struct Drawn {
     nodes: Vec<(NodeId, f64, f64, NodeDetails)>,
-    groups: Vec<(GroupKey, f64, f64, GroupDetails)>,
+    /// Each collapsed group with its first node, which keys its box.
+    groups: Vec<(GroupKey, NodeId, f64, f64, GroupDetails)>,
     frames: Vec<LaidFrame>,
     edges: Edges,
     size: (f64, f64),
@@ -78,12 +79,12 @@ pub fn GraphPanel(props: &Props) -> Html {
         html! { <GraphNodeBox key={*id} id={*id} x={*x} y={*y} view={details.clone()}
         onselect={on_select.clone()} /> }
     });
-    let groups = drawn.groups.iter().map(|(key, x, y, details)| {
-        html! { <GroupBox key={format!("{key:?}")} group={key.clone()} x={*x} y={*y}
+    let groups = drawn.groups.iter().map(|(key, first, x, y, details)| {
+        html! { <GroupBox key={*first} group={key.clone()} x={*x} y={*y}
         view={details.clone()} ontoggle={on_toggle.clone()} /> }
     });
-    let frames = drawn.frames.iter().map(|frame| {
-        html! { <GroupFrame key={format!("{:?}", frame.key)} frame={frame.clone()}
+    let frames = drawn.frames.iter().enumerate().map(|(i, frame)| {
+        html! { <GroupFrame key={i} frame={frame.clone()}
         ontoggle={on_toggle.clone()} /> }
     });
     let legend = NodePhase::ALL
@@ -212,7 +213,8 @@ fn drawn(graph: &GraphAt, chosen: &BTreeMap<GroupKey, bool>) -> Drawn {
         .map(|g| {
             let views = g.members.iter().filter_map(|&id| graph.view(id));
             let details = GroupDetails::of(g.label.clone(), views);
-            (g.key.clone(), g.x, g.y, details)
+            let first = g.members.first().copied().unwrap_or_default();
+            (g.key.clone(), first, g.x, g.y, details)
         })
         .collect();
     let mut title = format!(
