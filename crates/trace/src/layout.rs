@@ -93,9 +93,9 @@ pub struct GraphLayout {
     pub groups: Vec<LaidGroup>,
     /// Open groups, outermost first (so inner ones draw on top).
     pub frames: Vec<LaidFrame>,
-    /// Edges, in node order then input order; an edge to or from a
-    /// collapsed group names the group's first node, and edges between the
-    /// same two boxes are one.
+    /// Edges, in node order then input order: one per input between two
+    /// nodes, one per pair of boxes where a collapsed group is an end (it
+    /// names the group's first node).
     pub edges: Vec<LaidEdge>,
     /// Canvas width.
     pub width: f64,
