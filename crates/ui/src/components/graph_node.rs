@@ -266,3 +266,72 @@ pub fn GroupFrame(props: &FrameProps) -> Html {
         </g>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gradscope_trace::{Event, EventKind, GraphAt, SavedInfo};
+
+    fn graph(kinds: Vec<EventKind>) -> GraphAt {
+        let events: Vec<Event> = kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, kind)| Event {
+                seq: i as u64,
+                time_us: 0,
+                line: None,
+                kind,
+            })
+            .collect();
+        GraphAt::of(&events)
+    }
+
+    fn created(node: NodeId, bytes: u64) -> EventKind {
+        EventKind::NodeCreated {
+            node,
+            name: "MulBackward0".into(),
+            sequence_nr: node,
+            next: vec![],
+            saved: (bytes > 0)
+                .then(|| SavedInfo {
+                    name: "self".into(),
+                    shape: vec![2],
+                    storage: node,
+                    bytes,
+                    deferred: false,
+                })
+                .into_iter()
+                .collect(),
+            leaf: None,
+        }
+    }
+
+    fn summary(graph: &GraphAt) -> GroupDetails {
+        let views = graph.graph.nodes.keys().filter_map(|&id| graph.view(id));
+        GroupDetails::of("fc1 (Linear)".into(), views)
+    }
+
+    #[test]
+    fn group_details_take_the_liveliest_phase() {
+        let mut kinds = vec![created(1, 0), created(2, 8)];
+        let held = summary(&graph(kinds.clone()));
+        assert_eq!(
+            (held.nodes, held.phase, held.saved_bytes),
+            (2, NodePhase::Holding, 8)
+        );
+        assert_eq!(held.status(), "2 nodes · 8 B");
+        kinds.push(EventKind::BackwardBegan {
+            root: 2,
+            retain_graph: false,
+        });
+        kinds.push(EventKind::NodeExecuted { node: 2 });
+        assert_eq!(summary(&graph(kinds.clone())).phase, NodePhase::Running);
+        kinds.push(EventKind::SavedReleased { node: 2 });
+        kinds.push(EventKind::NodeExecuted { node: 1 });
+        kinds.push(EventKind::SavedReleased { node: 1 });
+        kinds.push(EventKind::BackwardEnded);
+        let freed = summary(&graph(kinds));
+        assert_eq!(freed.phase, NodePhase::Freed);
+        assert_eq!(freed.status(), "2 nodes · freed");
+    }
+}
