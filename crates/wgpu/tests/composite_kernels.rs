@@ -250,3 +250,73 @@ fn bce_with_logits_matches_cpu_forward_and_backward() {
         }
     }
 }
+
+#[test]
+fn batch_norm_matches_cpu_in_training_and_evaluation() {
+    if !open() {
+        return;
+    }
+    use gradscope_core::ops::nn_norm::BatchNormOptions;
+    for shape in [vec![6, 3], vec![4, 3, 5], vec![2, 3, 4, 5]] {
+        let x = common::tensor(&shape, 120);
+        let weight = common::tensor(&[3], 121);
+        let bias = common::tensor(&[3], 122);
+        let options = |device_copy: &dyn Fn(&Tensor) -> Tensor, training: bool| BatchNormOptions {
+            running_mean: Some(device_copy(&common::tensor(&[3], 123))),
+            running_var: Some(device_copy(&common::tensor(&[3], 124).abs().unwrap())),
+            weight: Some(device_copy(&weight).requires_grad_(true)),
+            bias: Some(device_copy(&bias).requires_grad_(true)),
+            training,
+            momentum: 0.1,
+            eps: 1e-5,
+        };
+        for training in [true, false] {
+            let what = format!("{shape:?} training={training}");
+            let (cpu_options, gpu_options) =
+                (options(&|t| t.detach(), training), options(&gpu, training));
+            let (xc, xg) = (
+                x.detach().requires_grad_(true),
+                gpu(&x).requires_grad_(true),
+            );
+            let want = xc.batch_norm(&cpu_options).unwrap();
+            let got = on_device(&what, || xg.batch_norm(&gpu_options).unwrap());
+            assert_close(&what, &floats(&got), &floats(&want), 1e-4, 1e-5);
+            for (name, g, c) in [
+                (
+                    "running_mean",
+                    &gpu_options.running_mean,
+                    &cpu_options.running_mean,
+                ),
+                (
+                    "running_var",
+                    &gpu_options.running_var,
+                    &cpu_options.running_var,
+                ),
+            ] {
+                let (g, c) = (floats(g.as_ref().unwrap()), floats(c.as_ref().unwrap()));
+                assert_close(&format!("{what} {name}"), &g, &c, 1e-5, 1e-6);
+            }
+            let seed = common::tensor(&shape, 125);
+            want.mul(&seed).unwrap().sum().unwrap().backward().unwrap();
+            let loss = got.mul(&gpu(&seed)).unwrap().sum().unwrap();
+            on_device(&format!("{what} backward"), || loss.backward().unwrap());
+            let grads = [
+                ("x", xg.grad(), xc.grad()),
+                (
+                    "weight",
+                    gpu_options.weight.unwrap().grad(),
+                    cpu_options.weight.unwrap().grad(),
+                ),
+                (
+                    "bias",
+                    gpu_options.bias.unwrap().grad(),
+                    cpu_options.bias.unwrap().grad(),
+                ),
+            ];
+            for (name, g, c) in grads {
+                let (g, c) = (floats(&g.unwrap()), floats(&c.unwrap()));
+                assert_close(&format!("{what} {name} grad"), &g, &c, 1e-3, 1e-4);
+            }
+        }
+    }
+}

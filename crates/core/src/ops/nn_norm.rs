@@ -137,6 +137,157 @@ fn layer_norm_on_device(
     Ok(Some(out))
 }
 
+/// Whether `t` can take part in a GPU norm: a float32 tensor on the GPU.
+fn on_gpu(t: &Tensor) -> bool {
+    t.device() != crate::Device::Cpu && t.dtype() == DType::Float32
+}
+
+/// A per-channel `[C]` tensor as `[C, 1, ...]` of `rank - 1` dimensions,
+/// broadcasting over each channel of an `[N, C, ...]` input.
+fn per_channel(t: &Tensor, rank: usize) -> Option<Tensor> {
+    let mut shape = vec![1; rank.saturating_sub(1).max(1)];
+    shape[0] = t.numel();
+    let layout = t.layout().view(&shape)?;
+    Some(Tensor::from_parts(t.storage().clone(), layout))
+}
+
+/// `batch_norm`'s training statistics on the GPU: each channel's mean and
+/// `1 / sqrt(var + eps)` over the batch and spatial positions (two passes of
+/// the reduction kernel), and the running statistics updated in place by
+/// the write kernel, as [`Tensor::batch_statistics`] does on the host.
+fn batch_statistics_on_device(
+    x: &Tensor,
+    channels: usize,
+    rm: Option<&Tensor>,
+    rv: Option<&Tensor>,
+    o: &BatchNormOptions,
+) -> Result<Option<(Tensor, Tensor)>> {
+    use super::on_device::{binary, binary_number, copy, reduce, unary, write_into};
+    use crate::BinaryOp as B;
+    use crate::ReduceKernel as K;
+    // Every operand on the GPU first: nothing is written unless all is.
+    if !on_gpu(x) || rm.is_some_and(|t| !on_gpu(t)) || rv.is_some_and(|t| !on_gpu(t)) {
+        return Ok(None);
+    }
+    let _scope = crate::device::Scope::new(x.device());
+    let f32 = DType::Float32;
+    let batch = x.shape()[0];
+    let inner: usize = x.shape().iter().skip(2).product();
+    let dims = [batch, channels, inner];
+    let count = batch * inner;
+    let by_channel = match x.layout().view(&dims) {
+        Some(layout) => Tensor::from_parts(x.storage().clone(), layout),
+        None => match copy(x)? {
+            Some(dense) => Tensor::from_parts(dense.storage().clone(), Layout::contiguous(&dims)),
+            None => return Ok(None),
+        },
+    };
+    let channel_mean = |t: &Tensor| -> Result<Option<Tensor>> {
+        match reduce(K::Sum, t, &[0, 2])? {
+            Some(sum) => binary_number(B::Div, &sum, count as f64, false),
+            None => Ok(None),
+        }
+    };
+    let Some(mean) = channel_mean(&by_channel)? else {
+        return Ok(None);
+    };
+    let Some(column) = per_channel(&mean, 3) else {
+        return Ok(None);
+    };
+    let Some(centred) = binary(B::Sub, &by_channel, &column, &dims, f32)? else {
+        return Ok(None);
+    };
+    let Some(squares) = binary(B::Mul, &centred, &centred, &dims, f32)? else {
+        return Ok(None);
+    };
+    let Some(var) = channel_mean(&squares)? else {
+        return Ok(None);
+    };
+    // running = momentum * batch + (1 - momentum) * running, in place.
+    let unbiased = count as f64 / (count as f64 - 1.0);
+    for (running, batch_stat, factor) in [(rm, &mean, 1.0), (rv, &var, unbiased)] {
+        let Some(running) = running else { continue };
+        let (Some(new), Some(old)) = (
+            binary_number(B::Mul, batch_stat, o.momentum * factor, false)?,
+            binary_number(B::Mul, running, 1.0 - o.momentum, false)?,
+        ) else {
+            return Ok(None);
+        };
+        let Some(sum) = binary(B::Add, &new, &old, &[channels], f32)? else {
+            return Ok(None);
+        };
+        if !write_into(running, &sum)? {
+            return Ok(None);
+        }
+    }
+    let Some(shifted) = binary_number(B::Add, &var, o.eps, false)? else {
+        return Ok(None);
+    };
+    let Some(std) = unary(&super::UnaryOp::Sqrt, &shifted, f32)? else {
+        return Ok(None);
+    };
+    let Some(invstd) = binary_number(B::Div, &std, 1.0, true)? else {
+        return Ok(None);
+    };
+    Ok(Some((mean, invstd)))
+}
+
+/// `batch_norm`'s forward on the GPU: `x * scale + shift` per channel by
+/// the binary kernel, `scale = invstd * weight` and `shift = bias - mean *
+/// scale`. With `eps` (evaluation) `stats` are the running mean and
+/// variance, else the batch's mean and inverse standard deviation.
+fn batch_norm_on_device(
+    x: &Tensor,
+    [weight, bias]: [Option<&Tensor>; 2],
+    [mean, spread]: [&Tensor; 2],
+    eps: Option<f64>,
+) -> Result<Option<Tensor>> {
+    use super::on_device::{binary, binary_number, unary};
+    use crate::BinaryOp as B;
+    let f32 = DType::Float32;
+    if !on_gpu(x) || !on_gpu(mean) || !on_gpu(spread) || x.shape().len() < 2 {
+        return Ok(None);
+    }
+    let channels = [x.shape()[1]];
+    let invstd = match eps {
+        None => Some(spread.clone()),
+        Some(eps) => match binary_number(B::Add, spread, eps, false)? {
+            Some(shifted) => match unary(&super::UnaryOp::Sqrt, &shifted, f32)? {
+                Some(std) => binary_number(B::Div, &std, 1.0, true)?,
+                None => None,
+            },
+            None => None,
+        },
+    };
+    let Some(mut scale) = invstd else {
+        return Ok(None);
+    };
+    if let Some(w) = weight {
+        let Some(scaled) = binary(B::Mul, &scale, w, &channels, f32)? else {
+            return Ok(None);
+        };
+        scale = scaled;
+    }
+    let Some(moved) = binary(B::Mul, mean, &scale, &channels, f32)? else {
+        return Ok(None);
+    };
+    let shift = match bias {
+        Some(b) => binary(B::Sub, b, &moved, &channels, f32)?,
+        None => unary(&super::UnaryOp::Neg, &moved, f32)?,
+    };
+    let rank = x.shape().len();
+    let (Some(shift), Some(scale)) = (shift, Some(scale)) else {
+        return Ok(None);
+    };
+    let (Some(scale), Some(shift)) = (per_channel(&scale, rank), per_channel(&shift, rank)) else {
+        return Ok(None);
+    };
+    let Some(scaled) = binary(B::Mul, x, &scale, x.shape(), f32)? else {
+        return Ok(None);
+    };
+    binary(B::Add, &scaled, &shift, x.shape(), f32)
+}
+
 pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
     match *op {
         NnOp::LayerNorm { dims, affine, .. } => {
@@ -182,6 +333,16 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
             let shape = x.shape();
             let channels = shape.get(1).copied().unwrap_or(1);
             let inner: usize = shape.iter().skip(2).product();
+            let (mean, invstd) = match training {
+                true => (save_mean, save_invstd),
+                false => (running_mean, running_var),
+            };
+            let (w, b) = (affine[0].then_some(weight), affine[1].then_some(bias));
+            if let Some(out) =
+                batch_norm_on_device(x, [w, b], [mean, invstd], (!training).then_some(eps))?
+            {
+                return Ok(out);
+            }
             let (mean, invstd): (Vec<f64>, Vec<f64>) = if training {
                 (
                     dense::<f64>(save_mean).to_vec(),
@@ -408,7 +569,10 @@ impl Tensor {
             super::nn::same_dtype(self, t)?;
         }
         let (save_mean, save_invstd) = if o.training {
-            self.batch_statistics(channels, rm, rv, o)?
+            match batch_statistics_on_device(self, channels, rm, rv, o)? {
+                Some(stats) => stats,
+                None => self.batch_statistics(channels, rm, rv, o)?,
+            }
         } else {
             (absent_like(self)?, absent_like(self)?)
         };
