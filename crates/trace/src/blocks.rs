@@ -132,29 +132,38 @@ fn pack(mut blocks: Vec<Block>, pad: f64) -> Option<Block> {
                 !t.header || block.framed
             }
         };
-        let mut x = 0.0;
-        // Move right past whatever overlaps until nothing does; each move
-        // passes one placed block, so this ends.
-        loop {
-            let clash = rows
-                .iter()
-                .flat_map(|&(row, h)| taken.get(&row).into_iter().flatten().map(move |t| (t, h)))
-                .filter(|&(t, h)| clashes(t, h))
-                .filter(|(t, _)| x < t.right + H_GAP && t.left < x + block.width + H_GAP)
-                .map(|(t, _)| t.right + H_GAP)
-                .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |m| m.max(r))));
-            match clash {
-                Some(right) if right > x => x = right,
-                _ => break,
+        // Each row's blocks are kept sorted by left edge, so one pass over
+        // a row moves past everything in it that overlaps; passes repeat
+        // over the rows until none moves the block (a row of k boxes costs
+        // O(k) per box, not O(k²)).
+        let mut x: f64 = 0.0;
+        let mut moved = true;
+        while moved {
+            moved = false;
+            for &(row, header_row) in &rows {
+                for t in taken.get(&row).into_iter().flatten() {
+                    if t.left >= x + block.width + H_GAP {
+                        break;
+                    }
+                    if clashes(t, header_row) && x < t.right + H_GAP {
+                        x = t.right + H_GAP;
+                        moved = true;
+                    }
+                }
             }
         }
         for &(row, header) in &rows {
-            taken.entry(row).or_default().push(Taken {
-                left: x,
-                right: x + block.width,
-                framed: block.framed,
-                header,
-            });
+            let row = taken.entry(row).or_default();
+            let at = row.partition_point(|t| t.left <= x);
+            row.insert(
+                at,
+                Taken {
+                    left: x,
+                    right: x + block.width,
+                    framed: block.framed,
+                    header,
+                },
+            );
         }
         out.width = out.width.max(x + block.width);
         out.items
