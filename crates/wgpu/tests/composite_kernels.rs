@@ -320,3 +320,29 @@ fn batch_norm_matches_cpu_in_training_and_evaluation() {
         }
     }
 }
+
+#[test]
+fn var_and_std_match_cpu() {
+    if !open() {
+        return;
+    }
+    for recipe in recipes() {
+        let (x, xg) = pair(&recipe, 126);
+        let rank = x.shape().len() as i64;
+        let mut axis_sets: Vec<Option<Vec<i64>>> = vec![None];
+        axis_sets.extend((0..rank).map(|d| Some(vec![d])));
+        for dims in axis_sets {
+            for (correction, keepdim) in [(1.0, false), (0.0, true)] {
+                let what = format!("{} dims {dims:?} correction {correction}", recipe.0);
+                let d = dims.as_deref();
+                let want = x.var(d, correction, keepdim).unwrap();
+                let got = on_device(&what, || xg.var(d, correction, keepdim).unwrap());
+                assert_eq!(got.shape(), want.shape(), "{what}");
+                assert_close(&what, &floats(&got), &floats(&want), 1e-4, 1e-6);
+                let want = x.std(d, correction, keepdim).unwrap();
+                let got = on_device(&what, || xg.std(d, correction, keepdim).unwrap());
+                assert_close(&what, &floats(&got), &floats(&want), 1e-4, 1e-6);
+            }
+        }
+    }
+}

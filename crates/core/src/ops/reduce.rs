@@ -233,6 +233,49 @@ impl OpInfo for ReduceOp {
     }
 }
 
+/// `var` (or, with `sqrt`, `std`) over `dims` on the GPU, two passes as
+/// the host's: the mean by the reduction kernel, then the sum of squared
+/// deviations over `n - correction` (never below 0, as the host's).
+fn variance_on_device(
+    x: &Tensor,
+    dims: &[usize],
+    correction: f64,
+    sqrt: bool,
+) -> Result<Option<Tensor>> {
+    use super::on_device::{binary, binary_number, reduce, unary};
+    use crate::BinaryOp as B;
+    use crate::backend::ReduceKernel as K;
+    let (shape, f32) = (x.shape(), DType::Float32);
+    let n: usize = dims.iter().map(|&d| shape[d]).product();
+    let Some(sum) = reduce(K::Sum, x, dims)? else {
+        return Ok(None);
+    };
+    let Some(mean) = binary_number(B::Div, &sum, n as f64, false)? else {
+        return Ok(None);
+    };
+    let kept: Vec<usize> = (0..shape.len())
+        .map(|d| if dims.contains(&d) { 1 } else { shape[d] })
+        .collect();
+    let mean = Tensor::from_parts(mean.storage().clone(), Layout::contiguous(&kept));
+    let Some(centred) = binary(B::Sub, x, &mean, shape, f32)? else {
+        return Ok(None);
+    };
+    let Some(squares) = binary(B::Mul, &centred, &centred, shape, f32)? else {
+        return Ok(None);
+    };
+    let Some(total) = reduce(K::Sum, &squares, dims)? else {
+        return Ok(None);
+    };
+    let divisor = (n as f64 - correction).max(0.0);
+    let Some(var) = binary_number(B::Div, &total, divisor, false)? else {
+        return Ok(None);
+    };
+    match sqrt {
+        true => unary(&super::unary::UnaryOp::Sqrt, &var, f32),
+        false => Ok(Some(var)),
+    }
+}
+
 /// `linalg.vector_norm` over `dims` on the GPU for the orders 1, 2 and
 /// ±inf (of `|x|`: a sum, the root of a sum of squares, a max or min), by
 /// the unary, binary and reduction kernels; other orders use the host.
@@ -276,6 +319,17 @@ impl ReduceOp {
             Extreme::Min => K::Min,
         };
         let all = Dims::all(shape, false);
+        if let ReduceOp::Var(dims, correction) | ReduceOp::Std(dims, correction) = self {
+            let sqrt = matches!(self, ReduceOp::Std(..));
+            return Ok(
+                variance_on_device(x, &dims.dims, *correction, sqrt)?.map(|out| {
+                    Tensor::from_parts(
+                        out.storage().clone(),
+                        Layout::contiguous(&dims.out_shape(shape)),
+                    )
+                }),
+            );
+        }
         if let ReduceOp::Norm(p, dims) = self {
             return Ok(norm_on_device(x, *p, &dims.dims)?.map(|out| {
                 Tensor::from_parts(
