@@ -411,6 +411,9 @@ try {
       `model = nn.Sequential(*[m for _ in range(${blocks}) for m in (nn.Linear(4, 4), nn.Tanh())])\n` +
       "loss = model(torch.ones(2, 4)).sum()\n";
     const graphCount = (selector) => page.locator(`[data-testid=graph] ${selector}`).count();
+    // The view redraws on the next frame after a toggle: wait for it.
+    const untilCount = (selector, n) => page.waitForFunction(([s, n]) =>
+      document.querySelectorAll(`[data-testid=graph] ${s}`).length === n, [selector, n], { timeout: 5_000 }).catch(() => {});
     await setCode(page, model(2));
     await runByKeyboard(page);
     await waitStatus(page, "finished");
@@ -420,6 +423,7 @@ try {
     check((await header.getAttribute("aria-expanded")) === "true" &&
       (await header.getAttribute("aria-label")).startsWith("module 0 (Linear): 4 nodes, open"), "an open group's header is a labelled button");
     await header.click();
+    await untilCount("g.group", 1);
     check(await graphCount('g.group[data-group="0 (Linear)"]') === 1 && await graphCount("g.node") === 7,
       "clicking its header collapses 0 (Linear) into one box");
 
@@ -441,6 +445,7 @@ try {
     // Opening one by keyboard shows its nodes in a frame.
     await box.focus();
     await page.keyboard.press("Enter");
+    await untilCount("g.group", 199);
     const opened = await nodes(page);
     check(await graphCount("g.group") === 199 && opened.length === 5 &&
       opened.filter((n) => n.name === "AccumulateGrad").length === 2 && opened.some((n) => n.name === "AddmmBackward0") &&
@@ -448,6 +453,7 @@ try {
       `Enter on 2 (Linear) opens it: ${opened.map((n) => n.name).join(", ")}`);
     await page.locator('[data-testid=graph] g.group-frame[data-group="2 (Linear)"] g.group-header').focus();
     await page.keyboard.press("Enter");
+    await untilCount("g.group", 200);
     check(await graphCount("g.group") === 200, "and Enter on its header collapses it again");
     await page.keyboard.press("0");
 
