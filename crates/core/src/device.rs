@@ -95,6 +95,8 @@ thread_local! {
     static DEVICE_ERROR: RefCell<Option<Error>> = const { RefCell::new(None) };
     static FALLBACKS: RefCell<std::collections::BTreeMap<&'static str, u64>> =
         const { RefCell::new(std::collections::BTreeMap::new()) };
+    /// The GPU reserve the trace last heard of.
+    static RESERVED: Cell<u64> = const { Cell::new(0) };
     static STATS: Cell<KernelStats> = const { Cell::new(KernelStats { kernels: 0, host_fallbacks: 0, downloads: 0, uploads: 0 }) };
 }
 
@@ -154,6 +156,31 @@ pub fn gpu() -> Result<Rc<dyn DeviceBackend>> {
         .ok_or_else(|| Error::DeviceUnavailable {
             reason: GPU_MISSING.with(|m| m.borrow().clone()),
         })
+}
+
+/// Tells the trace the GPU caching allocator's reserve when it has changed
+/// since last told (after each GPU op, and after `empty_cache`); opens
+/// nothing.
+pub(crate) fn note_reserved() {
+    let Some(gpu) = GPU.with(|g| g.borrow().clone()) else {
+        return;
+    };
+    let bytes = gpu.reserved_bytes();
+    if RESERVED.with(|r| r.replace(bytes)) != bytes {
+        crate::trace::emit(|| gradscope_trace::EventKind::DeviceReserved {
+            device: Device::WebGpu.to_string(),
+            bytes,
+        });
+    }
+}
+
+/// Returns the GPU's cached, unused blocks to the device, PyTorch's
+/// `torch.cuda.empty_cache()`, and tells the trace.
+pub fn empty_cache() {
+    if let Some(gpu) = GPU.with(|g| g.borrow().clone()) {
+        gpu.empty_cache();
+        note_reserved();
+    }
 }
 
 /// Whether a GPU can be used, opening it if need be:

@@ -106,6 +106,16 @@ pub enum EventKind {
         /// Its category now.
         category: Category,
     },
+    /// A GPU's caching allocator now holds `bytes` from the device: its
+    /// reserve, at least the bytes of live tensors there (PyTorch's
+    /// `memory_reserved`, beside the ledger's allocated bytes). Emitted
+    /// when it changes.
+    DeviceReserved {
+        /// The device, as PyTorch prints it (`webgpu:0`).
+        device: String,
+        /// Bytes reserved.
+        bytes: u64,
+    },
     /// A storage's last handle went away.
     StorageFreed {
         /// The allocation.

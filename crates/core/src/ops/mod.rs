@@ -217,6 +217,9 @@ pub(crate) fn apply(op: Op, inputs: &[&Tensor]) -> Result<Tensor> {
         output
     };
     crate::device::check_device_error()?;
+    if device != crate::Device::Cpu {
+        crate::device::note_reserved();
+    }
     let output = output?;
     crate::ledger::check_out_of_memory()?;
     trace::emit(|| EventKind::OpCalled {
