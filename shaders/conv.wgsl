@@ -37,6 +37,29 @@ const WORKGROUP_SIZE: u32 = 64u;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @group(0) @binding(2) var<storage, read> metadata: array<u32>;
 
+// The sizes both kernels read from the metadata.
+struct Geometry {
+    h: u32,
+    w: u32,
+    kh: u32,
+    kw: u32,
+    oh: u32,
+    ow: u32,
+}
+
+fn geometry() -> Geometry {
+    return Geometry(metadata[2], metadata[3], metadata[4], metadata[5], metadata[12], metadata[13]);
+}
+
+// The output element of invocation gid, or numel where it has none.
+fn element(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
+    let index = gid.y * groups.x * WORKGROUP_SIZE + gid.x;
+    if index >= metadata[0] || index >= arrayLength(&out) {
+        return metadata[0];
+    }
+    return index;
+}
+
 // The image row (a = 0) or column (a = 1) tap k of window o reads, or -1
 // where it falls in the padding.
 fn tap(a: u32, o: u32, k: u32, size: u32) -> i32 {
@@ -49,27 +72,22 @@ fn conv_im2col(
     @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
-    let index = gid.y * groups.x * WORKGROUP_SIZE + gid.x;
-    if index >= metadata[0] || index >= arrayLength(&out) {
+    let index = element(gid, groups);
+    if index == metadata[0] {
         return;
     }
-    let h = metadata[2];
-    let w = metadata[3];
-    let kh = metadata[4];
-    let kw = metadata[5];
-    let oh = metadata[12];
-    let ow = metadata[13];
+    let g = geometry();
     // index = ((plane * kh + i) * kw + j) * oh * ow + y * ow + x
-    let xo = index % ow;
-    let y = (index / ow) % oh;
-    let j = (index / (ow * oh)) % kw;
-    let i = (index / (ow * oh * kw)) % kh;
-    let plane = index / (ow * oh * kw * kh);
-    let iy = tap(0u, y, i, h);
-    let ix = tap(1u, xo, j, w);
+    let xo = index % g.ow;
+    let y = (index / g.ow) % g.oh;
+    let j = (index / (g.ow * g.oh)) % g.kw;
+    let i = (index / (g.ow * g.oh * g.kw)) % g.kh;
+    let plane = index / (g.ow * g.oh * g.kw * g.kh);
+    let iy = tap(0u, y, i, g.h);
+    let ix = tap(1u, xo, j, g.w);
     var value = 0.0;
     if iy >= 0 && ix >= 0 {
-        let at = metadata[1] + (plane * h + u32(iy)) * w + u32(ix);
+        let at = metadata[1] + (plane * g.h + u32(iy)) * g.w + u32(ix);
         if at < arrayLength(&src) {
             value = src[at];
         }
@@ -93,31 +111,27 @@ fn conv_col2im(
     @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
-    let index = gid.y * groups.x * WORKGROUP_SIZE + gid.x;
-    if index >= metadata[0] || index >= arrayLength(&out) {
+    let index = element(gid, groups);
+    if index == metadata[0] {
         return;
     }
-    let h = metadata[2];
-    let w = metadata[3];
-    let kh = metadata[4];
-    let kw = metadata[5];
-    let oh = metadata[12];
-    let ow = metadata[13];
-    let ix = index % w;
-    let iy = (index / w) % h;
-    let plane = index / (w * h);
+    let g = geometry();
+    let ix = index % g.w;
+    let iy = (index / g.w) % g.h;
+    let plane = index / (g.w * g.h);
     var sum = 0.0;
-    for (var i = 0u; i < kh; i++) {
-        let y = window_of(0u, iy, i, oh);
+    for (var i = 0u; i < g.kh; i++) {
+        let y = window_of(0u, iy, i, g.oh);
         if y < 0 {
             continue;
         }
-        for (var j = 0u; j < kw; j++) {
-            let xo = window_of(1u, ix, j, ow);
+        for (var j = 0u; j < g.kw; j++) {
+            let xo = window_of(1u, ix, j, g.ow);
             if xo < 0 {
                 continue;
             }
-            let at = metadata[1] + ((plane * kh + i) * kw + j) * oh * ow + u32(y) * ow + u32(xo);
+            let at = metadata[1] + ((plane * g.kh + i) * g.kw + j) * g.oh * g.ow + u32(y) * g.ow
+                + u32(xo);
             if at < arrayLength(&src) {
                 sum += src[at];
             }
