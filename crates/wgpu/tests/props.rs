@@ -9,11 +9,12 @@
 mod common;
 
 use common::{assert_close, be, binary_rtol, cpu_binary, device, on_gpu, result, tensor};
+use gradscope_core::backend::ScatterPart;
 use gradscope_core::cpu::CpuBuffer;
 use gradscope_core::cpu::reduce::{Fold, reduce as cpu_reduce_kernel};
 use gradscope_core::ops::UnaryOp;
 use gradscope_core::ops::unary::GeluApproximate;
-use gradscope_core::{BinaryOp, ReduceKernel, Tensor};
+use gradscope_core::{BinaryOp, Layout, ReduceKernel, Tensor};
 use gradscope_wgpu::GpuDevice;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -205,5 +206,78 @@ fn matmul_any_strides() {
         let got = result(dev, &what, be(dev).matmul(&*ab, &al, &*bb, &bl));
         let want = a.bmm(&b).expect("cpu").to_vec::<f32>();
         assert_close(&what, &got, &want, 1e-5, 6.25 * 10.0 * 4e-7);
+    });
+}
+
+#[test]
+fn scatter_writes_any_view_through_any_slice() {
+    // A view's elements placed, through a stepped slice of one axis, into
+    // zeros as large as the view with that axis stretched.
+    run((view(), 0usize..4, 1usize..4), |dev, (v, axis, step)| {
+        let x = v.tensor();
+        let rank = v.shape.len();
+        if rank == 0 {
+            return;
+        }
+        let axis = axis % rank;
+        let mut out_shape = v.shape.clone();
+        out_shape[axis] = v.shape[axis] * step + 1;
+        let target = Layout::contiguous(&out_shape).slice(axis, 1, v.shape[axis], step);
+        let numel: usize = out_shape.iter().product();
+        let (xb, xl) = on_gpu(dev, &x);
+        let what = format!("{v:?} into axis {axis} step {step}");
+        let part = ScatterPart {
+            src: &*xb,
+            layout: &xl,
+            target: &target,
+        };
+        let got = result(dev, &what, be(dev).scatter(numel, &[part]));
+        let mut want = vec![0.0f32; numel];
+        for (at, value) in target
+            .indices()
+            .zip(x.contiguous().expect("dense").to_vec::<f32>())
+        {
+            want[at] = value;
+        }
+        assert_eq!(got, want, "{what}");
+    });
+}
+
+#[test]
+fn take_and_put_follow_any_positions() {
+    // Positions with repeats into a view's storage, taken, then added back.
+    let strategy = (view(), prop::collection::vec(any::<u16>(), 0..40));
+    run(strategy, |dev, (v, picks)| {
+        let x = v.tensor();
+        let data = x
+            .storage()
+            .data()
+            .gather_as(&Layout::contiguous(&[x.storage().len()]), x.dtype());
+        let CpuBuffer::F32(data) = data else {
+            panic!("float32 storage expected")
+        };
+        if data.is_empty() {
+            return;
+        }
+        let positions: Vec<usize> = picks.iter().map(|&p| p as usize % data.len()).collect();
+        let (xb, _) = on_gpu(dev, &x);
+        let what = format!("{v:?} at {positions:?}");
+        let got = result(dev, &what, be(dev).take(&*xb, &positions));
+        let want: Vec<f32> = positions.iter().map(|&p| data[p]).collect();
+        assert_eq!(got, want, "take {what}");
+        // The taken values added back at their positions, repeats in order.
+        let dense = Layout::contiguous(&[data.len()]);
+        let reads: Vec<usize> = (0..positions.len()).collect();
+        let taken = be(dev).upload(&want).expect("upload");
+        let got = result(
+            dev,
+            &what,
+            be(dev).put(&*xb, &dense, &*taken, &positions, &reads, true),
+        );
+        let mut want_put = data.clone();
+        for (&p, &r) in positions.iter().zip(&reads) {
+            want_put[p] += want[r];
+        }
+        assert_eq!(got, want_put, "put {what}");
     });
 }
