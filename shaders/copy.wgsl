@@ -37,21 +37,6 @@ const HEADER: u32 = 6u;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @group(0) @binding(2) var<storage, read> metadata: array<u32>;
 
-// The storage offset of row-major position `index` over the shape at
-// HEADER: `offset` plus each coordinate, peeled innermost first, times its
-// stride from the `rank` words at `strides` (i32 bit-cast).
-fn walk(index: u32, rank: u32, offset: i32, strides: u32) -> i32 {
-    var rest = index;
-    var at = offset;
-    for (var k = rank; k > 0u; k--) {
-        let d = k - 1u;
-        let size = metadata[HEADER + d];
-        at += i32(rest % size) * bitcast<i32>(metadata[strides + d]);
-        rest = rest / size;
-    }
-    return at;
-}
-
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn copy_strided(
     @builtin(global_invocation_id) gid: vec3<u32>,
@@ -63,7 +48,7 @@ fn copy_strided(
         return;
     }
     let rank = metadata[1];
-    let at = u32(walk(index, rank, i32(metadata[3]), HEADER + rank));
+    let at = u32(i32(metadata[3]) + strided_offset(index, rank, HEADER, HEADER + rank));
     if at < arrayLength(&src) {
         out[index] = src[at];
     }
@@ -94,8 +79,8 @@ fn copy_scatter(
         return;
     }
     let rank = metadata[1];
-    let read_at = u32(walk(index, rank, i32(metadata[3]), HEADER + rank));
-    let write_at = u32(walk(index, rank, i32(metadata[4]), HEADER + 2u * rank));
+    let read_at = u32(i32(metadata[3]) + strided_offset(index, rank, HEADER, HEADER + rank));
+    let write_at = u32(i32(metadata[4]) + strided_offset(index, rank, HEADER, HEADER + 2u * rank));
     if read_at < arrayLength(&src) && write_at < arrayLength(&out) {
         out[write_at] = src[read_at];
     }

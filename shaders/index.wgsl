@@ -48,15 +48,7 @@ const HEADER: u32 = 7u;
 // The storage offset of row-major position `index` over the dims starting
 // at metadata word `shapes` (rank dims, then as many strides).
 fn walk(index: u32, shapes: u32, rank: u32) -> i32 {
-    var rest = index;
-    var at = 0i;
-    for (var k = rank; k > 0u; k--) {
-        let d = k - 1u;
-        let size = metadata[shapes + d];
-        at += i32(rest % size) * bitcast<i32>(metadata[shapes + rank + d]);
-        rest = rest / size;
-    }
-    return at;
+    return strided_offset(index, rank, shapes, shapes + rank);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

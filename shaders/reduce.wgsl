@@ -118,15 +118,7 @@ fn combine(op: u32, a: f32, b: f32) -> f32 {
 // The storage index of output element o's first folded element.
 fn kept_base(o: u32) -> i32 {
     let k = metadata[4];
-    var rest = o;
-    var at = i32(metadata[3]);
-    for (var i = k; i > 0u; i--) {
-        let d = i - 1u;
-        let size = metadata[HEADER + d];
-        at += i32(rest % size) * bitcast<i32>(metadata[HEADER + k + d]);
-        rest = rest / size;
-    }
-    return at;
+    return i32(metadata[3]) + strided_offset(o, k, HEADER, HEADER + k);
 }
 
 // The offset of folded element j from the base.
@@ -134,15 +126,7 @@ fn reduced_offset(j: u32) -> i32 {
     let k = metadata[4];
     let r = metadata[5];
     let shapes = HEADER + 2u * k;
-    var rest = j;
-    var at = 0i;
-    for (var i = r; i > 0u; i--) {
-        let d = i - 1u;
-        let size = metadata[shapes + d];
-        at += i32(rest % size) * bitcast<i32>(metadata[shapes + r + d]);
-        rest = rest / size;
-    }
-    return at;
+    return strided_offset(j, r, shapes, shapes + r);
 }
 
 // Element j of output o's fold; the host checked the layout against src,

@@ -93,15 +93,7 @@ fn exp_shifted(d: f32) -> f32 {
 // The storage index of row r's first element.
 fn row_base(r: u32) -> i32 {
     let k = metadata[6];
-    var rest = r;
-    var at = i32(metadata[3]);
-    for (var i = k; i > 0u; i--) {
-        let d = i - 1u;
-        let size = metadata[HEADER + d];
-        at += i32(rest % size) * bitcast<i32>(metadata[HEADER + k + d]);
-        rest = rest / size;
-    }
-    return at;
+    return i32(metadata[3]) + strided_offset(r, k, HEADER, HEADER + k);
 }
 
 // Element j of the row at `base`; the host checked the layout, and the

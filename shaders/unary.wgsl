@@ -362,15 +362,7 @@ fn unary_strided(
         return;
     }
     let rank = metadata[1];
-    var rest = index;
-    var s = i32(metadata[3]);
-    for (var k = rank; k > 0u; k--) {
-        let d = k - 1u;
-        let size = metadata[HEADER + d];
-        s += i32(rest % size) * bitcast<i32>(metadata[HEADER + rank + d]);
-        rest = rest / size;
-    }
-    let at = u32(s);
+    let at = u32(i32(metadata[3]) + strided_offset(index, rank, HEADER, HEADER + rank));
     if at < arrayLength(&src) {
         let p0 = bitcast<f32>(metadata[4]);
         let p1 = bitcast<f32>(metadata[5]);

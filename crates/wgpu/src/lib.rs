@@ -36,3 +36,4 @@ pub use buffer::GpuBuffer;
 pub use copy::ScatterPart;
 pub use device::GpuDevice;
 pub use matmul::MatmulKernel;
+pub use pipeline::{STRIDED_PRELUDE, shader_source};

@@ -51,10 +51,24 @@ impl PipelineCache {
     }
 }
 
+/// What the strided kernels share (`strided_offset`), prepended to the
+/// source of each that calls it: WGSL has no includes.
+pub const STRIDED_PRELUDE: &str = include_str!("../../../shaders/strided.wgsl");
+
+/// A shader file's source as the device compiles it: with the strided
+/// prelude where the file calls into it.
+pub fn shader_source(file: &str) -> Cow<'_, str> {
+    if file.contains("strided_offset(") {
+        Cow::Owned(format!("{STRIDED_PRELUDE}\n{file}"))
+    } else {
+        Cow::Borrowed(file)
+    }
+}
+
 fn build(device: &wgpu::Device, spec: &KernelSpec) -> Kernel {
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(spec.label),
-        source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(spec.source)),
+        source: wgpu::ShaderSource::Wgsl(shader_source(spec.source)),
     });
     let entries: Vec<wgpu::BindGroupLayoutEntry> = spec
         .bindings
