@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use gradscope_trace::layout::{NODE_HEIGHT, NODE_WIDTH};
-use gradscope_trace::memory::timeline;
+use gradscope_trace::memory::{MemoryTracker, timeline};
 use gradscope_trace::{Category, Event, EventKind, GraphLayout, GraphNode, GraphState, NodeStatus};
 use serde_json::{Value, json};
 
@@ -76,20 +76,30 @@ pub fn chrome_trace(events: &[Event]) -> Value {
     json!({"traceEvents": out, "displayTimeUnit": "ms"})
 }
 
-/// The memory timeline: bytes per category after each event that changed them.
+/// The memory timeline, one ledger per device as the page draws them:
+/// after each event that changed a device's bytes or its reserve, that
+/// device's bytes per category, their total, and the bytes its caching
+/// allocator reserved (0 on the CPU).
 pub fn memory_csv(events: &[Event]) -> String {
-    let mut out = String::from("seq,time_us");
+    let mut out = String::from("seq,time_us,device");
     for category in Category::ALL {
         out.push(',');
         out.push_str(&category.label().replace(' ', "_"));
     }
-    out.push_str(",total\n");
-    for sample in timeline(events) {
-        let _ = write!(out, "{},{}", sample.seq, sample.time_us);
-        for bytes in sample.bytes {
-            let _ = write!(out, ",{bytes}");
+    out.push_str(",total,reserved\n");
+    let mut tracker = MemoryTracker::default();
+    for event in events {
+        let Some((d, _)) = tracker.apply_device(event) else {
+            continue;
+        };
+        let device = &tracker.devices()[d];
+        let bytes = tracker.device_bytes(device);
+        let _ = write!(out, "{},{},{device}", event.seq, event.time_us);
+        for b in bytes {
+            let _ = write!(out, ",{b}");
         }
-        let _ = writeln!(out, ",{}", sample.total());
+        let total: u64 = bytes.iter().sum();
+        let _ = writeln!(out, ",{total},{}", tracker.reserved(device));
     }
     out
 }
@@ -348,10 +358,41 @@ mod tests {
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(
             lines[0],
-            "seq,time_us,parameter,gradient,optimizer_state,saved_for_backward,other,total"
+            "seq,time_us,device,parameter,gradient,optimizer_state,saved_for_backward,other,total,reserved"
         );
-        assert_eq!(lines[1], "0,0,0,0,0,0,16,16");
-        assert_eq!(lines[2], "4,40,0,0,0,16,0,16");
+        assert_eq!(lines[1], "0,0,cpu,0,0,0,0,16,16,0");
+        assert_eq!(lines[2], "4,40,cpu,0,0,0,16,0,16,0");
+        // A GPU's rows are its own ledger, with its reserve.
+        let mut list = events();
+        list.push(Event {
+            seq: 6,
+            time_us: 60,
+            line: None,
+            kind: EventKind::StorageAllocated {
+                storage: 9,
+                bytes: 64,
+                device: "webgpu:0".into(),
+                category: Category::Other,
+            },
+        });
+        list.push(Event {
+            seq: 7,
+            time_us: 70,
+            line: None,
+            kind: EventKind::DeviceReserved {
+                device: "webgpu:0".into(),
+                bytes: 256,
+            },
+        });
+        let csv = memory_csv(&list);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines[3..],
+            [
+                "6,60,webgpu:0,0,0,0,0,64,64,0",
+                "7,70,webgpu:0,0,0,0,0,64,64,256"
+            ]
+        );
     }
 
     #[test]

@@ -140,12 +140,28 @@ pub struct Tick {
     pub label: String,
 }
 
-/// The memory chart of a whole trace in a `width` by `height` box.
+/// A GPU's reserve over the trace: the bytes its caching allocator held
+/// from the device, drawn as a line over the allocated bytes' stack.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reserved {
+    /// An SVG path (`d`) of the line, as steps.
+    pub path: String,
+    /// The most bytes reserved at once.
+    pub peak_bytes: u64,
+}
+
+/// The memory chart of one device's ledger over a whole trace in a `width`
+/// by `height` box.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MemoryChart {
+    /// The device whose ledger it draws (`cpu`, `webgpu:0`), `None` when
+    /// no device allocated anything.
+    pub device: Option<String>,
     /// Bands in [`Category::ALL`] order, bottom of the stack first.
     pub bands: Vec<Band>,
-    /// The highest total, if any byte was ever live.
+    /// The device's reserve, when it reported one (GPUs do).
+    pub reserved: Option<Reserved>,
+    /// The highest total on the ledger, if any byte was ever live there.
     pub peak: Option<Peak>,
     /// Backward passes, grad mode scopes and recomputations.
     pub spans: Vec<Span>,
@@ -173,6 +189,7 @@ struct Step {
     x: f64,
     total: u64,
     stack: [u64; 5],
+    reserved: u64,
 }
 
 /// What the memory chart needs of a trace, kept as events are applied so
@@ -194,12 +211,8 @@ struct Step {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MemoryRecord {
     tracker: MemoryTracker,
-    /// One per event that changed memory.
-    samples: Vec<MemorySample>,
-    /// Each category's most bytes at once.
-    peak_bytes: [u64; 5],
-    /// The index in `samples` of the first sample with the highest total.
-    peak: Option<usize>,
+    /// One per device, in the order of the tracker's devices.
+    ledgers: Vec<LedgerRecord>,
     /// Closed spans: kind, depth, start (index, time), end (index, time).
     spans: Vec<RecordedSpan>,
     /// Open spans, outermost first, with where they began.
@@ -215,6 +228,19 @@ pub struct MemoryRecord {
     end_time_us: u64,
 }
 
+/// One device's samples and peaks.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct LedgerRecord {
+    /// One per event that changed the ledger (its bytes or its reserve).
+    samples: Vec<MemorySample>,
+    /// Each category's most bytes at once.
+    peak_bytes: [u64; 5],
+    /// The most bytes reserved at once.
+    reserved_peak: u64,
+    /// The index in `samples` of the first sample with the highest total.
+    peak: Option<usize>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 struct RecordedSpan {
     kind: SpanKind,
@@ -227,23 +253,30 @@ impl Fold for MemoryRecord {
     fn apply(&mut self, index: usize, event: &Event) {
         self.events += 1;
         self.end_time_us = self.end_time_us.max(event.time_us);
-        if self.tracker.apply(event) {
+        if let Some((d, _)) = self.tracker.apply_device(event) {
+            let (bytes, reserved) = self.tracker.ledger_at(d);
+            if self.ledgers.len() <= d {
+                self.ledgers.resize_with(d + 1, LedgerRecord::default);
+            }
+            let ledger = &mut self.ledgers[d];
             let sample = MemorySample {
                 seq: event.seq,
                 time_us: event.time_us,
-                bytes: self.tracker.bytes(),
+                bytes,
+                reserved,
             };
-            for (peak, bytes) in self.peak_bytes.iter_mut().zip(sample.bytes) {
+            for (peak, bytes) in ledger.peak_bytes.iter_mut().zip(sample.bytes) {
                 *peak = (*peak).max(bytes);
             }
-            let best = self
+            ledger.reserved_peak = ledger.reserved_peak.max(reserved);
+            let best = ledger
                 .peak
-                .and_then(|p| self.samples.get(p))
+                .and_then(|p| ledger.samples.get(p))
                 .map_or(0, |p| p.total());
             if sample.total() > best {
-                self.peak = Some(self.samples.len());
+                ledger.peak = Some(ledger.samples.len());
             }
-            self.samples.push(sample);
+            ledger.samples.push(sample);
         }
         let at = (index, event.time_us);
         let in_backward = self.open.iter().any(|(k, ..)| *k == SpanKind::Backward);
@@ -315,9 +348,25 @@ impl MemoryRecord {
         record
     }
 
-    /// Bytes per category after the last event applied.
+    /// Bytes per category after the last event applied, on all devices.
     pub fn bytes(&self) -> [u64; 5] {
         self.tracker.bytes()
+    }
+
+    /// The bytes, reserves and devices after the last event applied.
+    pub fn tracker(&self) -> &MemoryTracker {
+        &self.tracker
+    }
+
+    /// The devices that allocated or reserved memory, first seen first.
+    pub fn devices(&self) -> &[String] {
+        self.tracker.devices()
+    }
+
+    /// The ledger the chart shows unless told: the device the run mostly
+    /// used ([`MemoryTracker::main_device`]).
+    pub fn main_device(&self) -> Option<&str> {
+        self.tracker.main_device()
     }
 }
 
@@ -345,8 +394,42 @@ impl MemoryChart {
         Self::of_record(&MemoryRecord::of(events), axis, width, height)
     }
 
-    /// The chart of the events `record` holds, as [`MemoryChart::of`] them.
+    /// The chart of the events `record` holds, as [`MemoryChart::of`] them:
+    /// the ledger of the device the run mostly used.
     pub fn of_record(record: &MemoryRecord, axis: Axis, width: f64, height: f64) -> Self {
+        let device = record.main_device().unwrap_or("cpu").to_string();
+        Self::of_ledger(record, &device, axis, width, height)
+    }
+
+    /// The chart of `device`'s ledger (`cpu`, `webgpu:0`) in the events
+    /// `record` holds: its bytes, its reserve and its peak, with the whole
+    /// trace's spans and markers.
+    ///
+    /// ```
+    /// use gradscope_trace::{Category, Event, EventKind};
+    /// use gradscope_trace::chart::{Axis, MemoryChart, MemoryRecord};
+    /// let ev = |seq, kind| Event { seq, time_us: seq, line: None, kind };
+    /// let trace = [
+    ///     ev(0, EventKind::StorageAllocated {
+    ///         storage: 1, bytes: 16, device: "cpu".into(), category: Category::Other }),
+    ///     ev(1, EventKind::StorageAllocated {
+    ///         storage: 2, bytes: 64, device: "webgpu:0".into(), category: Category::Other }),
+    ///     ev(2, EventKind::DeviceReserved { device: "webgpu:0".into(), bytes: 256 }),
+    /// ];
+    /// let record = MemoryRecord::of(&trace);
+    /// let gpu = MemoryChart::of_ledger(&record, "webgpu:0", Axis::Events, 100.0, 50.0);
+    /// assert_eq!(gpu.peak.map(|p| p.bytes), Some(64));
+    /// assert_eq!(gpu.reserved.map(|r| r.peak_bytes), Some(256));
+    /// let cpu = MemoryChart::of_ledger(&record, "cpu", Axis::Events, 100.0, 50.0);
+    /// assert_eq!((cpu.peak.map(|p| p.bytes), cpu.reserved), (Some(16), None));
+    /// ```
+    pub fn of_ledger(
+        record: &MemoryRecord,
+        device: &str,
+        axis: Axis,
+        width: f64,
+        height: f64,
+    ) -> Self {
         let mut chart = MemoryChart {
             width,
             height,
@@ -355,10 +438,18 @@ impl MemoryChart {
             end_time_us: record.end_time_us,
             ..Self::default()
         };
-        let samples = &record.samples;
+        let empty = LedgerRecord::default();
+        let ledger = match record.devices().iter().position(|d| d == device) {
+            Some(d) => {
+                chart.device = Some(device.to_string());
+                record.ledgers.get(d).unwrap_or(&empty)
+            }
+            None => &empty,
+        };
+        let samples = &ledger.samples;
         let steps = chart.steps(samples);
         let peak_total = steps.iter().map(|s| s.total).max().unwrap_or(0);
-        chart.top_bytes = nice_ceiling(peak_total);
+        chart.top_bytes = nice_ceiling(peak_total.max(ledger.reserved_peak));
         chart.ticks = [0, chart.top_bytes / 2, chart.top_bytes]
             .into_iter()
             .map(|b| Tick {
@@ -366,7 +457,7 @@ impl MemoryChart {
                 label: bytes_label(b),
             })
             .collect();
-        chart.peak = record.peak.and_then(|p| samples.get(p)).map(|s| Peak {
+        chart.peak = ledger.peak.and_then(|p| samples.get(p)).map(|s| Peak {
             x: chart.sample_x(s),
             y: chart.y(s.total()),
             bytes: s.total(),
@@ -376,7 +467,7 @@ impl MemoryChart {
             .iter()
             .enumerate()
             .map(|(k, &category)| {
-                let peak_bytes = record.peak_bytes[k];
+                let peak_bytes = ledger.peak_bytes[k];
                 let path = if peak_bytes == 0 {
                     String::new()
                 } else {
@@ -389,6 +480,10 @@ impl MemoryChart {
                 }
             })
             .collect();
+        chart.reserved = (ledger.reserved_peak > 0).then(|| Reserved {
+            path: chart.reserved_path(&steps),
+            peak_bytes: ledger.reserved_peak,
+        });
         chart.spans = chart.spans_of(record);
         chart.markers = chart.markers_of(record, MARKER_GAP);
         chart.end_label = match axis {
@@ -452,6 +547,7 @@ impl MemoryChart {
             x: 0.0,
             total: 0,
             stack: [0; 5],
+            reserved: 0,
         }];
         for sample in samples {
             let mut stack = sample.bytes;
@@ -462,18 +558,21 @@ impl MemoryChart {
                 x: self.sample_x(sample),
                 total: stack[4],
                 stack,
+                reserved: sample.reserved,
             };
             let last = steps.len() - 1;
             if samples.len() > 2 * self.width.max(1.0) as usize
                 && (step.x * 2.0).floor() == (steps[last].x * 2.0).floor()
                 && last > 0
             {
+                let reserved = step.reserved.max(steps[last].reserved);
                 if step.total >= steps[last].total {
                     steps[last] = Step {
                         x: steps[last].x,
                         ..step
                     };
                 }
+                steps[last].reserved = reserved;
             } else {
                 steps.push(step);
             }
@@ -512,6 +611,28 @@ impl MemoryChart {
             }
         }
         d.push('Z');
+        d
+    }
+
+    /// The reserve as a line of steps from the left edge to the right.
+    fn reserved_path(&self, steps: &[Step]) -> String {
+        let mut d = String::new();
+        let mut point = |command: char, x: f64, y: f64| {
+            d.push(command);
+            push_tenths(&mut d, x);
+            d.push(',');
+            push_tenths(&mut d, y);
+        };
+        point('M', 0.0, self.y(0));
+        for (i, step) in steps.iter().enumerate() {
+            if i > 0 {
+                point('L', step.x, self.y(steps[i - 1].reserved));
+            }
+            point('L', step.x, self.y(step.reserved));
+        }
+        if let Some(last) = steps.last() {
+            point('L', self.width, self.y(last.reserved));
+        }
         d
     }
 
@@ -919,6 +1040,64 @@ mod tests {
         assert!(chart.peak.is_none());
         assert!(chart.bands.iter().all(|b| b.path.is_empty()));
         assert!(chart.spans.is_empty());
+    }
+
+    #[test]
+    fn chart_draws_one_ledger_with_its_reserve() {
+        let alloc = |storage, bytes, device: &str| EventKind::StorageAllocated {
+            storage,
+            bytes,
+            device: device.into(),
+            category: Category::Other,
+        };
+        let reserve = |bytes| EventKind::DeviceReserved {
+            device: "webgpu:0".into(),
+            bytes,
+        };
+        let events: Vec<Event> = [
+            alloc(1, 100, "cpu"),
+            alloc(2, 300, "webgpu:0"),
+            reserve(500),
+            EventKind::StorageFreed { storage: 1 },
+            alloc(3, 600, "webgpu:0"),
+            reserve(1000),
+            EventKind::StorageFreed { storage: 3 },
+            EventKind::ZeroGrad { set_to_none: true },
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(i, k)| ev(i as u64, k))
+        .collect();
+        let record = MemoryRecord::of(&events);
+        assert_eq!(record.devices(), ["cpu", "webgpu:0"]);
+        assert_eq!(record.main_device(), Some("webgpu:0"));
+        let gpu = MemoryChart::of_ledger(&record, "webgpu:0", Axis::Events, 80.0, 50.0);
+        assert_eq!(gpu.device.as_deref(), Some("webgpu:0"));
+        // The GPU's own peak, at the event that reached it (the fifth).
+        let peak = gpu.peak.clone().unwrap();
+        assert_eq!((peak.bytes, peak.position), (900, 5));
+        // The reserve is above every allocated byte: the box fits it.
+        assert_eq!(gpu.top_bytes, 1000);
+        let reserved = gpu.reserved.clone().unwrap();
+        assert_eq!(reserved.peak_bytes, 1000);
+        // Zero until the third event, 500 bytes (y 25), then the top.
+        assert_eq!(
+            reserved.path,
+            "M0.0,50.0L0.0,50.0L20.0,50.0L20.0,50.0L30.0,50.0L30.0,25.0\
+             L50.0,25.0L50.0,25.0L60.0,25.0L60.0,0.0L70.0,0.0L70.0,0.0L80.0,0.0"
+        );
+        // Markers and the event axis are the whole trace's.
+        assert_eq!(gpu.end_label, "8 events");
+        assert_eq!(gpu.markers.len(), 1);
+        let cpu = MemoryChart::of_ledger(&record, "cpu", Axis::Events, 80.0, 50.0);
+        assert_eq!(cpu.peak.map(|p| (p.bytes, p.position)), Some((100, 1)));
+        assert_eq!((cpu.reserved, cpu.top_bytes), (None, 100));
+        assert_eq!(cpu.markers, gpu.markers);
+        // The default is the main device's.
+        let default = MemoryChart::of_record(&record, Axis::Events, 80.0, 50.0);
+        assert_eq!(default.device.as_deref(), Some("webgpu:0"));
+        let none = MemoryChart::of_ledger(&record, "webgpu:1", Axis::Events, 80.0, 50.0);
+        assert!(none.device.is_none() && none.peak.is_none());
     }
 
     #[test]
