@@ -313,7 +313,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
     });
     // `nn.Module.__call__` asks first, so a program nobody traces pays
     // one call per module, not the naming of its scope.
-    function!("_is_recording", || gradscope_core::trace::is_recording());
+    function!("_is_recording", gradscope_core::trace::is_recording);
     function!("_module_entered", |name: String, class: String| {
         gradscope_core::trace::module_entered(&name, &class);
     });

@@ -78,6 +78,34 @@ fn optimizer_emits_steps_zero_grad_and_clipping() {
 }
 
 #[test]
+fn module_zero_grad_is_marked_as_the_optimizers() {
+    let kinds = record(
+        "import torch\nm = torch.nn.Linear(2, 1)\nm(torch.ones(3, 2)).sum().backward()\n\
+         m.zero_grad()\nassert m.weight.grad is None\n\
+         m(torch.ones(3, 2)).sum().backward()\nm.zero_grad(set_to_none=False)\n\
+         assert m.weight.grad.abs().sum().item() == 0\n",
+    );
+    let zero_grads: Vec<bool> = kinds
+        .iter()
+        .filter_map(|k| match k {
+            EventKind::ZeroGrad { set_to_none } => Some(*set_to_none),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(zero_grads, [true, false]);
+    // After the backward that set the gradients, as PyTorch's call runs.
+    let last_backward = kinds
+        .iter()
+        .rposition(|k| matches!(k, EventKind::BackwardEnded))
+        .unwrap_or(usize::MAX);
+    let last_zero = kinds
+        .iter()
+        .rposition(|k| matches!(k, EventKind::ZeroGrad { .. }))
+        .unwrap_or(0);
+    assert!(last_zero > last_backward);
+}
+
+#[test]
 fn optimizer_state_counts_as_optimizer_state() {
     let mut rt = Runtime::new();
     let out = rt.run(

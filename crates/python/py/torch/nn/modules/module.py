@@ -445,6 +445,8 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
+        # The memory view marks it as it marks optimizer.zero_grad().
+        _C._emit_zero_grad(bool(set_to_none))
         for p in self.parameters():
             if p.grad is not None:
                 if set_to_none:
