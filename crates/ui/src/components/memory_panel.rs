@@ -1,7 +1,9 @@
 //! The memory timeline: bytes per category stacked over the trace, placed by
 //! `gradscope_trace::chart::MemoryChart`, with the peak, the backward and
 //! grad-mode spans, rows of forward, backward, step and zero_grad marks
-//! under it, and the cursor at the position shown.
+//! under it, and the cursor at the position shown. One device's ledger at
+//! a time (the CPU's or a GPU's, the run's main one unless chosen); on a
+//! GPU its caching allocator's reserve is a line over the allocated bytes.
 
 use gradscope_trace::chart::{Axis, MarkerKind, MemoryChart, MemoryRecord, bytes_label};
 use gradscope_trace::charts::{budget_y, merge_spans};
@@ -71,6 +73,18 @@ fn marker_meaning(kind: MarkerKind) -> &'static str {
     }
 }
 
+/// The name a ledger's choice prints: `CPU`, `GPU` (or the device's name
+/// where the run used more than one GPU).
+fn ledger_label(device: &str, devices: &[String]) -> String {
+    if device == "cpu" {
+        "CPU".into()
+    } else if devices.iter().filter(|d| *d != "cpu").count() > 1 {
+        format!("GPU {device}")
+    } else {
+        "GPU".into()
+    }
+}
+
 /// About how wide one character of a span's label is, in chart units.
 const LABEL_CHAR_WIDTH: f64 = 6.0;
 
@@ -83,12 +97,32 @@ pub fn MemoryPanel(props: &Props) -> Html {
     let plot_width = width - LEFT - RIGHT;
     // Both follow the run: each frame costs the new events only.
     let record = use_follow::<MemoryRecord>(&props.log, props.log.len());
+    // The ledger chosen; unset (or a device this run never used): the
+    // device that held the most.
+    let chosen = use_state(|| None::<String>);
+    let (devices, device) = {
+        let record = record.borrow();
+        let record = record.get();
+        let devices = record.devices().to_vec();
+        let device = chosen
+            .as_ref()
+            .filter(|d| devices.contains(d))
+            .cloned()
+            .or_else(|| record.main_device().map(str::to_string))
+            .unwrap_or_else(|| "cpu".to_string());
+        (devices, device)
+    };
     let chart = {
         let record = record.clone();
         use_memo(
-            (props.log.clone(), props.axis, plot_width as i64),
-            move |(_, axis, w)| {
-                MemoryChart::of_record(record.borrow().get(), *axis, *w as f64, PLOT_HEIGHT)
+            (
+                props.log.clone(),
+                props.axis,
+                plot_width as i64,
+                device.clone(),
+            ),
+            move |(_, axis, w, device)| {
+                MemoryChart::of_ledger(record.borrow().get(), device, *axis, *w as f64, PLOT_HEIGHT)
             },
         )
     };
@@ -96,10 +130,15 @@ pub fn MemoryPanel(props: &Props) -> Html {
     // record's own, with this one left at the start.
     let parked = props.position < props.log.len();
     let at = use_follow::<MemoryTracker>(&props.log, if parked { props.position } else { 0 });
-    let now = if parked {
-        at.borrow().get().bytes()
-    } else {
-        record.borrow().get().bytes()
+    let (now, reserved_now) = {
+        let live = record.borrow();
+        let here = at.borrow();
+        let tracker = if parked {
+            here.get()
+        } else {
+            live.get().tracker()
+        };
+        (tracker.device_bytes(&device), tracker.reserved(&device))
     };
     let cursor = chart.cursor_x(&props.log, props.position);
     // Spans closer than a pixel join: the same picture with far fewer elements.
@@ -173,6 +212,32 @@ pub fn MemoryPanel(props: &Props) -> Html {
             <span class="swatch" aria-hidden="true" />{ format!("{} {}", c.label(), bytes_label(now[c as usize])) }
         </li>
     });
+    // The reserve: a line over the stack, labelled at its right end where
+    // it sits, and in the legend with its value at the cursor.
+    let reserved_line = chart.reserved.as_ref().map(|r| {
+        html! {
+            <g class="reserved" data-testid="memory-reserved" role="img"
+               aria-label={format!("reserved by the GPU's caching allocator; at most {}", bytes_label(r.peak_bytes))}>
+                <path d={r.path.clone()} />
+            </g>
+        }
+    });
+    let reserved_legend = chart.reserved.as_ref().map(|_| html! {
+        <li class="reserved" data-testid="memory-reserved-legend"
+            title="Bytes the GPU's caching allocator holds from the device (torch.webgpu.memory_reserved()); the stack under it is allocated to tensors.">
+            <span class="swatch" aria-hidden="true" />{ format!("reserved {}", bytes_label(reserved_now)) }
+        </li>
+    });
+    let ledger_buttons = devices.iter().map(|d| {
+        let pressed = *d == device;
+        let chosen = chosen.clone();
+        let pick = d.clone();
+        html! {
+            <button type="button" aria-pressed={pressed.to_string()} data-device={d.clone()}
+                    title={format!("bytes on {d}")}
+                    onclick={move |_| chosen.set(Some(pick.clone()))}>{ ledger_label(d, &devices) }</button>
+        }
+    });
     let axis_button = |axis: Axis, label: &'static str| {
         let on_axis = props.on_axis.clone();
         html! {
@@ -213,16 +278,25 @@ pub fn MemoryPanel(props: &Props) -> Html {
         <section class="panel memory" aria-label="Memory timeline">
             <div class="panel-head">
                 <h2 data-testid="memory-title">{ format!("Memory · {} live", bytes_label(total)) }</h2>
-                <div class="toggle" role="group" aria-label="horizontal axis">
-                    { axis_button(Axis::Events, "events") }{ axis_button(Axis::Time, "time") }
+                <div class="toggles">
+                    if !devices.is_empty() {
+                        <div class="toggle" role="group" aria-label="ledger: the device whose memory is drawn"
+                             data-testid="memory-ledger">
+                            { for ledger_buttons }
+                        </div>
+                    }
+                    <div class="toggle" role="group" aria-label="horizontal axis">
+                        { axis_button(Axis::Events, "events") }{ axis_button(Axis::Time, "time") }
+                    </div>
                 </div>
             </div>
             <div class="chart" ref={container}>
                 <svg data-testid="memory-chart" role="img" width={width.to_string()}
                      height={(TOP + PLOT_HEIGHT + BOTTOM).to_string()}
-                     aria-label={format!("memory by category; peak {}", chart.peak.as_ref().map_or("none".into(), |p| bytes_label(p.bytes)))}>
+                     data-device={device.clone()}
+                     aria-label={format!("memory on {device} by category; peak {}", chart.peak.as_ref().map_or("none".into(), |p| bytes_label(p.bytes)))}>
                     <g transform={format!("translate({LEFT},{TOP})")}>
-                        { for ticks }{ for spans }{ for bands }{ for peak }{ for budget }
+                        { for ticks }{ for spans }{ for bands }{ for reserved_line }{ for peak }{ for budget }
                         <g data-testid="memory-markers">{ for marks }</g>
                         <line class="cursor" x1={cursor.to_string()} x2={cursor.to_string()} y1="-4"
                               y2={(MARKS_TOP + MARKS_HEIGHT).to_string()} />
@@ -234,7 +308,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
                 </svg>
             </div>
             <ul class="legend" data-testid="memory-legend">
-                { for legend }
+                { for legend }{ for reserved_legend }
                 if props.on_budget.is_some() {
                     <li class="budget-control"
                         title="Tensor memory the next run may hold; past it an allocation raises torch.OutOfMemoryError. Empty: 1 GiB, the most.">
