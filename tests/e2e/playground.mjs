@@ -237,7 +237,11 @@ try {
     check(graph.filter((n) => n.name === "MulBackward0").every((n) => n.phase === "freed"),
       "after backward the MulBackward0 nodes have freed their saved tensors");
     check(graph.find((n) => n.name === "AccumulateGrad").status === ".grad set", "the leaf shows its .grad");
-    check((await page.locator("[data-testid=graph] path.edge").count()) === 5, "graph has 5 edges");
+    // The edges are drawn as one path of curves and one of arrowheads:
+    // count their subpaths.
+    const subpaths = async (cls) => ((await page.locator(`[data-testid=graph] path.${cls}`).getAttribute("d")) ?? "")
+      .split("M").length - 1;
+    check(await subpaths("edge") === 5 && await subpaths("arrowheads") === 5, "graph has 5 edges, each with its arrowhead");
     check((await page.locator("[data-testid=memory-chart] path.band").count()) >= 2, "memory chart has stacked bands");
     check((await page.getByTestId("memory-peak").textContent()).startsWith("peak "), "memory chart marks the peak");
     check((await page.locator("[data-testid=memory-chart] .span.backward").count()) === 1, "memory chart marks backward");

@@ -28,7 +28,8 @@ pub struct Props {
 
 /// What the view draws at one position, computed once per position.
 struct Drawn {
-    nodes: Vec<(NodeId, f64, f64, NodeDetails)>,
+    /// Each node with the slot that keys its box (see [`slots`]).
+    nodes: Vec<(u64, NodeId, f64, f64, NodeDetails)>,
     /// Each collapsed group with its first node, which keys its box.
     groups: Vec<(GroupKey, NodeId, f64, f64, GroupDetails)>,
     frames: Vec<LaidFrame>,
@@ -75,8 +76,8 @@ pub fn GraphPanel(props: &Props) -> Html {
                     onclick={move |_| dispatch.emit(action)}>{ text }</button>
         }
     };
-    let nodes = drawn.nodes.iter().map(|(id, x, y, details)| {
-        html! { <GraphNodeBox key={*id} id={*id} x={*x} y={*y} view={details.clone()}
+    let nodes = drawn.nodes.iter().map(|(slot, id, x, y, details)| {
+        html! { <GraphNodeBox key={*slot} id={*id} x={*x} y={*y} view={details.clone()}
         onselect={on_select.clone()} /> }
     });
     let groups = drawn.groups.iter().map(|(key, first, x, y, details)| {
@@ -121,12 +122,6 @@ pub fn GraphPanel(props: &Props) -> Html {
                 }
                 <svg data-testid="graph" role="img" aria-label="autograd graph"
                      data-scale={format!("{:.4}", viewport.scale)}>
-                    <defs>
-                        <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7"
-                                markerHeight="7" orient="auto-start-reverse">
-                            <path d="M 0 0 L 10 5 L 0 10 z" />
-                        </marker>
-                    </defs>
                     <g class="content" transform={viewport.transform()}>
                         { for frames }
                         <GraphEdges edges={drawn.edges.clone()} />
@@ -199,12 +194,11 @@ fn drawn(graph: &GraphAt, chosen: &BTreeMap<GroupKey, bool>) -> Drawn {
         collapse_by_default: shown.nodes.len() > COLLAPSE_ABOVE,
     };
     let layout = GraphLayout::grouped(&shown, &expansion);
-    let nodes = layout
-        .nodes
-        .iter()
-        .filter_map(|laid| {
+    let nodes = slots(&layout)
+        .zip(&layout.nodes)
+        .filter_map(|(slot, laid)| {
             let view = graph.view(laid.node.id)?;
-            Some((laid.node.id, laid.x, laid.y, NodeDetails::of(&view)))
+            Some((slot, laid.node.id, laid.x, laid.y, NodeDetails::of(&view)))
         })
         .collect();
     let groups: Vec<_> = layout
@@ -232,17 +226,50 @@ fn drawn(graph: &GraphAt, chosen: &BTreeMap<GroupKey, bool>) -> Drawn {
         nodes,
         groups,
         frames: layout.frames,
-        edges: Edges(Rc::new(layout.edges)),
+        edges: Edges::of(&layout.edges),
         size: (layout.width, layout.height),
         title,
         counts: graph.phase_counts(),
     }
 }
 
-/// The laid-out edges, compared by pointer first: the same edges skip
-/// redrawing when only nodes' phases changed or the view moved.
+/// The key of each laid-out node's box: its row (by `y`) and its place in
+/// the row. A training loop builds a graph of the same shape every step,
+/// with new node ids; keyed by slot, the page keeps its boxes and only
+/// changes what differs (a phase, a line of text) instead of removing a
+/// pass's boxes and making the next one's (the browser's element creation
+/// and layout were most of a graph update's time).
+fn slots(layout: &GraphLayout) -> impl Iterator<Item = u64> + '_ {
+    let mut row = 0u64;
+    let mut column = 0u64;
+    let mut last_y = None;
+    layout.nodes.iter().map(move |laid| {
+        match last_y {
+            Some(y) if y == laid.y => column += 1,
+            Some(_) => {
+                row += 1;
+                column = 0;
+            }
+            None => {}
+        }
+        last_y = Some(laid.y);
+        (row << 32) | column
+    })
+}
+
+/// The edges as the view draws them: their end points only (which nodes
+/// they join does not show), so the same shape of graph with new node ids
+/// is not drawn again. Compared by pointer first.
 #[derive(Clone, Debug)]
-pub struct Edges(Rc<Vec<LaidEdge>>);
+pub struct Edges(Rc<Vec<[f64; 4]>>);
+
+impl Edges {
+    fn of(edges: &[LaidEdge]) -> Self {
+        Self(Rc::new(
+            edges.iter().map(|e| [e.x1, e.y1, e.x2, e.y2]).collect(),
+        ))
+    }
+}
 
 impl PartialEq for Edges {
     fn eq(&self, other: &Self) -> bool {
@@ -256,18 +283,63 @@ pub struct EdgesProps {
     pub edges: Edges,
 }
 
-/// The arrows, one curve each from a node to one of its `next_functions`.
+/// Length of an arrowhead along its edge, and half its width, in layout
+/// units (the size the former SVG marker drew at the edges' stroke width).
+const ARROW_LENGTH: f64 = 9.1;
+const ARROW_HALF_WIDTH: f64 = 4.55;
+
+/// The arrows: one curve each from a node to one of its `next_functions`,
+/// all in one path, and their heads in another. One element per edge (each
+/// with a marker) made a graph update add or change hundreds of elements.
 #[function_component]
 pub fn GraphEdges(props: &EdgesProps) -> Html {
-    let edges = props.edges.0.iter().map(|e| {
-        let mid = (e.y1 + e.y2) / 2.0;
-        let d = format!(
-            "M{:.1},{:.1} C{:.1},{mid:.1} {:.1},{mid:.1} {:.1},{:.1}",
-            e.x1, e.y1, e.x1, e.x2, e.x2, e.y2
+    let (curves, heads) = edge_paths(&props.edges.0);
+    html! {
+        <g class="edges" data-edges={props.edges.0.len().to_string()}>
+            <path class="edge" d={curves} />
+            <path class="arrowheads" d={heads} stroke="none" />
+        </g>
+    }
+}
+
+/// The `d` of the curves and of the arrowheads of `edges` (x1, y1, x2, y2):
+/// each curve leaves its start downwards and enters its end downwards; each
+/// head is a triangle with its tip at the end, along the curve's last
+/// tangent.
+fn edge_paths(edges: &[[f64; 4]]) -> (String, String) {
+    use std::fmt::Write;
+    let mut curves = String::with_capacity(edges.len() * 48);
+    let mut heads = String::with_capacity(edges.len() * 40);
+    for &[x1, y1, x2, y2] in edges {
+        let mid = (y1 + y2) / 2.0;
+        let _ = write!(
+            curves,
+            "M{x1:.1},{y1:.1} C{x1:.1},{mid:.1} {x2:.1},{mid:.1} {x2:.1},{y2:.1}"
         );
-        html! { <path class="edge" d={d} marker-end="url(#arrow)" /> }
-    });
-    html! { <g class="edges">{ for edges }</g> }
+        // The curve's direction at its end: from its last control point,
+        // or (a flat edge) from its start.
+        let (mut dx, mut dy) = (0.0, y2 - mid);
+        if dy == 0.0 {
+            (dx, dy) = (x2 - x1, y2 - y1);
+        }
+        let length = dx.hypot(dy);
+        let (ux, uy) = if length > 0.0 {
+            (dx / length, dy / length)
+        } else {
+            (0.0, 1.0)
+        };
+        let (bx, by) = (x2 - ux * ARROW_LENGTH, y2 - uy * ARROW_LENGTH);
+        let (px, py) = (-uy * ARROW_HALF_WIDTH, ux * ARROW_HALF_WIDTH);
+        let _ = write!(
+            heads,
+            "M{:.1},{:.1} L{x2:.1},{y2:.1} L{:.1},{:.1}z",
+            bx + px,
+            by + py,
+            bx - px,
+            by - py
+        );
+    }
+    (curves, heads)
 }
 
 /// The CSS class of a phase.
@@ -277,5 +349,66 @@ pub fn phase_class(phase: NodePhase) -> &'static str {
         NodePhase::Holding => "holding",
         NodePhase::Running => "running",
         NodePhase::Freed => "freed",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gradscope_trace::{Event, EventKind, GraphState};
+
+    #[test]
+    fn edges_draw_as_one_path_with_heads_at_their_ends() {
+        let (curves, heads) = edge_paths(&[[10.0, 20.0, 50.0, 100.0], [0.0, 0.0, 0.0, 40.0]]);
+        assert_eq!(
+            curves,
+            "M10.0,20.0 C10.0,60.0 50.0,60.0 50.0,100.0M0.0,0.0 C0.0,20.0 0.0,20.0 0.0,40.0"
+        );
+        // Each head points down its edge's last tangent: tip at the end,
+        // base ARROW_LENGTH above it.
+        assert_eq!(
+            heads,
+            "M45.5,90.9 L50.0,100.0 L54.5,90.9zM-4.5,30.9 L0.0,40.0 L4.5,30.9z"
+        );
+        // A flat edge's head points along the edge.
+        let (_, flat) = edge_paths(&[[0.0, 5.02, 100.0, 5.02]]);
+        assert_eq!(flat, "M90.9,9.6 L100.0,5.0 L90.9,0.5z");
+    }
+
+    fn created(node: NodeId, next: &[NodeId]) -> EventKind {
+        EventKind::NodeCreated {
+            node,
+            name: "MulBackward0".into(),
+            sequence_nr: node,
+            next: next.iter().map(|&n| Some(n)).collect(),
+            saved: vec![],
+            leaf: None,
+        }
+    }
+
+    fn laid(kinds: Vec<EventKind>) -> GraphLayout {
+        let events: Vec<Event> = kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, kind)| Event {
+                seq: i as u64,
+                time_us: 0,
+                line: None,
+                kind,
+            })
+            .collect();
+        GraphLayout::of(&GraphState::at(&events))
+    }
+
+    #[test]
+    fn slots_are_row_and_column_so_a_same_shaped_graph_keeps_its_keys() {
+        // 3 -> {1, 2}: one row of one node over a row of two.
+        let first = laid(vec![created(1, &[]), created(2, &[]), created(3, &[1, 2])]);
+        let keys: Vec<u64> = slots(&first).collect();
+        assert_eq!(keys, vec![0, 1 << 32, (1 << 32) | 1]);
+        // The next step's graph: new ids, the same shape, the same keys.
+        let next = laid(vec![created(7, &[]), created(8, &[]), created(9, &[7, 8])]);
+        assert_eq!(slots(&next).collect::<Vec<_>>(), keys);
+        assert_eq!(Edges::of(&first.edges), Edges::of(&next.edges));
     }
 }
