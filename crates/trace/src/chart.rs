@@ -154,8 +154,9 @@ pub struct Reserved {
 /// by `height` box.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MemoryChart {
-    /// The device whose ledger it draws (`cpu`, `webgpu:0`), `None` when
-    /// no device allocated anything.
+    /// The device whose ledger it draws (`cpu`, `webgpu`: see
+    /// [`crate::memory::ledger_key`]), `None` when no device allocated
+    /// anything.
     pub device: Option<String>,
     /// Bands in [`Category::ALL`] order, bottom of the stack first.
     pub bands: Vec<Band>,
@@ -413,7 +414,7 @@ impl MemoryChart {
     ///     ev(0, EventKind::StorageAllocated {
     ///         storage: 1, bytes: 16, device: "cpu".into(), category: Category::Other }),
     ///     ev(1, EventKind::StorageAllocated {
-    ///         storage: 2, bytes: 64, device: "webgpu:0".into(), category: Category::Other }),
+    ///         storage: 2, bytes: 64, device: "webgpu".into(), category: Category::Other }),
     ///     ev(2, EventKind::DeviceReserved { device: "webgpu:0".into(), bytes: 256 }),
     /// ];
     /// let record = MemoryRecord::of(&trace);
@@ -439,6 +440,7 @@ impl MemoryChart {
             ..Self::default()
         };
         let empty = LedgerRecord::default();
+        let device = crate::memory::ledger_key(device);
         let ledger = match record.devices().iter().position(|d| d == device) {
             Some(d) => {
                 chart.device = Some(device.to_string());
@@ -1056,10 +1058,10 @@ mod tests {
         };
         let events: Vec<Event> = [
             alloc(1, 100, "cpu"),
-            alloc(2, 300, "webgpu:0"),
+            alloc(2, 300, "webgpu"),
             reserve(500),
             EventKind::StorageFreed { storage: 1 },
-            alloc(3, 600, "webgpu:0"),
+            alloc(3, 600, "webgpu"),
             reserve(1000),
             EventKind::StorageFreed { storage: 3 },
             EventKind::ZeroGrad { set_to_none: true },
@@ -1069,10 +1071,10 @@ mod tests {
         .map(|(i, k)| ev(i as u64, k))
         .collect();
         let record = MemoryRecord::of(&events);
-        assert_eq!(record.devices(), ["cpu", "webgpu:0"]);
-        assert_eq!(record.main_device(), Some("webgpu:0"));
+        assert_eq!(record.devices(), ["cpu", "webgpu"]);
+        assert_eq!(record.main_device(), Some("webgpu"));
         let gpu = MemoryChart::of_ledger(&record, "webgpu:0", Axis::Events, 80.0, 50.0);
-        assert_eq!(gpu.device.as_deref(), Some("webgpu:0"));
+        assert_eq!(gpu.device.as_deref(), Some("webgpu"));
         // The GPU's own peak, at the event that reached it (the fifth).
         let peak = gpu.peak.clone().unwrap();
         assert_eq!((peak.bytes, peak.position), (900, 5));
@@ -1095,8 +1097,8 @@ mod tests {
         assert_eq!(cpu.markers, gpu.markers);
         // The default is the main device's.
         let default = MemoryChart::of_record(&record, Axis::Events, 80.0, 50.0);
-        assert_eq!(default.device.as_deref(), Some("webgpu:0"));
-        let none = MemoryChart::of_ledger(&record, "webgpu:1", Axis::Events, 80.0, 50.0);
+        assert_eq!(default.device.as_deref(), Some("webgpu"));
+        let none = MemoryChart::of_ledger(&record, "cuda:0", Axis::Events, 80.0, 50.0);
         assert!(none.device.is_none() && none.peak.is_none());
     }
 

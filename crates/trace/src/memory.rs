@@ -26,8 +26,16 @@ impl MemorySample {
     }
 }
 
+/// The ledger a device's bytes go to: its type (`cpu`, `webgpu`). The
+/// engine names an allocation's device by type and a reserve's with its
+/// index (`webgpu:0`); there is one GPU, and both are its ledger's.
+pub fn ledger_key(device: &str) -> &str {
+    device.split(':').next().unwrap_or(device)
+}
+
 /// Live bytes per category as events are applied one by one, in all and
-/// per device (a ledger each: the CPU's, a GPU's).
+/// per device (a ledger each: the CPU's, a GPU's, keyed by
+/// [`ledger_key`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemoryTracker {
     /// Each live storage's bytes, category and ledger (index in `devices`).
@@ -112,6 +120,7 @@ impl MemoryTracker {
     }
 
     fn device_index(&mut self, device: &str) -> usize {
+        let device = ledger_key(device);
         match self.devices.iter().position(|d| d == device) {
             Some(i) => i,
             None => {
@@ -127,8 +136,8 @@ impl MemoryTracker {
         self.bytes
     }
 
-    /// The devices that allocated or reserved memory, in the order they
-    /// first did (`cpu`, `webgpu:0`).
+    /// The ledgers' devices ([`ledger_key`]: `cpu`, `webgpu`), in the order
+    /// they first allocated or reserved memory.
     pub fn devices(&self) -> &[String] {
         &self.devices
     }
@@ -151,6 +160,7 @@ impl MemoryTracker {
     }
 
     fn ledger(&self, device: &str) -> Option<&Ledger> {
+        let device = ledger_key(device);
         let i = self.devices.iter().position(|d| d == device)?;
         self.ledgers.get(i)
     }
@@ -228,7 +238,7 @@ pub fn timeline<'a>(events: impl IntoIterator<Item = &'a Event>) -> Vec<MemorySa
 ///     ev(0, EventKind::StorageAllocated {
 ///         storage: 1, bytes: 16, device: "cpu".into(), category: Category::Other }),
 ///     ev(1, EventKind::StorageAllocated {
-///         storage: 2, bytes: 64, device: "webgpu:0".into(), category: Category::Other }),
+///         storage: 2, bytes: 64, device: "webgpu".into(), category: Category::Other }),
 ///     ev(2, EventKind::DeviceReserved { device: "webgpu:0".into(), bytes: 256 }),
 /// ];
 /// let gpu = device_timeline(&trace, "webgpu:0");
@@ -243,7 +253,7 @@ pub fn device_timeline<'a>(
     let mut samples = Vec::new();
     for event in events {
         if let Some((d, _)) = tracker.apply_device(event)
-            && tracker.devices[d] == device
+            && tracker.devices[d] == ledger_key(device)
         {
             let ledger = &tracker.ledgers[d];
             samples.push(MemorySample {
@@ -283,7 +293,7 @@ mod tests {
     fn gpu_run() -> Vec<Event> {
         let kinds = vec![
             alloc(1, 32, "cpu"),
-            alloc(2, 32, "webgpu:0"),
+            alloc(2, 32, "webgpu"),
             EventKind::StorageRecategorised {
                 storage: 2,
                 category: Category::Parameter,
@@ -293,7 +303,7 @@ mod tests {
                 device: "webgpu:0".into(),
                 bytes: 1024,
             },
-            alloc(3, 400, "webgpu:0"),
+            alloc(3, 400, "webgpu"),
             EventKind::DeviceReserved {
                 device: "webgpu:0".into(),
                 bytes: 1024,
@@ -336,7 +346,12 @@ mod tests {
                 (9, [32, 0, 0, 0, 0], 512),
             ]
         );
-        assert!(device_timeline(&t, "webgpu:1").is_empty());
+        // The allocations name the type, the reserve the index: one ledger.
+        assert_eq!(
+            device_timeline(&t, "webgpu"),
+            device_timeline(&t, "webgpu:0")
+        );
+        assert!(device_timeline(&t, "cuda").is_empty());
         // All devices summed, as before ledgers.
         let all: Vec<u64> = timeline(&t).iter().map(|s| s.total()).collect();
         assert_eq!(all, [32, 64, 64, 32, 32, 432, 440, 40, 40]);
@@ -344,7 +359,7 @@ mod tests {
         for e in &t {
             tracker.apply(e);
         }
-        assert_eq!(tracker.devices(), ["cpu", "webgpu:0"]);
+        assert_eq!(tracker.devices(), ["cpu", "webgpu"]);
         assert_eq!(tracker.device_bytes("cpu"), [0, 0, 0, 0, 8]);
         assert_eq!(tracker.device_bytes("webgpu:0"), [32, 0, 0, 0, 0]);
         assert_eq!(tracker.reserved("webgpu:0"), 512);
@@ -364,7 +379,7 @@ mod tests {
         for e in &t[4..] {
             tracker.apply(e);
         }
-        assert_eq!(tracker.main_device(), Some("webgpu:0"));
+        assert_eq!(tracker.main_device(), Some("webgpu"));
         assert_eq!(MemoryTracker::default().main_device(), None);
     }
 }
