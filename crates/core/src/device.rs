@@ -168,7 +168,7 @@ pub(crate) fn note_reserved() {
     let bytes = gpu.reserved_bytes();
     if RESERVED.with(|r| r.replace(bytes)) != bytes {
         crate::trace::emit(|| gradscope_trace::EventKind::DeviceReserved {
-            device: Device::WebGpu.to_string(),
+            device: Device::WebGpu.type_name().into(),
             bytes,
         });
     }

@@ -93,7 +93,7 @@ pub enum EventKind {
         storage: StorageId,
         /// Its size in bytes.
         bytes: u64,
-        /// The device, as PyTorch prints it (`cpu`, `wgpu:0`).
+        /// The device's type (`cpu`, `webgpu`).
         device: String,
         /// What it is for, when allocated (usually `Other`).
         category: Category,
@@ -111,7 +111,7 @@ pub enum EventKind {
     /// `memory_reserved`, beside the ledger's allocated bytes). Emitted
     /// when it changes.
     DeviceReserved {
-        /// The device, as PyTorch prints it (`webgpu:0`).
+        /// The device's type, as `StorageAllocated` names it (`webgpu`).
         device: String,
         /// Bytes reserved.
         bytes: u64,

@@ -18,7 +18,7 @@ fn reserves(events: &[gradscope_trace::Event]) -> Vec<u64> {
         .iter()
         .filter_map(|e| match &e.kind {
             EventKind::DeviceReserved { device, bytes } => {
-                assert_eq!(device, "webgpu:0");
+                assert_eq!(device, "webgpu");
                 Some(*bytes)
             }
             _ => None,
