@@ -4,7 +4,7 @@
 use gradscope_trace::chart::bytes_label;
 use gradscope_trace::group::GroupKey;
 use gradscope_trace::layout::{FRAME_HEADER, LaidFrame, NODE_HEIGHT, NODE_WIDTH};
-use gradscope_trace::{NodeId, NodePhase, NodeView};
+use gradscope_trace::{NodePhase, NodeView};
 use yew::prelude::*;
 
 use super::graph_panel::phase_class;
@@ -71,30 +71,35 @@ impl NodeDetails {
     }
 }
 
-/// Props of [`GraphNodeBox`].
+/// Props of [`GraphNodeBox`]. The node's id is not one: a training loop
+/// draws a graph of the same shape each step with new ids, and a box that
+/// shows the same thing in the same place is not drawn again.
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub id: NodeId,
+    /// Where the box is in the view (see `graph_panel::slots`).
+    pub slot: u64,
     pub x: f64,
     pub y: f64,
     pub view: NodeDetails,
-    /// Called with `id`; the same callback for every node, so a node whose
-    /// box did not change is not drawn again.
-    pub onselect: Callback<NodeId>,
+    /// Called with `slot`, which the panel maps to the node drawn there
+    /// now; the same callback for every node.
+    pub onselect: Callback<u64>,
 }
 
 /// A rounded box in the phase's colours, focusable, selected by click or Enter.
 #[function_component]
 pub fn GraphNodeBox(props: &Props) -> Html {
-    let Props { id, x, y, view, .. } = props;
-    let id = *id;
+    let Props {
+        slot, x, y, view, ..
+    } = props;
+    let slot = *slot;
     let cx = x + NODE_WIDTH / 2.0;
-    let onclick = props.onselect.reform(move |_: MouseEvent| id);
+    let onclick = props.onselect.reform(move |_: MouseEvent| slot);
     let select = props.onselect.clone();
     let onkeydown = move |e: KeyboardEvent| {
         if e.key() == "Enter" || e.key() == " " {
             e.prevent_default();
-            select.emit(id);
+            select.emit(slot);
         }
     };
     html! {
@@ -270,7 +275,7 @@ pub fn GroupFrame(props: &FrameProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gradscope_trace::{Event, EventKind, GraphAt, SavedInfo};
+    use gradscope_trace::{Event, EventKind, GraphAt, NodeId, SavedInfo};
 
     fn graph(kinds: Vec<EventKind>) -> GraphAt {
         let events: Vec<Event> = kinds

@@ -60,9 +60,16 @@ pub fn GraphPanel(props: &Props) -> Html {
         })
     };
     let selected = use_state(|| None::<NodeId>);
+    // The node drawn in each slot now, for the boxes' clicks.
+    let drawn_in = use_mut_ref(BTreeMap::<u64, NodeId>::new);
+    *drawn_in.borrow_mut() = drawn.nodes.iter().map(|n| (n.0, n.1)).collect();
     let on_select = {
-        let selected = selected.clone();
-        use_callback((), move |id: NodeId, ()| selected.set(Some(id)))
+        let (selected, drawn_in) = (selected.clone(), drawn_in.clone());
+        use_callback((), move |slot: u64, ()| {
+            if let Some(&id) = drawn_in.borrow().get(&slot) {
+                selected.set(Some(id));
+            }
+        })
     };
     let container = use_node_ref();
     let view_size = use_size(container.clone());
@@ -76,8 +83,8 @@ pub fn GraphPanel(props: &Props) -> Html {
                     onclick={move |_| dispatch.emit(action)}>{ text }</button>
         }
     };
-    let nodes = drawn.nodes.iter().map(|(slot, id, x, y, details)| {
-        html! { <GraphNodeBox key={*slot} id={*id} x={*x} y={*y} view={details.clone()}
+    let nodes = drawn.nodes.iter().map(|(slot, _, x, y, details)| {
+        html! { <GraphNodeBox key={*slot} slot={*slot} x={*x} y={*y} view={details.clone()}
         onselect={on_select.clone()} /> }
     });
     let groups = drawn.groups.iter().map(|(key, first, x, y, details)| {
