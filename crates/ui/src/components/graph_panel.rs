@@ -30,8 +30,9 @@ pub struct Props {
 struct Drawn {
     /// Each node with the slot that keys its box (see [`slots`]).
     nodes: Vec<(u64, NodeId, f64, f64, NodeDetails)>,
-    /// Each collapsed group with its first node, which keys its box.
-    groups: Vec<(GroupKey, NodeId, f64, f64, GroupDetails)>,
+    /// Each collapsed group, keyed by its place in the layout's order (as
+    /// nodes are, see [`slots`]): a training loop's next step keeps its box.
+    groups: Vec<(GroupKey, f64, f64, GroupDetails)>,
     frames: Vec<LaidFrame>,
     edges: Edges,
     size: (f64, f64),
@@ -87,10 +88,14 @@ pub fn GraphPanel(props: &Props) -> Html {
         html! { <GraphNodeBox key={*slot} slot={*slot} x={*x} y={*y} view={details.clone()}
         onselect={on_select.clone()} /> }
     });
-    let groups = drawn.groups.iter().map(|(key, first, x, y, details)| {
-        html! { <GroupBox key={*first} group={key.clone()} x={*x} y={*y}
-        view={details.clone()} ontoggle={on_toggle.clone()} /> }
-    });
+    let groups = drawn
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(i, (key, x, y, details))| {
+            html! { <GroupBox key={i} group={key.clone()} x={*x} y={*y}
+            view={details.clone()} ontoggle={on_toggle.clone()} /> }
+        });
     let frames = drawn.frames.iter().enumerate().map(|(i, frame)| {
         html! { <GroupFrame key={i} frame={frame.clone()}
         ontoggle={on_toggle.clone()} /> }
@@ -214,8 +219,7 @@ fn drawn(graph: &GraphAt, chosen: &BTreeMap<GroupKey, bool>) -> Drawn {
         .map(|g| {
             let views = g.members.iter().filter_map(|&id| graph.view(id));
             let details = GroupDetails::of(g.label.clone(), views);
-            let first = g.members.first().copied().unwrap_or_default();
-            (g.key.clone(), first, g.x, g.y, details)
+            (g.key.clone(), g.x, g.y, details)
         })
         .collect();
     let mut title = format!(
