@@ -7,7 +7,11 @@
 // assistive technology, told apart by more than colour), that replay steps
 // through the trace a statement at a time at the speed chosen with the
 // keyboard, and measures the frame times (requestAnimationFrame deltas, as
-// playground.mjs does) while the e2e loop runs 20 and 1,000 steps.
+// playground.mjs does) while the e2e loop runs 20 and 1,000 steps. Then,
+// in a browser with WebGPU (SwiftShader, as engine.mjs runs it), that a run
+// on the GPU offers the CPU's and the GPU's memory ledgers, chosen with the
+// keyboard, the GPU's with its reserve drawn over the allocated bytes and
+// model.zero_grad() marked.
 // Exits non-zero on any failure.
 import { chromium } from "playwright-core";
 import { readFileSync } from "node:fs";
@@ -46,6 +50,22 @@ b = a * 2
 c = b.sum()
 c.backward()
 d = a.grad + 1
+`;
+
+// Tensors on both devices: a CPU tensor kept, a model and its batch on the
+// default device (the GPU), model.zero_grad() each step, and the GPU's
+// cached blocks given back at the end.
+const GPU_TRAIN = `import torch
+torch.manual_seed(0)
+keep = torch.ones(32, 32, device="cpu")
+model = torch.nn.Linear(64, 64)
+x = torch.randn(32, 64)
+for step in range(2):
+    model.zero_grad()
+    loss = model(x).relu().pow(2).mean()
+    loss.backward()
+print(model.weight.device.type, keep.device.type)
+torch.webgpu.empty_cache()
 `;
 
 function check(condition, message) {
@@ -195,4 +215,70 @@ try {
   check(problems.length === 0, `no page errors${problems.length ? ": " + problems.join("; ") : ""}`);
 } finally {
   await browser.close();
+}
+
+/// What the memory chart shows now: its ledger, the ledgers offered, the
+/// reserve's line and legend, the peak.
+async function ledger(page) {
+  return page.evaluate(() => {
+    const chart = document.querySelector("[data-testid=memory-chart]");
+    const line = chart.querySelector("[data-testid=memory-reserved] path")?.getAttribute("d") ?? null;
+    const ys = line ? [...line.matchAll(/[ML][-\d.]+,([-\d.]+)/g)].map((m) => Number(m[1])) : [];
+    return {
+      device: chart.dataset.device,
+      buttons: [...document.querySelectorAll("[data-testid=memory-ledger] button")]
+        .map((b) => ({ text: b.textContent, device: b.dataset.device, pressed: b.getAttribute("aria-pressed") })),
+      group: document.querySelector("[data-testid=memory-ledger]")?.getAttribute("aria-label") ?? null,
+      line, top: Math.min(...ys), last: ys.at(-1),
+      legend: document.querySelector("[data-testid=memory-reserved-legend]")?.textContent ?? null,
+      peak: document.querySelector("[data-testid=memory-peak]")?.textContent ?? null,
+      bands: chart.querySelectorAll("path.band").length,
+      zeroGrads: Number(document.querySelector("[data-testid=marks-zero-grad]")?.dataset.count),
+    };
+  });
+}
+
+console.log("memory ledgers on the GPU");
+const gpuBrowser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true,
+  args: [...args, "--enable-unsafe-webgpu", "--enable-webgpu-developer-features"] });
+try {
+  const page = await (await gpuBrowser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const problems = [];
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
+  await page.goto(url);
+  await page.waitForFunction(
+    () => document.querySelector("[data-testid=status]")?.textContent.startsWith("ready"), null, { timeout: TIMEOUT });
+  await page.waitForFunction(() => document.querySelector("[data-testid=device] option[value=webgpu]")?.disabled === false,
+    null, { timeout: TIMEOUT });
+  await page.getByTestId("device").selectOption("webgpu");
+  await setCode(page, GPU_TRAIN);
+  await run(page);
+  const printed = await page.getByTestId("console").textContent().catch(() => "");
+  check(printed.includes("webgpu cpu"), `the model ran on the GPU, one tensor on the CPU (${JSON.stringify(printed.trim())})`);
+  const gpu = await ledger(page);
+  console.log(`  measured: ledgers ${gpu.buttons.map((b) => `${b.text} (${b.device})`).join(", ")}; ` +
+    `GPU ${gpu.peak}, ${gpu.legend}`);
+  check(gpu.group !== null && gpu.buttons.length === 2 && gpu.buttons[0].text === "CPU" && gpu.buttons[1].text === "GPU",
+    `the panel offers the CPU and GPU ledgers in a labelled group (${JSON.stringify(gpu.buttons)})`);
+  check(gpu.device !== "cpu" && gpu.buttons.find((b) => b.pressed === "true")?.device === gpu.device,
+    `a GPU run shows the GPU's ledger first (${gpu.device})`);
+  check(gpu.line !== null && gpu.legend?.startsWith("reserved "),
+    `the GPU ledger draws the reserve, named in the legend (${gpu.legend})`);
+  check(gpu.top < 92 && gpu.last > gpu.top,
+    `the reserve rose above zero and fell after empty_cache (highest y ${gpu.top}, last ${gpu.last})`);
+  check(gpu.peak?.startsWith("peak ") && gpu.bands >= 1, `the GPU ledger has its bands and peak (${gpu.peak})`);
+  check(gpu.zeroGrads === 2, `model.zero_grad() is marked, twice (${gpu.zeroGrads})`);
+  // The CPU's, with the keyboard.
+  await page.locator("[data-testid=memory-ledger] button[data-device=cpu]").focus();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector("[data-testid=memory-chart]")?.dataset.device === "cpu",
+    null, { timeout: 5_000 });
+  const cpu = await ledger(page);
+  check(cpu.buttons.find((b) => b.pressed === "true")?.device === "cpu", "Enter on CPU picks the CPU's ledger (pressed)");
+  check(cpu.line === null && cpu.legend === null, "the CPU ledger has no reserve");
+  check(cpu.peak?.startsWith("peak ") && cpu.peak !== gpu.peak, `each ledger has its own peak (CPU ${cpu.peak}, GPU ${gpu.peak})`);
+  check(problems.length === 0, `no page errors${problems.length ? ": " + problems.join("; ") : ""}`);
+} finally {
+  await gpuBrowser.close();
 }

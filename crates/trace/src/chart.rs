@@ -148,6 +148,8 @@ pub struct Reserved {
     pub path: String,
     /// The most bytes reserved at once.
     pub peak_bytes: u64,
+    /// Where the line meets the right edge (for its label).
+    pub end_y: f64,
 }
 
 /// The memory chart of one device's ledger over a whole trace in a `width`
@@ -485,6 +487,7 @@ impl MemoryChart {
         chart.reserved = (ledger.reserved_peak > 0).then(|| Reserved {
             path: chart.reserved_path(&steps),
             peak_bytes: ledger.reserved_peak,
+            end_y: chart.y(steps.last().map_or(0, |s| s.reserved)),
         });
         chart.spans = chart.spans_of(record);
         chart.markers = chart.markers_of(record, MARKER_GAP);
@@ -1081,7 +1084,7 @@ mod tests {
         // The reserve is above every allocated byte: the box fits it.
         assert_eq!(gpu.top_bytes, 1000);
         let reserved = gpu.reserved.clone().unwrap();
-        assert_eq!(reserved.peak_bytes, 1000);
+        assert_eq!((reserved.peak_bytes, reserved.end_y), (1000, 0.0));
         // Zero until the third event, 500 bytes (y 25), then the top.
         assert_eq!(
             reserved.path,

@@ -219,6 +219,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
             <g class="reserved" data-testid="memory-reserved" role="img"
                aria-label={format!("reserved by the GPU's caching allocator; at most {}", bytes_label(r.peak_bytes))}>
                 <path d={r.path.clone()} />
+                <text x={(plot_width - 2.0).to_string()} y={(r.end_y - 3.0).max(9.0).to_string()}>{ "reserved" }</text>
             </g>
         }
     });
