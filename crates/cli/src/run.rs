@@ -30,7 +30,8 @@ Outputs, written after the program ends (also when it raised):
   --graph OUT.dot|OUT.svg    the graph the last backward() ran, as it stood when that
                              backward began (else the whole graph), saved tensors
                              marked as torchviz's show_saved does (DOT or SVG)
-  --memory OUT.csv           live bytes per memory category after each change
+  --memory OUT.csv           live bytes per memory category after each change, a row per
+                             device (with the GPU caching allocator's reserved bytes)
 
 Exit status: the program's (0, 1 after an uncaught exception, or sys.exit's),
 2 for a usage error or an output that could not be written, 3 when the
