@@ -157,11 +157,15 @@ try {
   const differs = sameOutput(gpu.stdout.replace("webgpu ", "cpu "), cpu.stdout);
   check(differs === null, `the WebGPU run printed what the CPU run printed${differs ? ` (${differs})` : ""}:\n${gpu.stdout}`);
   // The autograd story is the same event for event; allocations may differ
-  // (kernels make their own temporaries).
+  // (kernels make their own temporaries), and only a GPU has a caching
+  // allocator whose reserve the trace reports.
+  const memory = new Set(["storage_allocated", "storage_freed", "device_reserved"]);
   const story = ({ kinds }) => JSON.stringify(Object.entries(kinds)
-    .filter(([k]) => k !== "storage_allocated" && k !== "storage_freed").sort());
+    .filter(([k]) => !memory.has(k)).sort());
   check(gpu.events > 0 && story(gpu) === story(cpu),
     `both runs recorded the same graph, backward and optimizer events: ${story(gpu)}`);
+  check((gpu.kinds.device_reserved ?? 0) > 0 && !cpu.kinds.device_reserved,
+    `the WebGPU run reported its allocator's reserve, the CPU run none (${gpu.kinds.device_reserved ?? 0} reports)`);
   console.log(`  measured: allocations: cpu ${cpu.kinds.storage_allocated}, webgpu ${gpu.kinds.storage_allocated}`);
 
   // A GPU tensor read back in a raised exception's message, and the run after it.
