@@ -121,7 +121,9 @@ try {
     const start = Date.now();
     const responses = [];
     page.on("response", (r) => responses.push(r));
-    await page.goto(host);
+    // Not the load event: it also waits on every widget frame's own loads,
+    // which passed 30 s once on a loaded machine; the frames are awaited below.
+    await page.goto(host, { waitUntil: "domcontentloaded", timeout: TIMEOUT });
     const first = await waitFrame(page, "lesson=forgot-zero-grad");
     const second = await waitFrame(page, "code=");
     await first.getByTestId("title").waitFor({ timeout: TIMEOUT });
@@ -241,7 +243,7 @@ try {
       <link rel="icon" href="data:,"><script src="${site}widget.js" defer></script>
       <div style="height: 2000px">A long article.</div>
       <gradscope-widget panels="code,console,graph" device="cpu" height="360">print(sum(range(10)))</gradscope-widget>`);
-    await page.goto(`${host}run-offscreen.html`);
+    await page.goto(`${host}run-offscreen.html`, { waitUntil: "domcontentloaded", timeout: TIMEOUT });
     const frame = await waitFrame(page, "code=");
     await frame.getByTestId("run").waitFor({ state: "attached", timeout: TIMEOUT });
     await page.waitForTimeout(1000);
