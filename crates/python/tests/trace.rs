@@ -181,16 +181,7 @@ fn module_call_scopes_use_named_modules_names() {
         ]
     );
     // Each node belongs to the innermost scope open when it was made.
-    let events: Vec<gradscope_trace::Event> = kinds
-        .into_iter()
-        .enumerate()
-        .map(|(i, kind)| gradscope_trace::Event {
-            seq: i as u64,
-            time_us: 0,
-            line: None,
-            kind,
-        })
-        .collect();
+    let events = gradscope_trace::Event::numbered(kinds);
     let graph = gradscope_trace::GraphState::at(&events);
     let in_module = |name: &str| -> Vec<String> {
         graph

@@ -67,6 +67,24 @@ pub struct Event {
     pub kind: EventKind,
 }
 
+impl Event {
+    /// A trace of `kinds` in order, numbered from 0, at time 0 and on no
+    /// line: what tests and tools build views from when timing and lines
+    /// do not matter.
+    pub fn numbered(kinds: impl IntoIterator<Item = EventKind>) -> Vec<Event> {
+        kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, kind)| Event {
+                seq: i as u64,
+                time_us: 0,
+                line: None,
+                kind,
+            })
+            .collect()
+    }
+}
+
 /// A tensor saved for backward by a graph node, as the memory view sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedInfo {

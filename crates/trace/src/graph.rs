@@ -167,16 +167,7 @@ mod tests {
     use super::*;
 
     fn events(kinds: Vec<EventKind>) -> Vec<Event> {
-        kinds
-            .into_iter()
-            .enumerate()
-            .map(|(i, kind)| Event {
-                seq: i as u64,
-                time_us: 0,
-                line: None,
-                kind,
-            })
-            .collect()
+        Event::numbered(kinds)
     }
 
     fn created(node: NodeId) -> EventKind {

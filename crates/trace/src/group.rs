@@ -241,17 +241,7 @@ mod tests {
     }
 
     fn graph(kinds: Vec<EventKind>) -> GraphState {
-        let events: Vec<Event> = kinds
-            .into_iter()
-            .enumerate()
-            .map(|(i, kind)| Event {
-                seq: i as u64,
-                time_us: 0,
-                line: None,
-                kind,
-            })
-            .collect();
-        GraphState::at(&events)
+        GraphState::at(&Event::numbered(kinds))
     }
 
     /// Net { layers: Sequential(Linear, ReLU, Linear) } then a loss outside

@@ -414,17 +414,7 @@ mod tests {
     }
 
     fn grouped_events(kinds: Vec<crate::event::EventKind>) -> GraphState {
-        let events: Vec<crate::event::Event> = kinds
-            .into_iter()
-            .enumerate()
-            .map(|(i, kind)| crate::event::Event {
-                seq: i as u64,
-                time_us: 0,
-                line: None,
-                kind,
-            })
-            .collect();
-        GraphState::at(&events)
+        GraphState::at(&crate::event::Event::numbered(kinds))
     }
 
     /// `Sequential` of `blocks` (Linear, Tanh) pairs; each Linear makes an

@@ -278,17 +278,7 @@ mod tests {
     use gradscope_trace::{Event, EventKind, GraphAt, NodeId, SavedInfo};
 
     fn graph(kinds: Vec<EventKind>) -> GraphAt {
-        let events: Vec<Event> = kinds
-            .into_iter()
-            .enumerate()
-            .map(|(i, kind)| Event {
-                seq: i as u64,
-                time_us: 0,
-                line: None,
-                kind,
-            })
-            .collect();
-        GraphAt::of(&events)
+        GraphAt::of(&Event::numbered(kinds))
     }
 
     fn created(node: NodeId, bytes: u64) -> EventKind {

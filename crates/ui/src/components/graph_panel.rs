@@ -398,17 +398,7 @@ mod tests {
     }
 
     fn laid(kinds: Vec<EventKind>) -> GraphLayout {
-        let events: Vec<Event> = kinds
-            .into_iter()
-            .enumerate()
-            .map(|(i, kind)| Event {
-                seq: i as u64,
-                time_us: 0,
-                line: None,
-                kind,
-            })
-            .collect();
-        GraphLayout::of(&GraphState::at(&events))
+        GraphLayout::of(&GraphState::at(&Event::numbered(kinds)))
     }
 
     #[test]
