@@ -366,8 +366,8 @@ impl MemoryRecord {
         self.tracker.devices()
     }
 
-    /// The ledger the chart shows unless told: the device the run mostly
-    /// used ([`MemoryTracker::main_device`]).
+    /// The ledger the chart shows unless told: the device the run computed
+    /// on ([`MemoryTracker::main_device`]).
     pub fn main_device(&self) -> Option<&str> {
         self.tracker.main_device()
     }
@@ -398,7 +398,7 @@ impl MemoryChart {
     }
 
     /// The chart of the events `record` holds, as [`MemoryChart::of`] them:
-    /// the ledger of the device the run mostly used.
+    /// the ledger of the device the run computed on.
     pub fn of_record(record: &MemoryRecord, axis: Axis, width: f64, height: f64) -> Self {
         let device = record.main_device().unwrap_or("cpu").to_string();
         Self::of_ledger(record, &device, axis, width, height)

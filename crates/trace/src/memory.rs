@@ -165,22 +165,17 @@ impl MemoryTracker {
         self.ledgers.get(i)
     }
 
-    /// The device whose ledger the run mostly used: the most bytes live
-    /// at once, then the most bytes ever allocated, then the first seen.
-    /// A GPU run's parameters are made on the CPU and moved, so the CPU
-    /// saw them too; the GPU then held them and everything else.
+    /// The device the run computed on, whose ledger the memory view shows
+    /// unless told: the first GPU that allocated, or else the CPU. A run
+    /// on the GPU (the device menu's choice) makes its parameters on the
+    /// CPU and moves them, so for its first events the CPU holds as much;
+    /// choosing by bytes would show the CPU's ledger there, then jump.
     pub fn main_device(&self) -> Option<&str> {
-        let mut best: Option<usize> = None;
-        for (i, l) in self.ledgers.iter().enumerate() {
-            let better = best.is_none_or(|b| {
-                let b = &self.ledgers[b];
-                (l.peak, l.allocated) > (b.peak, b.allocated)
-            });
-            if better {
-                best = Some(i);
-            }
-        }
-        best.map(|i| self.devices[i].as_str())
+        self.devices
+            .iter()
+            .find(|d| d.as_str() != "cpu")
+            .or_else(|| self.devices.first())
+            .map(String::as_str)
     }
 }
 
@@ -368,18 +363,17 @@ mod tests {
     }
 
     #[test]
-    fn main_device_is_the_one_that_held_most() {
+    fn main_device_is_the_gpu_from_its_first_allocation() {
         let t = gpu_run();
         let mut tracker = MemoryTracker::default();
-        for e in &t[..4] {
-            tracker.apply(e);
-        }
-        // Tied at 32 bytes at once and allocated: the first seen.
+        tracker.apply(&t[0]);
+        // Only the CPU so far.
         assert_eq!(tracker.main_device(), Some("cpu"));
-        for e in &t[4..] {
+        // From the GPU's first allocation on, whoever holds more.
+        for e in &t[1..] {
             tracker.apply(e);
+            assert_eq!(tracker.main_device(), Some("webgpu"), "after {e:?}");
         }
-        assert_eq!(tracker.main_device(), Some("webgpu"));
         assert_eq!(MemoryTracker::default().main_device(), None);
     }
 }

@@ -98,7 +98,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
     // Both follow the run: each frame costs the new events only.
     let record = use_follow::<MemoryRecord>(&props.log, props.log.len());
     // The ledger chosen; unset (or a device this run never used): the
-    // device that held the most.
+    // device the run computed on, the GPU's from its first allocation.
     let chosen = use_state(|| None::<String>);
     let (devices, device) = {
         let record = record.borrow();
