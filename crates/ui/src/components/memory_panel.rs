@@ -33,7 +33,7 @@ pub struct Props {
     pub position: usize,
     pub axis: Axis,
     pub on_axis: Callback<Axis>,
-    /// The memory budget for the next run, in MiB (`None`: the engine's).
+    /// The memory budget for the next run, in MiB on each device (`None`: the engine's).
     #[prop_or_default]
     pub budget_mib: Option<u32>,
     /// Where the budget control reports; without it (the widget) the
@@ -318,7 +318,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
                                max={MAX_BUDGET_MIB.to_string()} step="1" placeholder={MAX_BUDGET_MIB.to_string()}
                                value={props.budget_mib.map(|m| m.to_string()).unwrap_or_default()}
                                aria-describedby="memory-budget-unit" {onchange} />
-                        <span id="memory-budget-unit">{ "MiB for the next run" }</span>
+                        <span id="memory-budget-unit">{ "MiB on each device, for the next run" }</span>
                     </li>
                 }
             </ul>
