@@ -252,7 +252,9 @@ fn serve_connection(stream: TcpStream, site: &Site) {
     // A lingering close: closing with unread request bytes would reset the
     // connection, and the client could lose the answer (a 431, a 405).
     let _ = writer.get_ref().shutdown(Shutdown::Write);
-    let _ = writer.get_ref().set_read_timeout(Some(Duration::from_secs(1)));
+    let _ = writer
+        .get_ref()
+        .set_read_timeout(Some(Duration::from_secs(1)));
     let _ = io::copy(&mut reader.take(1 << 20), &mut io::sink());
 }
 
