@@ -666,39 +666,6 @@ fn graph_ops(root: &std::rc::Rc<gradscope_core::autograd::Node>) -> Vec<Op> {
     ops
 }
 
-/// Calls `op` through its public method: a new variant fails to compile
-/// here until it has one, and then gets a row from [`UnaryOp::ALL`].
-fn call_unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
-    match op {
-        UnaryOp::Neg => x.neg(),
-        UnaryOp::Exp => x.exp(),
-        UnaryOp::Log => x.log(),
-        UnaryOp::Sqrt => x.sqrt(),
-        UnaryOp::Rsqrt => x.rsqrt(),
-        UnaryOp::Abs => x.abs(),
-        UnaryOp::Sign => x.sign(),
-        UnaryOp::Sin => x.sin(),
-        UnaryOp::Cos => x.cos(),
-        UnaryOp::Tanh => x.tanh(),
-        UnaryOp::Sigmoid => x.sigmoid(),
-        UnaryOp::Relu => x.relu(),
-        UnaryOp::Gelu(approximate) => x.gelu(approximate),
-        UnaryOp::LeakyRelu { negative_slope } => x.leaky_relu(negative_slope),
-        UnaryOp::Softplus { beta, threshold } => x.softplus(beta, threshold),
-        UnaryOp::Clamp { min, max } => x.clamp(min, max),
-        UnaryOp::ClampMin(min) => x.clamp_min(min),
-        UnaryOp::ClampMax(max) => x.clamp_max(max),
-        UnaryOp::Round => x.round(),
-        UnaryOp::Floor => x.floor(),
-        UnaryOp::Reciprocal => x.reciprocal(),
-        UnaryOp::Erf => x.erf(),
-        // The input is float64: go to `from` first, so the checked node
-        // converts `from` to `to`.
-        UnaryOp::ToDtype { from, to } => x.to_dtype(from)?.to_dtype(to),
-        UnaryOp::ToDevice { from, to } => x.to_device(from)?.to_device(to),
-    }
-}
-
 /// The unary row for `op`: inputs clear of its kinks and jumps, in its
 /// domain.
 fn unary_case(op: UnaryOp) -> Case {
@@ -746,7 +713,7 @@ fn unary_case(op: UnaryOp) -> Case {
         }
         _ => Op::Unary(op).name().to_string(),
     };
-    let mut case = Case::new(name, vec![input], move |t| call_unary(op, &t[0]));
+    let mut case = Case::new(name, vec![input], move |t| op.call(&t[0]));
     case.eps = eps;
     case
 }

@@ -111,36 +111,6 @@ fn layouts_past_the_buffer_are_errors() {
     let _ = Tensor::scalar(0.0);
 }
 
-/// PyTorch's op on the CPU through gradscope-core's tensor methods.
-fn cpu_unary(op: &UnaryOp, x: &Tensor) -> Tensor {
-    match *op {
-        UnaryOp::Neg => x.neg(),
-        UnaryOp::Exp => x.exp(),
-        UnaryOp::Log => x.log(),
-        UnaryOp::Sqrt => x.sqrt(),
-        UnaryOp::Rsqrt => x.rsqrt(),
-        UnaryOp::Abs => x.abs(),
-        UnaryOp::Sign => x.sign(),
-        UnaryOp::Sin => x.sin(),
-        UnaryOp::Cos => x.cos(),
-        UnaryOp::Tanh => x.tanh(),
-        UnaryOp::Sigmoid => x.sigmoid(),
-        UnaryOp::Relu => x.relu(),
-        UnaryOp::Gelu(approximate) => x.gelu(approximate),
-        UnaryOp::LeakyRelu { negative_slope } => x.leaky_relu(negative_slope),
-        UnaryOp::Softplus { beta, threshold } => x.softplus(beta, threshold),
-        UnaryOp::Clamp { min, max } => x.clamp(min, max),
-        UnaryOp::ClampMin(min) => x.clamp_min(min),
-        UnaryOp::ClampMax(max) => x.clamp_max(max),
-        UnaryOp::Round => x.round(),
-        UnaryOp::Floor => x.floor(),
-        UnaryOp::Reciprocal => x.reciprocal(),
-        UnaryOp::Erf => x.erf(),
-        UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => unreachable!("no float32 kernel"),
-    }
-    .expect("cpu op")
-}
-
 /// Every float op, with the attributes of `UnaryOp::ALL` and a few more.
 fn unary_ops() -> Vec<UnaryOp> {
     let mut ops: Vec<UnaryOp> = UnaryOp::ALL
@@ -239,7 +209,7 @@ fn unary_matches_cpu() {
         for op in unary_ops() {
             let what = format!("{name} {op:?}");
             let got = result(&dev, &what, be(&dev).unary(&op, &*xb, &xl));
-            let mut want = cpu_unary(&op, x).to_vec::<f32>();
+            let mut want = op.call(x).expect("cpu op").to_vec::<f32>();
             let mut got = got;
             if matches!(op, UnaryOp::Sin | UnaryOp::Cos) {
                 // The documented limit of shaders/unary.wgsl: past |x| = 8192
