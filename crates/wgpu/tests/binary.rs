@@ -5,6 +5,9 @@ use gradscope_core::cpu::{self, CpuBuffer};
 use gradscope_core::{BinaryOp, Layout};
 use gradscope_wgpu::GpuDevice;
 
+#[cfg(not(target_arch = "wasm32"))]
+mod common;
+
 /// Relative tolerance for f32: WGSL allows 2.5 ULP for division (about 3e-7).
 const F32_RTOL: f32 = 1e-6;
 
@@ -186,33 +189,8 @@ async fn check_binary_rejects_bad_layouts(dev: &GpuDevice) -> Result<(), String>
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use std::io::Write;
-
+    use super::common::device;
     use super::*;
-
-    /// The device, or `None` when there is no adapter and no GPU is required
-    /// (neither `GRADSCOPE_REQUIRE_GPU` nor `CI` set).
-    fn device() -> Option<GpuDevice> {
-        match pollster::block_on(GpuDevice::new()) {
-            Ok(dev) => {
-                let line = format!("adapter: {} ({})\n", dev.adapter_name(), dev.backend_name());
-                // Straight to stderr, past the test harness's capture.
-                let _ = std::io::stderr().write_all(line.as_bytes());
-                Some(dev)
-            }
-            Err(e) => {
-                let required = std::env::var_os("GRADSCOPE_REQUIRE_GPU").is_some()
-                    || std::env::var_os("CI").is_some();
-                assert!(
-                    !required,
-                    "a GPU is required (GRADSCOPE_REQUIRE_GPU or CI) but: {e}"
-                );
-                let line = format!("skipped: no adapter ({e})\n");
-                let _ = std::io::stderr().write_all(line.as_bytes());
-                None
-            }
-        }
-    }
 
     #[test]
     fn binary_matches_cpu() {
