@@ -157,6 +157,20 @@ const NET: &str = "import torch\nfrom torch import nn\n\
     \x20       return self.fc(self.layers(x))\n\
     net = Net()\n";
 
+/// The module scopes one call of `NET`'s `net` opens and closes.
+const NET_SCOPES: [&str; 10] = [
+    "+ Net",
+    "+layers Sequential",
+    "+layers.0 Linear",
+    "-",
+    "+layers.1 Tanh",
+    "-",
+    "-",
+    "+fc Linear",
+    "-",
+    "-",
+];
+
 #[test]
 fn module_call_scopes_use_named_modules_names() {
     let kinds = record(&format!(
@@ -165,20 +179,7 @@ fn module_call_scopes_use_named_modules_names() {
     ));
     assert_eq!(
         scopes(&kinds),
-        [
-            "+ Net",
-            "+layers Sequential",
-            "+layers.0 Linear",
-            "-",
-            "+layers.1 Tanh",
-            "-",
-            "-",
-            "+fc Linear",
-            "-",
-            "-",
-            "+ MSELoss",
-            "-",
-        ]
+        [&NET_SCOPES[..], &["+ MSELoss", "-"]].concat()
     );
     // Each node belongs to the innermost scope open when it was made.
     let events = gradscope_trace::Event::numbered(kinds);
@@ -214,23 +215,13 @@ fn module_scope_covers_hooks_and_ends_when_forward_raises() {
     assert_eq!(
         scopes(&kinds),
         [
-            "+ Net",
-            "+layers Sequential",
-            "+layers.0 Linear",
-            "-",
-            "+layers.1 Tanh",
-            "-",
-            "-",
-            "+fc Linear",
-            "-",
-            "-",
+            &NET_SCOPES[..],
             // The shape error inside forward still ends the scope.
-            "+ Linear",
-            "-",
+            &["+ Linear", "-"],
             // Called by itself, a submodule is the outermost module.
-            "+ Tanh",
-            "-",
+            &["+ Tanh", "-"],
         ]
+        .concat()
     );
     // The hook's `o * 2` is made inside fc's scope.
     let fc = kinds
