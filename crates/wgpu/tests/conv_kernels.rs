@@ -2,7 +2,8 @@
 //! binary kernels) through the core's ops on `webgpu` tensors against the
 //! CPU: `conv2d` forward and backward over strides, padding, dilation,
 //! groups, with and without bias, on a transposed input, and `im2col` /
-//! `col2im` themselves; each must run as kernels, with nothing read back.
+//! `col2im` themselves, and `avg_pool2d` (im2col, a sum, col2im); each must
+//! run as kernels, with nothing read back.
 #![cfg(not(target_arch = "wasm32"))]
 // Test support: a failed expectation is a test failure.
 #![allow(clippy::expect_used, clippy::panic, clippy::unwrap_used)]
@@ -13,6 +14,7 @@ use common::assert_close;
 use common::engine::{floats, gpu, on_device, open};
 use gradscope_core::Tensor;
 use gradscope_core::ops::nn_conv::{Conv2dOptions, Window2d};
+use gradscope_core::ops::nn_pool::Pool2dOptions;
 
 /// (name, input [n, c, h, w], out channels, kernel, options)
 type Case = (&'static str, [usize; 4], usize, [usize; 2], Conv2dOptions);
@@ -118,4 +120,73 @@ fn im2col_and_col2im_match_cpu_exactly() {
     let got_back = on_device("col2im", || got.col2im([6, 7], &window).unwrap());
     assert_eq!(got_back.shape(), want_back.shape());
     assert_eq!(floats(&got_back), floats(&want_back));
+}
+
+#[test]
+fn avg_pool2d_matches_cpu_forward_and_backward() {
+    if !open() {
+        return;
+    }
+    let o = |kernel: i64, stride: i64, padding: i64| Pool2dOptions {
+        stride: Some([stride, stride]),
+        padding: [padding, padding],
+        ..Pool2dOptions::new(kernel)
+    };
+    let cases = [
+        ("2x2 stride 2", &[2, 3, 6, 6][..], o(2, 2, 0), true),
+        ("3x3 padded", &[1, 2, 7, 5], o(3, 1, 1), true),
+        ("3D input", &[3, 5, 5], o(3, 2, 1), true),
+        (
+            "divisor_override",
+            &[2, 2, 5, 5],
+            Pool2dOptions {
+                divisor_override: Some(5),
+                ceil_mode: true,
+                ..o(2, 2, 1)
+            },
+            true,
+        ),
+        // Each window its own divisor: the host's.
+        (
+            "count_include_pad=False",
+            &[1, 2, 5, 5],
+            Pool2dOptions {
+                count_include_pad: false,
+                ..o(3, 2, 1)
+            },
+            false,
+        ),
+        (
+            "ceil_mode",
+            &[1, 1, 5, 5],
+            Pool2dOptions {
+                ceil_mode: true,
+                ..o(2, 2, 0)
+            },
+            false,
+        ),
+    ];
+    for (what, shape, options, kernels) in cases {
+        let x = common::tensor(shape, 94);
+        let (xc, xg) = (
+            x.detach().requires_grad_(true),
+            gpu(&x).detach().requires_grad_(true),
+        );
+        let want = xc.avg_pool2d(&options).unwrap();
+        let run = || xg.avg_pool2d(&options).unwrap();
+        let got = if kernels { on_device(what, run) } else { run() };
+        assert_eq!(got.shape(), want.shape(), "{what}");
+        assert_close(what, &floats(&got), &floats(&want), 1e-6, 1e-6);
+        let seed = common::tensor(want.shape(), 95);
+        want.mul(&seed).unwrap().sum().unwrap().backward().unwrap();
+        let loss = got.mul(&gpu(&seed)).unwrap().sum().unwrap();
+        let backward = || loss.backward().unwrap();
+        if kernels {
+            on_device(&format!("{what} backward"), backward);
+        } else {
+            backward();
+        }
+        let (g, c) = (floats(&xg.grad().unwrap()), floats(&xc.grad().unwrap()));
+        assert_close(&format!("{what} grad"), &g, &c, 1e-6, 1e-6);
+    }
 }

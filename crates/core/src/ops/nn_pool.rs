@@ -3,11 +3,12 @@
 //! sizes and window rules.
 
 use super::nn::{NnOp, dense, float_dispatch, float_tensor};
-use super::{Op, OpInfo, apply, inputs};
+use super::{Op, OpInfo, apply, inputs, on_device};
 pub use crate::cpu::conv::Divisor;
 
 use crate::cpu::conv::{Window2d, avg_pool, avg_pool_backward, gather_planes, max_pool_indices};
 use crate::error::{Error, Result};
+use crate::layout::Layout;
 use crate::tensor::Tensor;
 
 /// `max_pool2d`'s window and rounding.
@@ -87,6 +88,9 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
             let mut shape = x.shape().to_vec();
             let rank = shape.len();
             shape[rank - 2..].copy_from_slice(&out_hw);
+            if let Some(out) = avg_pool_on_device(x, p, planes, hw, out_hw, &shape)? {
+                return Ok(out);
+            }
             float_dispatch!(x.dtype(), "avg_pool2d", T => {
                 Ok(float_tensor(avg_pool(&dense::<T>(x), planes, hw, &p.window, p.divisor, out_hw), &shape))
             })
@@ -96,6 +100,9 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
             let (planes, hw) = planes_of(input);
             let rank = grad.shape().len();
             let out_hw = [grad.shape()[rank - 2], grad.shape()[rank - 1]];
+            if let Some(out) = avg_pool_backward_on_device(grad, p, planes, hw, out_hw, input)? {
+                return Ok(out);
+            }
             float_dispatch!(grad.dtype(), "avg_pool2d_backward", T => {
                 let values = avg_pool_backward(&dense::<T>(grad), planes, hw, &p.window, p.divisor, out_hw);
                 Ok(float_tensor(values, input))
@@ -106,6 +113,86 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
             op.name()
         ))),
     }
+}
+
+/// What every window of `p` divides by, where that is one number: the
+/// window's size when windows stay inside the padded input (no
+/// `ceil_mode`), or `divisor_override`. `count_include_pad=False` divides
+/// each window by its own count: `None`, the host computes it.
+fn uniform_divisor(p: &AvgPoolParams) -> Option<usize> {
+    match p.divisor {
+        Divisor::IncludePad if !p.ceil_mode => Some(p.window.kernel[0] * p.window.kernel[1]),
+        Divisor::Fixed(d) => Some(d),
+        _ => None,
+    }
+}
+
+/// `avg_pool2d` of a float32 GPU `x` as kernels: im2col's windows (zeros
+/// in the padding), summed over each window, divided by the divisor.
+fn avg_pool_on_device(
+    x: &Tensor,
+    p: &AvgPoolParams,
+    planes: usize,
+    hw: [usize; 2],
+    out_hw: [usize; 2],
+    shape: &[usize],
+) -> Result<Option<Tensor>> {
+    let Some(divisor) = uniform_divisor(p) else {
+        return Ok(None);
+    };
+    let (k, l) = (
+        p.window.kernel[0] * p.window.kernel[1],
+        out_hw[0] * out_hw[1],
+    );
+    let Some(cols) = on_device::im2col(
+        x,
+        [planes, hw[0], hw[1]],
+        &p.window,
+        out_hw,
+        &[planes, k, l],
+    )?
+    else {
+        return Ok(None);
+    };
+    let Some(sums) = on_device::reduce(crate::ReduceKernel::Sum, &cols, &[1])? else {
+        return Ok(None);
+    };
+    let Some(means) = on_device::binary_number(crate::BinaryOp::Div, &sums, divisor as f64, false)?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(Tensor::from_parts(
+        means.storage().clone(),
+        Layout::contiguous(shape),
+    )))
+}
+
+/// `avg_pool2d`'s backward on the GPU: the gradient over the divisor,
+/// spread over each window's `k` positions (a broadcast the col2im
+/// kernel's input copy makes dense), and col2im summing each input
+/// element's windows.
+fn avg_pool_backward_on_device(
+    grad: &Tensor,
+    p: &AvgPoolParams,
+    planes: usize,
+    hw: [usize; 2],
+    out_hw: [usize; 2],
+    input: &[usize],
+) -> Result<Option<Tensor>> {
+    let Some(divisor) = uniform_divisor(p) else {
+        return Ok(None);
+    };
+    let (k, l) = (
+        p.window.kernel[0] * p.window.kernel[1],
+        out_hw[0] * out_hw[1],
+    );
+    let Some(scaled) = on_device::binary_number(crate::BinaryOp::Div, grad, divisor as f64, false)?
+    else {
+        return Ok(None);
+    };
+    let spread = Layout::new(vec![planes, k, l], vec![l as isize, 0, 1], 0);
+    let cols = Tensor::from_parts(scaled.storage().clone(), spread);
+    on_device::col2im(&cols, [planes, hw[0], hw[1]], &p.window, out_hw, input)
 }
 
 /// The planes (every leading dimension) and the height and width.
