@@ -33,13 +33,28 @@ pub(crate) fn binary(
     shape: &[usize],
     out_dtype: DType,
 ) -> Result<Option<Tensor>> {
+    let Some((gpu, [(ab, al), (bb, bl)])) = float_pair(a, b, shape, out_dtype)? else {
+        return Ok(None);
+    };
+    finish(gpu.binary(op, &*ab, &al, &*bb, &bl), shape)
+}
+
+/// The GPU and two kernel operands with their layouts.
+type GpuPair<'a> = (Rc<dyn DeviceBackend>, [(Operand<'a>, Layout); 2]);
+
+/// The GPU and `a`, `b` as float32 kernel operands broadcast to `shape`,
+/// when the running op computes on the GPU and its result is float32: the
+/// prologue of the kernels that take two float operands.
+fn float_pair<'a>(
+    a: &'a Tensor,
+    b: &'a Tensor,
+    shape: &[usize],
+    out_dtype: DType,
+) -> Result<Option<GpuPair<'a>>> {
     let Some(gpu) = backend()? else {
         return Ok(None);
     };
-    if out_dtype != DType::Float32 {
-        return Ok(None);
-    }
-    if !float_operand(a) || !float_operand(b) {
+    if out_dtype != DType::Float32 || !float_operand(a) || !float_operand(b) {
         return Ok(None);
     }
     let (Some((ab, al)), Some((bb, bl))) = (operand(gpu.as_ref(), a)?, operand(gpu.as_ref(), b)?)
@@ -47,7 +62,7 @@ pub(crate) fn binary(
         return Ok(None);
     };
     let (al, bl) = (al.broadcast_to(shape)?, bl.broadcast_to(shape)?);
-    finish(gpu.binary(op, &*ab, &al, &*bb, &bl), shape)
+    Ok(Some((gpu, [(ab, al), (bb, bl)])))
 }
 
 /// `op(x, value)` (or `op(value, x)` when `number_first`) by the binary
@@ -122,17 +137,9 @@ pub(crate) fn compare(
     shape: &[usize],
     dtype: DType,
 ) -> Result<Option<Tensor>> {
-    let Some(gpu) = backend()? else {
+    let Some((gpu, [(ab, al), (bb, bl)])) = float_pair(a, b, shape, dtype)? else {
         return Ok(None);
     };
-    if dtype != DType::Float32 || !float_operand(a) || !float_operand(b) {
-        return Ok(None);
-    }
-    let (Some((ab, al)), Some((bb, bl))) = (operand(gpu.as_ref(), a)?, operand(gpu.as_ref(), b)?)
-    else {
-        return Ok(None);
-    };
-    let (al, bl) = (al.broadcast_to(shape)?, bl.broadcast_to(shape)?);
     Ok(gpu.compare(op, &*ab, &al, &*bb, &bl)?.map(|buffer| {
         device::count(|s| s.kernels += 1);
         Tensor::from_parts(
@@ -151,23 +158,12 @@ pub(crate) fn where_cond(
     shape: &[usize],
     dtype: DType,
 ) -> Result<Option<Tensor>> {
-    let Some(gpu) = backend()? else {
+    let Some((gpu, [(ab, al), (bb, bl)])) = float_pair(a, b, shape, dtype)? else {
         return Ok(None);
     };
-    if dtype != DType::Float32 || !float_operand(a) || !float_operand(b) {
-        return Ok(None);
-    }
-    let (Some((cb, cl)), Some((ab, al)), Some((bb, bl))) = (
-        mask_operand(gpu.as_ref(), condition)?,
-        operand(gpu.as_ref(), a)?,
-        operand(gpu.as_ref(), b)?,
-    ) else {
+    let Some((cb, cl)) = mask_operand(gpu.as_ref(), condition)? else {
         return Ok(None);
     };
-    let (cl, al, bl) = (
-        cl.broadcast_to(shape)?,
-        al.broadcast_to(shape)?,
-        bl.broadcast_to(shape)?,
-    );
+    let cl = cl.broadcast_to(shape)?;
     finish(gpu.where_cond(&*cb, &cl, &*ab, &al, &*bb, &bl), shape)
 }
