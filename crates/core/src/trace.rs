@@ -158,6 +158,16 @@ pub fn stop_recording() -> Vec<Event> {
     })
 }
 
+/// Runs `f` with this thread's recording (if any) paused, so what `f`
+/// causes is not in it: the Python runtime releasing the previous
+/// program's globals as the next program starts.
+pub fn unrecorded<T>(f: impl FnOnce() -> T) -> T {
+    let was = ACTIVE.with(|a| a.replace(false));
+    let value = f();
+    ACTIVE.with(|a| a.set(was));
+    value
+}
+
 /// Runs `f` while recording, and returns its result with the events it caused.
 pub fn record<T>(f: impl FnOnce() -> T) -> (T, Vec<Event>) {
     start_recording();

@@ -5,8 +5,10 @@
 use std::fmt;
 use std::rc::Rc;
 
+use gradscope_core::trace;
 use rustpython_vm::builtins::PyBaseExceptionRef;
 use rustpython_vm::compiler::Mode;
+use rustpython_vm::scope::Scope;
 use rustpython_vm::{AsObject, Interpreter, PyResult, VirtualMachine};
 
 use crate::limits::{self, Limits, Watchdog};
@@ -75,6 +77,10 @@ pub struct RunOutput {
 /// ledger are per thread). A runtime is reused across programs: each `run`
 /// gets fresh globals, while imported modules stay loaded.
 pub struct Runtime {
+    /// The last program's globals, kept until the next run starts: freed
+    /// when it ended, its tensors would close its trace with frees no line
+    /// of the program made, and the views would show them gone at its end.
+    globals: Option<Scope>,
     interpreter: Interpreter,
     watchdog: Option<Watchdog>,
     state: Rc<State>,
@@ -90,6 +96,16 @@ impl fmt::Debug for Runtime {
             .field("limits", &self.limits)
             .field("file_name", &self.file_name)
             .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        // Inside the interpreter, so the objects' finalizers can run, and
+        // past whatever recording is on, as when the next run starts.
+        let globals = self.globals.take();
+        self.interpreter
+            .enter(|_| trace::unrecorded(|| drop(globals)));
     }
 }
 
@@ -133,6 +149,7 @@ impl Runtime {
         let interpreter = builder.build();
         let state = interpreter.enter(|vm| Rc::new(State::new(vm)));
         let mut runtime = Self {
+            globals: None,
             interpreter,
             watchdog,
             state,
@@ -219,14 +236,17 @@ impl Runtime {
             }
         });
         let limits = self.limits.clone();
+        let previous = self.globals.take();
+        let mut globals = None;
         let (error, exit_code) = state::enter(&self.state, || {
             self.interpreter.enter(|vm| {
+                trace::unrecorded(|| drop(previous));
                 self.state.pending.borrow_mut().take();
                 reset_engine_modes();
                 gradscope_core::ledger::set_memory_budget(limits.memory);
                 let active =
                     limited.then(|| limits::start(vm, &limits, file_name, self.watchdog.as_ref()));
-                let result = execute(vm, source, file_name);
+                let result = execute(vm, source, file_name, &mut globals);
                 if let Some(active) = active {
                     limits::stop(vm, active);
                 }
@@ -236,6 +256,7 @@ impl Runtime {
                 }
             })
         });
+        self.globals = globals;
         if let Some(error) = &error {
             let sink = CAPTURED.with(|c| {
                 let mut c = c.borrow_mut();
@@ -281,10 +302,16 @@ fn reset_engine_modes() {
 }
 
 /// Compiles and runs `source` in a fresh `__main__` namespace.
-fn execute(vm: &VirtualMachine, source: &str, file_name: &str) -> PyResult<()> {
+/// Compiles and runs `source` in fresh globals, which it leaves in `kept`.
+fn execute(
+    vm: &VirtualMachine,
+    source: &str,
+    file_name: &str,
+    kept: &mut Option<Scope>,
+) -> PyResult<()> {
     let code = crate::compile::compile(vm, source, Mode::Exec, file_name)
         .map_err(|err| err.into_pyexception(vm, Some(source)))?;
-    let scope = vm.new_scope_with_builtins();
+    let scope = kept.insert(vm.new_scope_with_builtins()).clone();
     scope
         .globals
         .set_item("__name__", vm.ctx.new_str("__main__").into(), vm)?;
