@@ -86,17 +86,60 @@ fn exp_safe(x: f32) -> f32 {
     return exp(x);
 }
 
-// log(1 + e) for e >= 0 without losing e when it is tiny: the rounding of
-// u = 1 + e is corrected by e / (u - 1).
-fn log1p_pos(e: f32) -> f32 {
-    let u = 1.0 + e;
-    if u == 1.0 {
-        return e;
+// log(1 + x) for any x; NaN below -1 and -inf at -1, as log's. Near 0 by
+// its series: a GPU's log is held only to an absolute 2^-21 around 1
+// (WGSL's bound; lavapipe's misses 1e-3 by 5e-5 relative), which a tiny
+// log1p cannot afford. Elsewhere log(1 + x), corrected for the rounding of
+// 1 + x by x / (u - 1) (Goldberg).
+fn log1p_f32(x: f32) -> f32 {
+    if is_nan(x) || x < -1.0 {
+        return nan();
     }
+    if x == -1.0 {
+        return -inf();
+    }
+    if abs(x) < 0.1 {
+        // x - x^2/2 + x^3/3 - ... + x^9/9: the next term is below 1e-10 of it.
+        var p = 1.0 / 8.0 - x / 9.0;
+        p = 1.0 / 7.0 - x * p;
+        p = 1.0 / 6.0 - x * p;
+        p = 1.0 / 5.0 - x * p;
+        p = 1.0 / 4.0 - x * p;
+        p = 1.0 / 3.0 - x * p;
+        p = 0.5 - x * p;
+        p = 1.0 - x * p;
+        return x * p;
+    }
+    let u = 1.0 + x;
     if !is_finite(u) {
         return u;
     }
-    return log(u) * (e / (u - 1.0));
+    return log(u) * (x / (u - 1.0));
+}
+
+// exp(x) - 1 without losing a small result: by its series where |x| < 0.5
+// (exp is no more exact than log near 1), else exp(x) - 1, whose
+// cancellation there costs at most a factor 2.5; -1 once exp(x) is 0.
+fn expm1_f32(x: f32) -> f32 {
+    if is_nan(x) {
+        return x;
+    }
+    if abs(x) < 0.5 {
+        // x + x^2/2! + ... + x^12/12!: the next term is below 1e-13 of it.
+        var p = 1.0 + x / 12.0;
+        p = 1.0 + x / 11.0 * p;
+        p = 1.0 + x / 10.0 * p;
+        p = 1.0 + x / 9.0 * p;
+        p = 1.0 + x / 8.0 * p;
+        p = 1.0 + x / 7.0 * p;
+        p = 1.0 + x / 6.0 * p;
+        p = 1.0 + x / 5.0 * p;
+        p = 1.0 + x / 4.0 * p;
+        p = 1.0 + x / 3.0 * p;
+        p = 1.0 + x / 2.0 * p;
+        return x * p;
+    }
+    return exp_safe(x) - 1.0;
 }
 
 // tanh without the overflow of sinh / cosh: past 10 it is +-1 in float32.
@@ -315,7 +358,7 @@ fn apply(op: u32, x: f32, p0: f32, p1: f32) -> f32 {
             if x * p0 > p1 {
                 return x;
             }
-            return log1p_pos(exp_safe(x * p0)) / p0;
+            return log1p_f32(exp_safe(x * p0)) / p0;
         }
         case 16u: {
             if is_nan(x) {
@@ -344,6 +387,12 @@ fn apply(op: u32, x: f32, p0: f32, p1: f32) -> f32 {
         }
         case 20u: {
             return erf_f32(x);
+        }
+        case 21u: {
+            return log1p_f32(x);
+        }
+        case 22u: {
+            return expm1_f32(x);
         }
         default: {
             return nan();

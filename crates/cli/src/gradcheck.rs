@@ -671,7 +671,7 @@ fn graph_ops(root: &std::rc::Rc<gradscope_core::autograd::Node>) -> Vec<Op> {
 fn unary_case(op: UnaryOp) -> Case {
     let shape = [2, 3];
     let (input, eps) = match op {
-        UnaryOp::Log | UnaryOp::Sqrt | UnaryOp::Rsqrt => (positive(&shape), None),
+        UnaryOp::Log | UnaryOp::Sqrt | UnaryOp::Rsqrt | UnaryOp::Log1p => (positive(&shape), None),
         UnaryOp::Round => (avoiding(&shape, &[-1.5, -0.5, 0.5, 1.5]), None),
         UnaryOp::Floor => (avoiding(&shape, &[-1.0, 0.0, 1.0]), None),
         UnaryOp::Clamp { min, max } => {
@@ -702,6 +702,7 @@ fn unary_case(op: UnaryOp) -> Case {
         | UnaryOp::LeakyRelu { .. }
         | UnaryOp::Reciprocal
         | UnaryOp::Erf
+        | UnaryOp::Expm1
         | UnaryOp::ToDevice { .. } => (real(&shape), None),
     };
     let name = match op {
@@ -1227,6 +1228,8 @@ variants! {
     Op::Unary(UnaryOp::Floor) => "UnaryOp::Floor",
     Op::Unary(UnaryOp::Reciprocal) => "UnaryOp::Reciprocal",
     Op::Unary(UnaryOp::Erf) => "UnaryOp::Erf",
+    Op::Unary(UnaryOp::Log1p) => "UnaryOp::Log1p",
+    Op::Unary(UnaryOp::Expm1) => "UnaryOp::Expm1",
     Op::Unary(UnaryOp::ToDtype { .. }) => "UnaryOp::ToDtype",
     Op::Unary(UnaryOp::ToDevice { .. }) => "UnaryOp::ToDevice",
     Op::Reduce(ReduceOp::Sum) => "ReduceOp::Sum",

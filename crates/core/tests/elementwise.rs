@@ -130,6 +130,8 @@ fn unary_op(op: &str, args: &Value) -> Unary {
         "neg" => Box::new(|x| x.neg()),
         "reciprocal" => Box::new(|x| x.reciprocal()),
         "erf" => Box::new(|x| x.erf()),
+        "log1p" => Box::new(|x| x.log1p()),
+        "expm1" => Box::new(|x| x.expm1()),
         other => panic!("no unary op {other}"),
     }
 }

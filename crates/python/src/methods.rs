@@ -42,6 +42,8 @@ pub(crate) const UNARY: &[(&str, Unary)] = &[
     ("floor", Tensor::floor),
     ("reciprocal", Tensor::reciprocal),
     ("erf", Tensor::erf),
+    ("log1p", Tensor::log1p),
+    ("expm1", Tensor::expm1),
     ("neg", Tensor::neg),
     ("negative", Tensor::neg),
     ("logical_not", Tensor::logical_not),

@@ -49,6 +49,8 @@ pub(crate) fn unary_code(op: &UnaryOp) -> Option<(u32, [f32; 2])> {
         UnaryOp::Floor => (18, [0.0; 2]),
         UnaryOp::Reciprocal => (19, [0.0; 2]),
         UnaryOp::Erf => (20, [0.0; 2]),
+        UnaryOp::Log1p => (21, [0.0; 2]),
+        UnaryOp::Expm1 => (22, [0.0; 2]),
         UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => return None,
     })
 }

@@ -68,8 +68,10 @@ async fn check(dev: &GpuDevice) -> Result<(), String> {
         0.0,
     )?;
 
-    let ops: [(UnaryOp, Result<Tensor, gradscope_core::Error>); 6] = [
+    let ops: [(UnaryOp, Result<Tensor, gradscope_core::Error>); 8] = [
         (UnaryOp::Sign, x.sign()),
+        (UnaryOp::Log1p, x.log1p()),
+        (UnaryOp::Expm1, x.expm1()),
         (UnaryOp::Relu, x.relu()),
         (UnaryOp::Erf, x.erf()),
         (

@@ -84,6 +84,10 @@ pub enum UnaryOp {
     Reciprocal,
     /// `erf`, the error function.
     Erf,
+    /// `log1p`, `log(1 + x)` keeping the digits of a tiny `x`.
+    Log1p,
+    /// `expm1`, `exp(x) - 1` keeping the digits of a tiny result.
+    Expm1,
     /// `to(dtype)`: a copy in another dtype.
     ToDtype {
         /// The input's dtype, which the gradient goes back to.
@@ -136,6 +140,8 @@ impl UnaryOp {
         UnaryOp::Floor,
         UnaryOp::Reciprocal,
         UnaryOp::Erf,
+        UnaryOp::Log1p,
+        UnaryOp::Expm1,
         UnaryOp::ToDtype {
             from: DType::Float32,
             to: DType::Float64,
@@ -169,6 +175,8 @@ impl UnaryOp {
             UnaryOp::Floor => x.floor(),
             UnaryOp::Reciprocal => x.reciprocal(),
             UnaryOp::Erf => x.erf(),
+            UnaryOp::Log1p => x.log1p(),
+            UnaryOp::Expm1 => x.expm1(),
             // From `from` first, so the op's node converts `from` to `to`.
             UnaryOp::ToDtype { from, to } => x.to_dtype(from)?.to_dtype(to),
             UnaryOp::ToDevice { from, to } => x.to_device(from)?.to_device(to),
@@ -214,7 +222,9 @@ impl UnaryOp {
                 | UnaryOp::Tanh
                 | UnaryOp::Sigmoid
                 | UnaryOp::Reciprocal
-                | UnaryOp::Erf,
+                | UnaryOp::Erf
+                | UnaryOp::Log1p
+                | UnaryOp::Expm1,
                 _,
             ) => DType::DEFAULT_FLOAT,
         })
@@ -309,6 +319,8 @@ impl UnaryOp {
             UnaryOp::Floor => map(d, l, |x| x.floor()),
             UnaryOp::Reciprocal => map(d, l, |x| T::one() / x),
             UnaryOp::Erf => map(d, l, k::erf),
+            UnaryOp::Log1p => map(d, l, |x| x.ln_1p()),
+            UnaryOp::Expm1 => map(d, l, |x| x.exp_m1()),
             UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => map(d, l, |x| x),
         }
     }
@@ -378,6 +390,8 @@ impl OpInfo for UnaryOp {
             UnaryOp::Floor => "FloorBackward0",
             UnaryOp::Reciprocal => "ReciprocalBackward0",
             UnaryOp::Erf => "ErfBackward0",
+            UnaryOp::Log1p => "Log1PBackward0",
+            UnaryOp::Expm1 => "Expm1Backward0",
             UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => "ToCopyBackward0",
         }
     }
@@ -406,6 +420,8 @@ impl OpInfo for UnaryOp {
             UnaryOp::Floor => "floor",
             UnaryOp::Reciprocal => "reciprocal",
             UnaryOp::Erf => "erf",
+            UnaryOp::Log1p => "log1p",
+            UnaryOp::Expm1 => "expm1",
             UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => "to",
         }
     }
@@ -422,9 +438,10 @@ impl OpInfo for UnaryOp {
             | UnaryOp::Floor
             | UnaryOp::ToDtype { .. }
             | UnaryOp::ToDevice { .. } => vec![],
-            // Formulas in the result: exp, sqrt, rsqrt, tanh, sigmoid,
-            // reciprocal, and relu (whose mask is `result > 0`).
+            // Formulas in the result: exp, expm1, sqrt, rsqrt, tanh,
+            // sigmoid, reciprocal, and relu (whose mask is `result > 0`).
             UnaryOp::Exp
+            | UnaryOp::Expm1
             | UnaryOp::Sqrt
             | UnaryOp::Rsqrt
             | UnaryOp::Tanh
@@ -441,7 +458,8 @@ impl OpInfo for UnaryOp {
             | UnaryOp::Clamp { .. }
             | UnaryOp::ClampMin(_)
             | UnaryOp::ClampMax(_)
-            | UnaryOp::Erf => vec![SavedSlot::Input(0)],
+            | UnaryOp::Erf
+            | UnaryOp::Log1p => vec![SavedSlot::Input(0)],
         }
     }
 }
@@ -592,5 +610,17 @@ impl Tensor {
     /// The error function, PyTorch's `erf`.
     pub fn erf(&self) -> Result<Tensor> {
         self.unary(UnaryOp::Erf)
+    }
+
+    /// `log(1 + self)`, exact for tiny values where `(1 + x).log()` rounds
+    /// them away: PyTorch's `log1p`.
+    pub fn log1p(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Log1p)
+    }
+
+    /// `exp(self) - 1`, exact for tiny values where `x.exp() - 1` rounds
+    /// them away: PyTorch's `expm1`.
+    pub fn expm1(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Expm1)
     }
 }

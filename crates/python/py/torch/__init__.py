@@ -69,7 +69,7 @@ def _method_as_function(name):
 
 
 _COMPOSITES = ("sort", "argsort", "topk", "cumsum", "masked_fill", "tril", "triu", "diag",
-               "diagonal", "trace", "outer", "square", "log1p", "expm1", "ceil", "trunc", "frac",
+               "diagonal", "trace", "outer", "square", "ceil", "trunc", "frac",
                "fmod", "flip", "roll", "lerp", "addcmul", "addcdiv", "baddbmm", "cumprod",
                "nonzero", "masked_select", "tile", "all", "any", "equal", "allclose", "isclose",
                "remainder", "floor_divide", "clip")

@@ -284,13 +284,7 @@ class Tensor(_C.TensorBase):
     ger = outer
 
     def square(self):
-        return self * self
-
-    def log1p(self):
-        return (self + 1).log()
-
-    def expm1(self):
-        return self.exp() - 1
+        return self**2
 
     def ceil(self):
         return -((-self).floor())

@@ -96,6 +96,10 @@ pub(super) fn backward(op: &UnaryOp, b: &BackwardInputs<'_>) -> Result<Vec<Optio
                 let density = x.mul(x)?.neg()?.exp()?;
                 density.mul(&c(std::f64::consts::FRAC_2_SQRT_PI))?.mul(grad)
             }
+            // log1p_backward: grad / (self + 1)
+            UnaryOp::Log1p => grad.div(&x()?.add(&c(1.0))?),
+            // grad * (result + 1)
+            UnaryOp::Expm1 => grad.mul(&result()?.add(&c(1.0))?),
             UnaryOp::ToDtype { from, .. } => grad.to_dtype(from),
             UnaryOp::ToDevice { from, .. } => grad.to_device(from),
         }
