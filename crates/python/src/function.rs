@@ -8,10 +8,11 @@
 use std::rc::Rc;
 
 use gradscope_core::autograd::checkpoint::checkpoint;
-use gradscope_core::autograd::function::apply_function;
+use gradscope_core::autograd::function::apply_node;
 use gradscope_core::autograd::gradcheck::{GradcheckOptions, gradcheck};
 use gradscope_core::{Error, Result, Tensor};
 use rustpython_vm::builtins::{PyModule, PyTuple};
+use rustpython_vm::function::OptionalArg;
 use rustpython_vm::{AsObject, Py, PyObjectRef, PyResult, VirtualMachine};
 
 use crate::errors::{IntoPy, stash};
@@ -88,12 +89,14 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
 
 /// `Function.apply`: `forward(needs_input_grad)` returns `(output, saved,
 /// non_differentiable)`; `backward(saved, grad)` returns one gradient or
-/// `None` per tensor input.
+/// `None` per tensor input. The node is `<name>Backward`, or `name` itself
+/// when `exact` (the runtime's composites, named as PyTorch's ops).
 fn apply(
     name: String,
     inputs: Vec<PyObjectRef>,
     forward: PyObjectRef,
     backward: PyObjectRef,
+    exact: OptionalArg<bool>,
     vm: &VirtualMachine,
 ) -> PyResult {
     let inputs: Vec<Tensor> = inputs
@@ -106,8 +109,13 @@ fn apply(
         let grads = call(&backward, vec![result.0, result.1])?;
         with_vm(|vm| optional_tensors(&grads, vm).map_err(stash))
     });
-    let output = apply_function(
-        &name,
+    let node = if exact.unwrap_or(false) {
+        name
+    } else {
+        format!("{name}Backward")
+    };
+    let output = apply_node(
+        &node,
         &inputs,
         |ctx, _inputs| {
             let needs: Vec<PyObjectRef> = ctx

@@ -79,6 +79,18 @@ pub fn apply_function(
     forward: impl FnOnce(&mut FunctionCtx, &[Tensor]) -> Result<Tensor>,
     backward: BackwardFn,
 ) -> Result<Tensor> {
+    apply_node(&format!("{name}Backward"), inputs, forward, backward)
+}
+
+/// As [`apply_function`], with the node named `node` itself: the Python
+/// runtime's composites record the one node PyTorch's op would
+/// (`CumsumBackward0`), with PyTorch's formula as its backward.
+pub fn apply_node(
+    node: &str,
+    inputs: &[Tensor],
+    forward: impl FnOnce(&mut FunctionCtx, &[Tensor]) -> Result<Tensor>,
+    backward: BackwardFn,
+) -> Result<Tensor> {
     let next: Vec<_> = inputs.iter().map(edge_to).collect();
     let mut ctx = FunctionCtx {
         needs_input_grad: next.iter().map(Option::is_some).collect(),
@@ -104,7 +116,7 @@ pub fn apply_function(
             .map(|(i, t)| (SavedSlot::Input(i), t)),
     )?;
     let kind = NodeKind::Custom(CustomBackward {
-        name: format!("{name}Backward"),
+        name: node.to_string(),
         backward,
     });
     let refs: Vec<&Tensor> = inputs.iter().collect();

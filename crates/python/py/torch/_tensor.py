@@ -158,38 +158,41 @@ class Tensor(_C.TensorBase):
         return _C._inplace_with(self, "masked_fill_", lambda t: t.masked_fill(mask, value))
 
     def argsort(self, dim=-1, descending=False, stable=False):
-        return self.sort(dim, descending)[1]
+        return self._sort_index(dim, descending)
 
-    def sort(self, dim=-1, descending=False, stable=False):
-        from . import return_types
-
+    def _sort_index(self, dim, descending):
+        """The indices that sort `self` along `dim` (ties in order)."""
         if self.dim() == 0:
-            return return_types.sort((self, _C.zeros((), dtype=_C.int64)))
+            return _C.zeros((), dtype=_C.int64)
         moved = self.transpose(dim, -1) if dim not in (-1, self.dim() - 1) else self
         rows = moved.reshape(-1, moved.shape[-1]).tolist()
         order = [sorted(range(len(r)), key=r.__getitem__, reverse=descending) for r in rows]
         index = _C.tensor(order, dtype=_C.int64).reshape(moved.shape)
-        values = moved.gather(-1, index)
-        if moved is not self:
-            values, index = values.transpose(dim, -1), index.transpose(dim, -1)
-        return return_types.sort((values, index))
+        return index.transpose(dim, -1) if moved is not self else index
+
+    def sort(self, dim=-1, descending=False, stable=None):
+        from . import _composite, return_types
+
+        index = self._sort_index(dim, descending)
+        # `stable=` picks PyTorch's other overload, and its node's name.
+        node = "SortBackward0" if stable is None else "SortBackward1"
+        return return_types.sort((_composite.select_by(node, self, dim, index), index))
 
     def topk(self, k, dim=-1, largest=True, sorted=True):
-        from . import return_types
+        from . import _composite, return_types
 
         n = self.shape[dim] if self.dim() > 0 else 1
         if not 0 <= k <= n:
             raise RuntimeError("selected index k out of range")
-        values, index = self.sort(dim, descending=largest)
-        if self.dim() == 0:
-            return return_types.topk((values * 1, index))
-        return return_types.topk((values.narrow(dim, 0, k), index.narrow(dim, 0, k)))
+        index = self._sort_index(dim, largest)
+        if self.dim() > 0:
+            index = index.narrow(dim, 0, k)
+        return return_types.topk((_composite.select_by("TopkBackward0", self, dim, index), index))
 
     def cumsum(self, dim, dtype=None):
-        n = self.shape[dim]
-        parts = [self.narrow(dim, 0, i + 1).sum(dim, keepdim=True) for i in range(n)]
-        out = _C.cat(parts, dim)
-        return out if dtype is None else out.to(dtype)
+        from . import _composite
+
+        return _composite.cumsum(self, dim, dtype)
 
     # Composites of the engine's ops: the values are PyTorch's, the
     # grad_fn names are those of the pieces (no RepeatBackward0, ...).
@@ -227,15 +230,9 @@ class Tensor(_C.TensorBase):
         for i, (d, n) in enumerate(zip(out, shape)):
             if d < n:
                 raise RuntimeError(f"maximum size for tensor at dimension {i} is {d} but size is {n}")
-        sizes = [d // n for d, n in zip(out, shape)]
-        spread = []
-        for n in shape:
-            spread += [1, n]
-        target = []
-        for r, n in zip(sizes, shape):
-            target += [r, n]
-        x = self.reshape(spread).expand(target)
-        return x.reshape([r * n for r, n in zip(sizes, shape)])
+        from . import _composite
+
+        return _composite.repeat(self, [d // n for d, n in zip(out, shape)], shape)
 
     def tile(self, *dims):
         if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
@@ -301,26 +298,20 @@ class Tensor(_C.TensorBase):
         return self - (self / other).trunc() * other
 
     def flip(self, *dims):
+        from . import _composite
+
         if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
             dims = tuple(dims[0])
-        out = self
-        for d in dims:
-            n = out.shape[d]
-            out = out.index_select(d, _C.arange(n - 1, -1, -1))
-        return out
+        return _composite.flip(self, tuple(dims))
 
     def roll(self, shifts, dims=None):
-        if dims is None:
-            return self.flatten().roll(shifts, 0).reshape(self.shape)
+        from . import _composite
+
         if isinstance(shifts, int):
-            shifts, dims = (shifts,), (dims,) if isinstance(dims, int) else tuple(dims)
-        out = self
-        for shift, d in zip(shifts, dims):
-            n = out.shape[d]
-            shift %= n
-            if shift:
-                out = _C.cat([out.narrow(d, n - shift, shift), out.narrow(d, 0, n - shift)], d)
-        return out
+            shifts = (shifts,)
+        if dims is not None:
+            dims = (dims,) if isinstance(dims, int) else tuple(dims)
+        return _composite.roll(self, tuple(shifts), dims)
 
     def lerp(self, end, weight):
         # PyTorch's formula: from the nearer end, with the product and the
