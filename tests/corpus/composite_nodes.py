@@ -39,3 +39,28 @@ print(x.argsort(dim=1), x.sort(1).indices, x.topk(2).indices)
 with torch.no_grad():
     print(x.cumsum(1).grad_fn, x.repeat(1, 2).requires_grad)
 print(torch.arange(5).cumsum(0), torch.tensor([True, False]).repeat(2))
+
+
+def show_first(label, y):
+    """Nodes whose backward is constant in x: no second derivative."""
+    print(label, y.grad_fn.name(), [None if n is None else n.name() for n, _ in y.grad_fn.next_functions])
+    print(y)
+    weights = torch.arange(1.0, y.numel() + 1).reshape(y.shape).to(y.dtype)
+    (grad,) = torch.autograd.grad((y * weights).sum(), x)
+    print(grad)
+
+
+m = torch.tensor([[True, False, True], [False, False, True]])
+show("masked_fill", x.masked_fill(m, 0.5))
+show("masked_fill row", x.masked_fill(m[0], -1e9))
+show("tril", x.tril())
+show("triu", torch.triu(x, 1))
+square = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.5]], requires_grad=True)
+t = square.trace()
+print("trace", t.grad_fn.name(), t, torch.autograd.grad(t, square)[0])
+y = torch.tensor([[3.5, 1.2, -2.7], [0.5, -1.0, 4.0]], requires_grad=True)
+x = y
+show_first("ceil", y.ceil())
+show_first("trunc", y.trunc())
+show_first("frac", y.frac())
+show_first("fmod", y.fmod(2))

@@ -150,9 +150,14 @@ class Tensor(_C.TensorBase):
     __floordiv__ = floor_divide
 
     def masked_fill(self, mask, value):
+        from ._composite import node
+
         if isinstance(value, Tensor):
-            value = value.to(self.dtype)
-        return _C.where(mask, value, self)
+            # MaskedFillBackward1, with a gradient for the value too: its
+            # pieces' nodes for now.
+            return _C.where(mask, value.to(self.dtype), self)
+        return node("MaskedFillBackward0", self, lambda: _C.where(mask, value, self),
+                    lambda g, m: g.masked_fill(m, 0), (mask,))
 
     def masked_fill_(self, mask, value):
         return _C._inplace_with(self, "masked_fill_", lambda t: t.masked_fill(mask, value))
@@ -247,10 +252,16 @@ class Tensor(_C.TensorBase):
         return _C.where(keep(r, c), self, _C.zeros((), dtype=self.dtype))
 
     def tril(self, diagonal=0):
-        return self._triangle(lambda r, c: c - r <= diagonal)
+        from ._composite import node
+
+        return node("TrilBackward0", self, lambda: self._triangle(lambda r, c: c - r <= diagonal),
+                    lambda g: g.tril(diagonal))
 
     def triu(self, diagonal=0):
-        return self._triangle(lambda r, c: c - r >= diagonal)
+        from ._composite import node
+
+        return node("TriuBackward0", self, lambda: self._triangle(lambda r, c: c - r >= diagonal),
+                    lambda g: g.triu(diagonal))
 
     def diagonal(self, offset=0, dim1=0, dim2=1):
         rows, cols = self.shape[dim1], self.shape[dim2]
@@ -273,7 +284,11 @@ class Tensor(_C.TensorBase):
         return self.diagonal(diagonal)
 
     def trace(self):
-        return self.diagonal().sum()
+        from ._composite import node
+
+        # trace_backward: the gradient on the diagonal, zeros elsewhere.
+        return node("TraceBackward0", self, lambda: self.diagonal().sum(),
+                    lambda g: _C.eye(self.shape[0], self.shape[1], dtype=g.dtype, device=g.device) * g)
 
     def outer(self, vec2):
         return self.unsqueeze(1) * vec2.unsqueeze(0)
@@ -284,18 +299,33 @@ class Tensor(_C.TensorBase):
         return self**2
 
     def ceil(self):
-        return -((-self).floor())
+        from ._composite import node
+
+        return node("CeilBackward0", self, lambda: -((-self).floor()), Tensor.zeros_like)
 
     def trunc(self):
-        return _C.where(self >= 0, self.floor(), self.ceil())
+        from ._composite import node
+
+        return node("TruncBackward0", self, lambda: _C.where(self >= 0, self.floor(), self.ceil()),
+                    Tensor.zeros_like)
 
     fix = trunc
 
     def frac(self):
-        return self - self.trunc()
+        from ._composite import node
+
+        return node("FracBackward0", self, lambda: self - self.trunc(), lambda g: g)
 
     def fmod(self, other):
-        return self - (self / other).trunc() * other
+        from ._composite import node
+
+        def forward():
+            return self - (self / other).trunc() * other
+
+        if isinstance(other, Tensor):
+            # FmodBackward1, with a gradient for `other`: its pieces' nodes for now.
+            return forward()
+        return node("FmodBackward0", self, forward, lambda g: g)
 
     def flip(self, *dims):
         from . import _composite
