@@ -8,7 +8,9 @@ use crate::event::Event;
 /// An append-only list of events stored as the batches they arrived in.
 ///
 /// Cloning copies one pointer per batch, never the events, so a reducer can
-/// return a new state per animation frame without copying the trace.
+/// return a new state per animation frame without copying the trace. A
+/// batch keeps the vector it arrived in (an `Arc<[Event]>` would copy every
+/// event once more as the page takes each batch in).
 ///
 /// ```
 /// use gradscope_trace::{Event, EventKind, EventLog};
@@ -22,7 +24,7 @@ use crate::event::Event;
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct EventLog {
-    batches: Vec<Arc<[Event]>>,
+    batches: Vec<Arc<Vec<Event>>>,
     /// `starts[b]` is the index of the first event of `batches[b]`.
     starts: Vec<usize>,
     len: usize,
@@ -36,7 +38,7 @@ impl EventLog {
         }
         self.starts.push(self.len);
         self.len += batch.len();
-        self.batches.push(batch.into());
+        self.batches.push(Arc::new(batch));
     }
 
     /// How many events have been recorded.

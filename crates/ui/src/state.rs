@@ -356,6 +356,9 @@ fn apply_replies(next: &mut State, replies: Vec<Reply>) {
         match reply {
             Reply::Ready { startup_ms } => next.engine = Engine::Ready { startup_ms },
             Reply::Devices { webgpu } => next.webgpu = Some(webgpu),
+            // A frame's events (usually one reply: the inbox joins them)
+            // join the trace without being copied.
+            Reply::Events { events } if batch.is_empty() => batch = events,
             Reply::Events { events } => batch.extend(events),
             Reply::Stdout { text } => next.output.push(Output::Stdout(text.into())),
             Reply::Stderr { text } => next.output.push(Output::Stderr(text.into())),
