@@ -4,8 +4,46 @@
 //! them (the browser's layout of a 1,000-node SVG took over 200 ms a frame).
 //! So the view draws every node that is still alive or holds saved tensors,
 //! and of the freed ones only the most recent passes, up to a budget.
+//!
+//! The boxes themselves outlive a drawing: a box whose slot is not drawn
+//! now stays, hidden, as a spare (see [`BoxPool`]), because making a box's
+//! elements cost the page far more than showing it again. Each run starts
+//! from an empty graph, and rebuilding a hundred boxes from nothing in the
+//! next frames made those frames late (issue 7's frame-time figure).
+
+use std::collections::BTreeSet;
 
 use gradscope_trace::{GraphAt, GraphState};
+
+/// The most boxes, drawn and spare, the view keeps; past it the spares of
+/// the lowest rows go.
+pub const POOLED_BOXES: usize = 2 * NODE_BUDGET;
+
+/// The slots (see `graph_panel::slots`) that have a box.
+#[derive(Debug, Default)]
+pub struct BoxPool {
+    slots: BTreeSet<u64>,
+}
+
+impl BoxPool {
+    /// The spare slots, in order, when the slots `drawn` are drawn: every
+    /// slot that had a box and is not drawn now, as many as fit in
+    /// [`POOLED_BOXES`] beside the drawn ones (all of which have a box).
+    pub fn spares(&mut self, drawn: impl IntoIterator<Item = u64>) -> Vec<u64> {
+        let drawn: BTreeSet<u64> = drawn.into_iter().collect();
+        let room = POOLED_BOXES.saturating_sub(drawn.len());
+        let spares: Vec<u64> = self
+            .slots
+            .iter()
+            .filter(|slot| !drawn.contains(slot))
+            .take(room)
+            .copied()
+            .collect();
+        self.slots = drawn;
+        self.slots.extend(&spares);
+        spares
+    }
+}
 
 /// About how many nodes the view draws before it hides older freed passes.
 pub const NODE_BUDGET: usize = 150;
@@ -51,6 +89,24 @@ pub fn window(graph: &GraphAt) -> (GraphState, usize) {
 mod tests {
     use super::*;
     use gradscope_trace::{Event, EventKind, NodeId};
+
+    #[test]
+    fn pool_keeps_undrawn_boxes_as_spares() {
+        let mut pool = BoxPool::default();
+        assert!(pool.spares([1, 2, 3]).is_empty());
+        // A new run starts empty: every box is spare, then drawn again.
+        assert_eq!(pool.spares([]), vec![1, 2, 3]);
+        assert_eq!(pool.spares([2, 4]), vec![1, 3]);
+        assert_eq!(pool.spares([1, 2, 3, 4]), Vec::<u64>::new());
+        // However many were drawn once, at most POOLED_BOXES are kept.
+        let many = 0..POOLED_BOXES as u64 + 50;
+        assert!(pool.spares(many.clone()).is_empty());
+        assert_eq!(pool.spares([]).len(), POOLED_BOXES);
+        let drawn = 1000..1010;
+        let spares = pool.spares(drawn);
+        assert_eq!(spares.len(), POOLED_BOXES - 10);
+        assert_eq!(spares.first(), Some(&0), "the lowest slots stay");
+    }
 
     fn created(node: NodeId, next: &[NodeId], leaf: bool) -> EventKind {
         EventKind::NodeCreated {

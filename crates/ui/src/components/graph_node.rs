@@ -80,19 +80,29 @@ pub struct Props {
     pub slot: u64,
     pub x: f64,
     pub y: f64,
-    pub view: NodeDetails,
+    /// What the box shows; `None`: a spare box, hidden until its slot is
+    /// drawn again (see `graph_panel::boxes`).
+    pub view: Option<NodeDetails>,
     /// Called with `slot`, which the panel maps to the node drawn there
     /// now; the same callback for every node.
     pub onselect: Callback<u64>,
 }
 
 /// A rounded box in the phase's colours, focusable, selected by click or Enter.
+/// A spare box keeps its elements and what it showed last, hidden: making
+/// it spare, or drawing a node in it again, changes an attribute or two
+/// instead of removing and making its elements.
 #[function_component]
 pub fn GraphNodeBox(props: &Props) -> Html {
-    let Props {
-        slot, x, y, view, ..
-    } = props;
-    let slot = *slot;
+    let last = use_mut_ref(|| None::<(f64, f64, NodeDetails)>);
+    if let Some(view) = &props.view {
+        *last.borrow_mut() = Some((props.x, props.y, view.clone()));
+    }
+    let spare = props.view.is_none();
+    let Some((x, y, view)) = last.borrow().clone() else {
+        return html! { <g class="spare" display="none" /> };
+    };
+    let slot = props.slot;
     let cx = x + NODE_WIDTH / 2.0;
     let onclick = props.onselect.reform(move |_: MouseEvent| slot);
     let select = props.onselect.clone();
@@ -102,9 +112,14 @@ pub fn GraphNodeBox(props: &Props) -> Html {
             select.emit(slot);
         }
     };
+    let class = if spare {
+        classes!("spare")
+    } else {
+        classes!("node", phase_class(view.phase))
+    };
     html! {
-        <g class={classes!("node", phase_class(view.phase))} data-node={view.name.clone()}
-           data-phase={phase_class(view.phase)} tabindex="0" role="button"
+        <g {class} display={spare.then_some("none")} aria-hidden={spare.then_some("true")}
+           data-node={view.name.clone()} data-phase={phase_class(view.phase)} tabindex="0" role="button"
            aria-label={view.describe()} {onclick} {onkeydown}>
             <rect x={x.to_string()} y={y.to_string()} width={NODE_WIDTH.to_string()}
                   height={NODE_HEIGHT.to_string()} rx="6" />

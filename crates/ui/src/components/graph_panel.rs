@@ -15,7 +15,7 @@ use yew::prelude::*;
 use super::graph_node::{GraphNodeBox, GroupBox, GroupDetails, GroupFrame, NodeDetails};
 use super::graph_view::{ViewAction, use_view};
 use crate::follow::use_follow;
-use crate::graph_window::window;
+use crate::graph_window::{BoxPool, window};
 use crate::size::use_size;
 
 /// Props of [`GraphPanel`].
@@ -84,10 +84,26 @@ pub fn GraphPanel(props: &Props) -> Html {
                     onclick={move |_| dispatch.emit(action)}>{ text }</button>
         }
     };
-    let nodes = drawn.nodes.iter().map(|(slot, _, x, y, details)| {
-        html! { <GraphNodeBox key={*slot} slot={*slot} x={*x} y={*y} view={details.clone()}
-        onselect={on_select.clone()} /> }
-    });
+    // Boxes in slot order, drawn ones and spares (see `BoxPool`), so a box
+    // keeps its place among its siblings whichever it is.
+    let pool = use_mut_ref(BoxPool::default);
+    let spares = pool.borrow_mut().spares(drawn.nodes.iter().map(|n| n.0));
+    let mut nodes: Vec<(u64, Html)> = drawn
+        .nodes
+        .iter()
+        .map(|(slot, _, x, y, details)| {
+            let node = html! { <GraphNodeBox key={*slot} slot={*slot} x={*x} y={*y}
+            view={Some(details.clone())} onselect={on_select.clone()} /> };
+            (*slot, node)
+        })
+        .chain(spares.into_iter().map(|slot| {
+            let node = html! { <GraphNodeBox key={slot} {slot} x={0.0} y={0.0} view={None}
+            onselect={on_select.clone()} /> };
+            (slot, node)
+        }))
+        .collect();
+    nodes.sort_by_key(|(slot, _)| *slot);
+    let nodes = nodes.into_iter().map(|(_, node)| node);
     let groups = drawn
         .groups
         .iter()
