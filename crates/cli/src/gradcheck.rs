@@ -965,6 +965,12 @@ fn select_index_join_cases() -> Vec<Case> {
         Case::new("scatter_add", vec![real(&[2, 3]), real(&[2, 2])], |t| {
             t[0].scatter_add(1, &ints(&[0, 2, 1, 1], &[2, 2])?, &t[1])
         }),
+        Case::new("scatter", vec![real(&[2, 3]), real(&[2, 2])], |t| {
+            t[0].scatter(1, &ints(&[0, 2, 1, 0], &[2, 2])?, &t[1])
+        }),
+        Case::new("scatter (value)", vec![real(&[2, 3])], |t| {
+            t[0].scatter_value(1, &ints(&[0, 2, 1, 0], &[2, 2])?, 0.5)
+        }),
         Case::new("index_select", vec![real(&[3, 2])], |t| {
             t[0].index_select(0, &ints(&[1, 0, 1], &[3])?)
         }),
@@ -1274,6 +1280,7 @@ variants! {
     Op::Index(IndexOp::IndexPut { .. }) => "IndexOp::IndexPut",
     Op::Index(IndexOp::Gather { .. }) => "IndexOp::Gather",
     Op::Index(IndexOp::ScatterAdd { .. }) => "IndexOp::ScatterAdd",
+    Op::Index(IndexOp::Scatter { .. }) => "IndexOp::Scatter",
     Op::Index(IndexOp::IndexSelect { .. }) => "IndexOp::IndexSelect",
     Op::Index(IndexOp::IndexAdd { .. }) => "IndexOp::IndexAdd",
     Op::Index(IndexOp::Embedding { .. }) => "IndexOp::Embedding",

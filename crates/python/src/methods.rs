@@ -161,6 +161,7 @@ pub(crate) fn function_names() -> Vec<&'static str> {
             "gather",
             "index_select",
             "scatter_add",
+            "scatter",
             "index_add",
             "addmm",
             "clamp_min",
@@ -411,6 +412,27 @@ pub(crate) const CUSTOM: &[(&str, Custom)] = &[
         let index = crate::tensor::tensor_arg(&req(&mut a, 1, "index", vm)?, vm)?;
         let src = crate::tensor::tensor_arg(&req(&mut a, 2, "src", vm)?, vm)?;
         wrap_result(t.scatter_add(dim, &index, &src), vm)
+    }),
+    ("scatter", |t, mut a, vm| {
+        let dim = int_arg(&req(&mut a, 0, "dim", vm)?, vm)?;
+        let index = crate::tensor::tensor_arg(&req(&mut a, 1, "index", vm)?, vm)?;
+        if let Some(reduce) = take_arg(&mut a, 3, "reduce") {
+            return Err(vm.new_runtime_error(format!(
+                "gradscope does not support scatter's reduce={}: use scatter_add",
+                reduce.repr(vm)?
+            )));
+        }
+        let src = take_arg(&mut a, 2, "src").or_else(|| take_arg(&mut a, 2, "value"));
+        let src = src.ok_or_else(|| {
+            vm.new_type_error("scatter() missing 1 required positional arguments: \"src\"")
+        })?;
+        if src.downcast_ref::<PyTensor>().is_some() {
+            let src = crate::tensor::tensor_arg(&src, vm)?;
+            wrap_result(t.scatter(dim, &index, &src), vm)
+        } else {
+            let value = src.try_float(vm)?.to_f64();
+            wrap_result(t.scatter_value(dim, &index, value), vm)
+        }
     }),
     ("index_add", |t, mut a, vm| {
         let dim = int_arg(&req(&mut a, 0, "dim", vm)?, vm)?;

@@ -37,6 +37,14 @@ pub enum IndexOp {
         /// The scattered dimension.
         dim: usize,
     },
+    /// `scatter(dim, index, src)` (`value`: `scatter(dim, index, value)`,
+    /// the number as a 0-dim third input): inputs `self, index, src`.
+    Scatter {
+        /// The scattered dimension.
+        dim: usize,
+        /// Whether `src` is a number, spread over the index.
+        value: bool,
+    },
     /// `index_select(dim, index)`: inputs `self, index`.
     IndexSelect {
         /// The selected dimension.
@@ -61,6 +69,8 @@ impl OpInfo for IndexOp {
             IndexOp::IndexPut { .. } => "IndexPutBackward0",
             IndexOp::Gather { .. } => "GatherBackward0",
             IndexOp::ScatterAdd { .. } => "ScatterAddBackward0",
+            IndexOp::Scatter { value: false, .. } => "ScatterBackward0",
+            IndexOp::Scatter { value: true, .. } => "ScatterBackward1",
             IndexOp::IndexSelect { .. } => "IndexSelectBackward0",
             IndexOp::IndexAdd { .. } => "IndexAddBackward0",
             IndexOp::Embedding { .. } => "EmbeddingBackward0",
@@ -73,6 +83,7 @@ impl OpInfo for IndexOp {
             IndexOp::IndexPut { .. } => "index_put",
             IndexOp::Gather { .. } => "gather",
             IndexOp::ScatterAdd { .. } => "scatter_add",
+            IndexOp::Scatter { .. } => "scatter",
             IndexOp::IndexSelect { .. } => "index_select",
             IndexOp::IndexAdd { .. } => "index_add",
             IndexOp::Embedding { .. } => "embedding",
@@ -86,7 +97,10 @@ impl OpInfo for IndexOp {
             IndexOp::Gather { .. } | IndexOp::IndexSelect { .. } | IndexOp::Embedding { .. } => {
                 i == 0
             }
-            IndexOp::ScatterAdd { .. } | IndexOp::IndexAdd { .. } => i != 1,
+            IndexOp::ScatterAdd { .. }
+            | IndexOp::IndexAdd { .. }
+            | IndexOp::Scatter { value: false, .. } => i != 1,
+            IndexOp::Scatter { value: true, .. } => i == 0,
         }
     }
 
@@ -95,7 +109,7 @@ impl OpInfo for IndexOp {
             IndexOp::Index { dims } => 1 + dims.len(),
             IndexOp::IndexPut { dims, .. } => 2 + dims.len(),
             IndexOp::Gather { .. } | IndexOp::IndexSelect { .. } | IndexOp::Embedding { .. } => 2,
-            IndexOp::ScatterAdd { .. } | IndexOp::IndexAdd { .. } => 3,
+            IndexOp::ScatterAdd { .. } | IndexOp::IndexAdd { .. } | IndexOp::Scatter { .. } => 3,
         }
     }
 
@@ -118,6 +132,8 @@ impl OpInfo for IndexOp {
             IndexOp::ScatterAdd { .. } | IndexOp::IndexAdd { .. } if needs(2) => {
                 vec![SavedSlot::Input(1)]
             }
+            // self: grad.scatter(dim, index, 0); src: grad.gather(dim, index)
+            IndexOp::Scatter { .. } if needs(0) || needs(2) => vec![SavedSlot::Input(1)],
             _ => vec![],
         }
     }
@@ -167,7 +183,7 @@ impl IndexOp {
                     .collect::<Result<Vec<_>>>()?;
                 take(x, &positions, index.shape())
             }
-            IndexOp::ScatterAdd { dim } => {
+            IndexOp::ScatterAdd { dim } | IndexOp::Scatter { dim, .. } => {
                 let [x, index, src] = inputs::<3>(self, ins)?;
                 let dense = Layout::contiguous(x.shape());
                 let size = x.shape().get(*dim).copied().unwrap_or(1);
@@ -190,7 +206,9 @@ impl IndexOp {
                     strides(sl, index.layout().rank()),
                     sl.offset(),
                 );
-                put(x, &positions, src, &reads, true)
+                // A number's 0-dim tensor reads with zero strides, everywhere.
+                let add = matches!(self, IndexOp::ScatterAdd { .. });
+                put(x, &positions, src, &reads, add)
             }
             IndexOp::IndexSelect { dim } => {
                 let [x, index] = inputs::<2>(self, ins)?;

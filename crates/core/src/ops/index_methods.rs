@@ -112,6 +112,33 @@ impl Tensor {
     /// A copy of `self` with `src[i][j]` added at `[i][index[i][j]]` along
     /// `dim`, PyTorch's `scatter_add`.
     pub fn scatter_add(&self, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+        let dim = self.check_scatter(dim, index, src)?;
+        apply(Op::Index(IndexOp::ScatterAdd { dim }), &[self, index, src])
+    }
+
+    /// A copy of `self` with `src[i][j]` written at `[i][index[i][j]]` along
+    /// `dim`, PyTorch's `scatter(dim, index, src)` (where an index repeats,
+    /// the last write wins).
+    pub fn scatter(&self, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+        let dim = self.check_scatter(dim, index, src)?;
+        let op = IndexOp::Scatter { dim, value: false };
+        apply(Op::Index(op), &[self, index, src])
+    }
+
+    /// A copy of `self` with `value` written wherever `index` points along
+    /// `dim`, PyTorch's `scatter(dim, index, value)`: the one-hot of
+    /// `zeros(n, k).scatter(1, labels, 1.0)`.
+    pub fn scatter_value(&self, dim: i64, index: &Tensor, value: f64) -> Result<Tensor> {
+        let value = Tensor::full_dtype(&[], value, self.dtype());
+        // The number fits any index: it is checked as a src of index's shape.
+        let dim = self.check_scatter(dim, index, &value.expand(index.shape())?)?;
+        let op = IndexOp::Scatter { dim, value: true };
+        apply(Op::Index(op), &[self, index, &value])
+    }
+
+    /// PyTorch's checks of `scatter`'s and `scatter_add`'s arguments; the
+    /// dimension, wrapped.
+    fn check_scatter(&self, dim: i64, index: &Tensor, src: &Tensor) -> Result<usize> {
         let rank = self.layout().rank();
         let dim = wrap_dim(dim, rank)?;
         if !is_index(index) {
@@ -139,7 +166,7 @@ impl Tensor {
                 src: src.shape().to_vec(),
             });
         }
-        apply(Op::Index(IndexOp::ScatterAdd { dim }), &[self, index, src])
+        Ok(dim)
     }
 
     /// The slices `index` names along `dim`, PyTorch's `index_select`.

@@ -54,9 +54,8 @@ def select_by(name, x, dim, index):
         return node(name, x, lambda: x.clone(), lambda g, i: g, (index,))
 
     def backward(g, i):
-        # PyTorch's value_selecting_reduction_backward scatters into zeros;
-        # the indices are distinct, so adding them in is the same.
-        return _C.zeros(tuple(x.shape), dtype=g.dtype, device=g.device).scatter_add(dim, i, g)
+        # value_selecting_reduction_backward: the gradient scattered into zeros.
+        return _C.zeros(tuple(x.shape), dtype=g.dtype, device=g.device).scatter(dim, i, g)
 
     return node(name, x, lambda: x.gather(dim, index), backward, (index,))
 

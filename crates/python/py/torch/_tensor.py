@@ -159,6 +159,11 @@ class Tensor(_C.TensorBase):
         return node("MaskedFillBackward0", self, lambda: _C.where(mask, value, self),
                     lambda g, m: g.masked_fill(m, 0), (mask,))
 
+    def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
+        args = {"reduce": reduce} if reduce is not None else {}
+        given = src if src is not None else value
+        return _C._inplace_with(self, "scatter_", lambda t: t.scatter(dim, index, given, **args))
+
     def masked_fill_(self, mask, value):
         return _C._inplace_with(self, "masked_fill_", lambda t: t.masked_fill(mask, value))
 

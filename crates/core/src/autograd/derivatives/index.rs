@@ -52,6 +52,15 @@ pub(super) fn backward(op: &IndexOp, b: &BackwardInputs<'_>) -> Result<Vec<Optio
             None,
             b.when(2, || grad.gather(*dim as i64, b.input(1)?))?,
         ],
+        // self: grad.scatter(dim, index, 0); src: grad.gather(dim, index)
+        IndexOp::Scatter { dim, value } => vec![
+            b.when(0, || grad.scatter_value(*dim as i64, b.input(1)?, 0.0))?,
+            None,
+            match value {
+                true => None,
+                false => b.when(2, || grad.gather(*dim as i64, b.input(1)?))?,
+            },
+        ],
         // self: zeros.index_add(dim, index, grad)
         IndexOp::IndexSelect { dim } => vec![
             b.when(0, || zeros(0).index_add(*dim as i64, b.input(1)?, grad))?,
