@@ -88,7 +88,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
 }
 
 /// `Function.apply`: `forward(needs_input_grad)` returns `(output, saved,
-/// non_differentiable)`; `backward(saved, grad)` returns one gradient or
+/// non_differentiable)`, or with a fourth item the saved tensors' names; `backward(saved, grad)` returns one gradient or
 /// `None` per tensor input. The node is `<name>Backward`, or `name` itself
 /// when `exact` (the runtime's composites, named as PyTorch's ops).
 fn apply(
@@ -126,12 +126,18 @@ fn apply(
             let needs: PyObjectRef = vm.ctx.new_tuple(needs).into();
             let result = forward.call((needs,), vm).map_err(stash)?;
             let parts: Vec<PyObjectRef> = result.try_to_value(vm).map_err(stash)?;
-            let [output, saved, non_differentiable] = &parts[..] else {
-                return Err(Error::Backend("a custom forward returned no triple".into()));
+            let (output, saved, non_differentiable, names) = match &parts[..] {
+                [o, s, n] => (o, s, n, None),
+                [o, s, n, names] => (o, s, n, Some(names)),
+                _ => return Err(Error::Backend("a custom forward returned no triple".into())),
             };
             let non_differentiable = non_differentiable.try_to_bool(vm).map_err(stash)?;
             let saved = tensors_of(saved, vm).map_err(stash)?;
             ctx.save_for_backward(&saved);
+            if let Some(names) = names {
+                let names: Vec<String> = names.try_to_value(vm).map_err(stash)?;
+                ctx.name_saved(&names.iter().map(|n| saved_name(n)).collect::<Vec<_>>());
+            }
             if non_differentiable {
                 ctx.mark_non_differentiable();
             }
@@ -141,6 +147,17 @@ fn apply(
     )
     .py(vm)?;
     Ok(wrap(output, vm))
+}
+
+/// The trace's name for a composite node's saved tensor: PyTorch's names
+/// for what its nodes keep (a name outside them reads as `saved`).
+fn saved_name(name: &str) -> &'static str {
+    const NAMES: &[&str] = &["mask", "indices", "self", "other", "result"];
+    NAMES
+        .iter()
+        .find(|n| **n == name)
+        .copied()
+        .unwrap_or("saved")
 }
 
 /// `checkpoint(f, *tensors)` with `f` taking and returning a list of tensors.

@@ -282,3 +282,39 @@ fn module_scopes_not_emitted_without_a_recording() {
     assert_eq!(scopes.first().map(String::as_str), Some("+ Net"));
     assert_eq!(scopes.len(), 10);
 }
+
+#[test]
+fn composite_nodes_save_what_pytorch_saves_under_its_names() {
+    let kinds = record(
+        "import torch\nx = torch.ones(2, 3, requires_grad=True)\n\
+         m = torch.tensor([[True, False, True], [False, False, True]])\n\
+         a = x.masked_fill(m, 0.5)\nb = x.sort(1).values\nc = x.cumsum(1)\n",
+    );
+    let nodes: Vec<(String, Vec<(String, u64)>)> = kinds
+        .iter()
+        .filter_map(|k| match k {
+            EventKind::NodeCreated { name, saved, .. } => Some((
+                name.clone(),
+                saved.iter().map(|s| (s.name.clone(), s.bytes)).collect(),
+            )),
+            _ => None,
+        })
+        .collect();
+    let own = |n: &str, s: &[(&str, u64)]| -> (String, Vec<(String, u64)>) {
+        (
+            n.into(),
+            s.iter().map(|(a, b)| (a.to_string(), *b)).collect(),
+        )
+    };
+    // One node each, no views from sorting's bookkeeping; the mask's 6
+    // bools and the 6 int64 indices, as PyTorch's nodes keep them.
+    assert_eq!(
+        nodes,
+        [
+            own("AccumulateGrad", &[]),
+            own("MaskedFillBackward0", &[("mask", 6)]),
+            own("SortBackward0", &[("indices", 48)]),
+            own("CumsumBackward0", &[]),
+        ]
+    );
+}

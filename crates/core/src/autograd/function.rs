@@ -15,6 +15,8 @@ use crate::tensor::Tensor;
 #[derive(Debug, Default)]
 pub struct FunctionCtx {
     saved: Vec<Tensor>,
+    /// What the trace calls each saved tensor, where not `self`, `other`...
+    saved_names: Vec<Option<&'static str>>,
     /// PyTorch's `ctx.needs_input_grad`.
     pub needs_input_grad: Vec<bool>,
     non_differentiable: bool,
@@ -24,6 +26,12 @@ impl FunctionCtx {
     /// PyTorch's `ctx.save_for_backward(*tensors)`.
     pub fn save_for_backward(&mut self, tensors: &[Tensor]) {
         self.saved = tensors.to_vec();
+    }
+
+    /// Names the saved tensors in the trace, in order, as PyTorch's node
+    /// for the same op names them (`mask`, `indices`).
+    pub fn name_saved(&mut self, names: &[&'static str]) {
+        self.saved_names = names.iter().copied().map(Some).collect();
     }
 
     /// PyTorch's `ctx.mark_non_differentiable(output)`: the output gets no
@@ -109,12 +117,17 @@ pub fn apply_node(
     } else {
         output
     };
+    let names = ctx.saved_names;
     let saved: Vec<SavedTensor> = save_all(
         ctx.saved
             .into_iter()
             .enumerate()
             .map(|(i, t)| (SavedSlot::Input(i), t)),
-    )?;
+    )?
+    .into_iter()
+    .enumerate()
+    .map(|(i, s)| s.named(names.get(i).copied().flatten()))
+    .collect();
     let kind = NodeKind::Custom(CustomBackward {
         name: node.to_string(),
         backward,

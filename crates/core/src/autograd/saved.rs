@@ -18,6 +18,9 @@ use crate::tensor::Tensor;
 #[derive(Debug)]
 pub(crate) struct SavedTensor {
     slot: SavedSlot,
+    /// The name the trace gives it, where not its slot's (`self`): the
+    /// `mask` and `indices` of the Python runtime's composite nodes.
+    name: Option<&'static str>,
     value: Value,
 }
 
@@ -42,6 +45,7 @@ impl SavedTensor {
                 let shape = tensor.shape().to_vec();
                 Self {
                     slot,
+                    name: None,
                     value: Value::Deferred {
                         frame,
                         index,
@@ -59,8 +63,15 @@ impl SavedTensor {
         let version = tensor.storage().version();
         Self {
             slot,
+            name: None,
             value: Value::Held { tensor, version },
         }
+    }
+
+    /// Names it `name` in the trace.
+    pub(crate) fn named(mut self, name: Option<&'static str>) -> Self {
+        self.name = name;
+        self
     }
 
     /// The tensor, when held.
@@ -77,7 +88,7 @@ impl SavedTensor {
 
     /// What the trace and the graph view show of it.
     pub(crate) fn info(&self) -> SavedInfo {
-        let name = saved_name(self.slot).into();
+        let name = self.name.unwrap_or_else(|| saved_name(self.slot)).into();
         match &self.value {
             Value::Held { tensor, .. } => SavedInfo {
                 name,
@@ -143,7 +154,7 @@ impl SavedTensor {
             let copy = tensor.dense_copy();
             copy.0.requires_grad.set(tensor.requires_grad());
             *copy.0.grad_fn.borrow_mut() = tensor.grad_fn();
-            *self = Self::held(self.slot, copy);
+            *self = Self::held(self.slot, copy).named(self.name);
         }
     }
 

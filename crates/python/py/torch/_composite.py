@@ -13,13 +13,13 @@ closures hold.
 import _gradscope as _C
 
 
-def node(name, x, forward, backward, saved=()):
+def node(name, x, forward, backward, saved=(), names=()):
     """`forward()` as `x`'s op recorded as node `name` (when `x` needs a
     gradient and grad mode is on); `backward(grad, *saved)` gives `x`'s
-    gradient from the output's."""
+    gradient from the output's. `names` are PyTorch's for what it saves."""
 
     def run(needs):
-        return forward(), list(saved), False
+        return forward(), list(saved), False, list(names)
 
     def grads(kept, grad):
         return [backward(grad, *kept)]
@@ -51,13 +51,13 @@ def select_by(name, x, dim, index):
     """Values of `x` at `index` along `dim` (sort's and topk's), whose
     backward puts the gradient back where each value came from."""
     if x.dim() == 0:
-        return node(name, x, lambda: x.clone(), lambda g, i: g, (index,))
+        return node(name, x, lambda: x.clone(), lambda g, i: g, (index,), ("indices",))
 
     def backward(g, i):
         # value_selecting_reduction_backward: the gradient scattered into zeros.
         return _C.zeros(tuple(x.shape), dtype=g.dtype, device=g.device).scatter(dim, i, g)
 
-    return node(name, x, lambda: x.gather(dim, index), backward, (index,))
+    return node(name, x, lambda: x.gather(dim, index), backward, (index,), ("indices",))
 
 
 def repeat(x, sizes, shape):

@@ -157,7 +157,7 @@ class Tensor(_C.TensorBase):
             # pieces' nodes for now.
             return _C.where(mask, value.to(self.dtype), self)
         return node("MaskedFillBackward0", self, lambda: _C.where(mask, value, self),
-                    lambda g, m: g.masked_fill(m, 0), (mask,))
+                    lambda g, m: g.masked_fill(m, 0), (mask,), ("mask",))
 
     def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
         args = {"reduce": reduce} if reduce is not None else {}
@@ -174,11 +174,13 @@ class Tensor(_C.TensorBase):
         """The indices that sort `self` along `dim` (ties in order)."""
         if self.dim() == 0:
             return _C.zeros((), dtype=_C.int64)
-        moved = self.transpose(dim, -1) if dim not in (-1, self.dim() - 1) else self
+        # Values only: no view of self enters the graph.
+        values = self.detach()
+        moved = values.transpose(dim, -1) if dim not in (-1, self.dim() - 1) else values
         rows = moved.reshape(-1, moved.shape[-1]).tolist()
         order = [sorted(range(len(r)), key=r.__getitem__, reverse=descending) for r in rows]
         index = _C.tensor(order, dtype=_C.int64).reshape(moved.shape)
-        return index.transpose(dim, -1) if moved is not self else index
+        return index.transpose(dim, -1) if moved is not values else index
 
     def sort(self, dim=-1, descending=False, stable=None):
         from . import _composite, return_types
