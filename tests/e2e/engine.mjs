@@ -11,7 +11,7 @@
 // - where the browser lacks JSPI, the module still loads, the CPU runs, and
 //   asking for the GPU raises PyTorch-style with the reason.
 // Exits non-zero on any failure.
-import { chromium } from "playwright-core";
+import { launch } from "./browser.mjs";
 import { sameOutput } from "./compare.mjs";
 
 const url = process.env.GRADSCOPE_URL;
@@ -20,11 +20,6 @@ if (!url) {
   process.exit(2);
 }
 
-const args = [
-  "--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--disable-quic", "--disable-dev-shm-usage",
-  "--enable-unsafe-webgpu", "--enable-webgpu-developer-features",
-];
 const TIMEOUT = 180_000;
 
 let failures = 0;
@@ -134,7 +129,7 @@ async function run(h, id, source, device) {
   return { stdout: text("stdout"), notices: text("notice"), end, events: all.length, kinds, ms: Date.now() - started };
 }
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args, headless: true });
+const browser = await launch({ webgpu: true });
 try {
   const h = await harness(browser);
 

@@ -3,7 +3,7 @@
 // `startup_ms` of its ready message), over several fresh workers.
 //
 // Env: GRADSCOPE_URL (the served site); GRADSCOPE_RUNS (default 7).
-import { chromium } from "playwright-core";
+import { launch } from "./browser.mjs";
 
 const url = process.env.GRADSCOPE_URL;
 const runs = Number(process.env.GRADSCOPE_RUNS ?? 7);
@@ -11,12 +11,7 @@ if (!url) {
   console.error("startup.mjs: set GRADSCOPE_URL");
   process.exit(2);
 }
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  headless: true,
-  args: ["--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--disable-quic", "--disable-dev-shm-usage"],
-});
+const browser = await launch();
 try {
   const page = await browser.newPage();
   await page.route(url + "__startup.html", (route) =>

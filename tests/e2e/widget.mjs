@@ -13,7 +13,7 @@
 // address never runs before Run (and a lesson's autorun does), that nothing
 // from the address is evaluated, and that the site's CSP is sent and holds.
 // Exits non-zero on any failure.
-import { chromium } from "playwright-core";
+import { launch } from "./browser.mjs";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -28,12 +28,6 @@ if (!site || !host || !hostDir || !shots) {
 }
 mkdirSync(shots, { recursive: true });
 
-const args = [
-  "--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--disable-quic", "--disable-dev-shm-usage",
-  // WebGPU (SwiftShader): device="auto" picks it inside a cross-origin frame.
-  "--enable-unsafe-webgpu", "--enable-webgpu-developer-features",
-];
 const TIMEOUT = 60_000;
 const RUN_TIMEOUT = 180_000;
 const BUDGET = 150_000; // xtask/src/web.rs WIDGET_BUDGET_GZ
@@ -112,7 +106,8 @@ async function fits(page, frame) {
   return { inner, outer, ok: Math.abs(inner - outer) <= 1 };
 }
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args, headless: true });
+// WebGPU (SwiftShader): device="auto" picks it inside a cross-origin frame.
+const browser = await launch({ webgpu: true });
 try {
   // ---------------------------------------------------------------- the demo
   {
