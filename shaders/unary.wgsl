@@ -142,6 +142,21 @@ fn expm1_f32(x: f32) -> f32 {
     return exp_safe(x) - 1.0;
 }
 
+// A logarithm of x where log's special cases hold, else `value` (computed
+// by the caller): NaN below 0, -inf at 0, +inf at +inf.
+fn log_special(x: f32, value: f32) -> f32 {
+    if is_nan(x) || x < 0.0 {
+        return nan();
+    }
+    if x == 0.0 {
+        return -inf();
+    }
+    if !is_finite(x) {
+        return x;
+    }
+    return value;
+}
+
 // tanh without the overflow of sinh / cosh: past 10 it is +-1 in float32.
 fn tanh_safe(x: f32) -> f32 {
     if is_nan(x) {
@@ -277,16 +292,7 @@ fn apply(op: u32, x: f32, p0: f32, p1: f32) -> f32 {
             return exp_safe(x);
         }
         case 2u: {
-            if is_nan(x) || x < 0.0 {
-                return nan();
-            }
-            if x == 0.0 {
-                return -inf();
-            }
-            if !is_finite(x) {
-                return x;
-            }
-            return log(x);
+            return log_special(x, log(x));
         }
         case 3u: {
             if is_nan(x) || x < 0.0 {
@@ -393,6 +399,13 @@ fn apply(op: u32, x: f32, p0: f32, p1: f32) -> f32 {
         }
         case 22u: {
             return expm1_f32(x);
+        }
+        case 23u: {
+            // log10(2) * log2(x): log2 is exact at powers of two.
+            return log_special(x, log2(x) * 0.30102999566398120);
+        }
+        case 24u: {
+            return log_special(x, log2(x));
         }
         default: {
             return nan();

@@ -671,7 +671,12 @@ fn graph_ops(root: &std::rc::Rc<gradscope_core::autograd::Node>) -> Vec<Op> {
 fn unary_case(op: UnaryOp) -> Case {
     let shape = [2, 3];
     let (input, eps) = match op {
-        UnaryOp::Log | UnaryOp::Sqrt | UnaryOp::Rsqrt | UnaryOp::Log1p => (positive(&shape), None),
+        UnaryOp::Log
+        | UnaryOp::Sqrt
+        | UnaryOp::Rsqrt
+        | UnaryOp::Log1p
+        | UnaryOp::Log10
+        | UnaryOp::Log2 => (positive(&shape), None),
         UnaryOp::Round => (avoiding(&shape, &[-1.5, -0.5, 0.5, 1.5]), None),
         UnaryOp::Floor => (avoiding(&shape, &[-1.0, 0.0, 1.0]), None),
         UnaryOp::Clamp { min, max } => {
@@ -1236,6 +1241,8 @@ variants! {
     Op::Unary(UnaryOp::Erf) => "UnaryOp::Erf",
     Op::Unary(UnaryOp::Log1p) => "UnaryOp::Log1p",
     Op::Unary(UnaryOp::Expm1) => "UnaryOp::Expm1",
+    Op::Unary(UnaryOp::Log10) => "UnaryOp::Log10",
+    Op::Unary(UnaryOp::Log2) => "UnaryOp::Log2",
     Op::Unary(UnaryOp::ToDtype { .. }) => "UnaryOp::ToDtype",
     Op::Unary(UnaryOp::ToDevice { .. }) => "UnaryOp::ToDevice",
     Op::Reduce(ReduceOp::Sum) => "ReduceOp::Sum",

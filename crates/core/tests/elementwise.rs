@@ -132,6 +132,8 @@ fn unary_op(op: &str, args: &Value) -> Unary {
         "erf" => Box::new(|x| x.erf()),
         "log1p" => Box::new(|x| x.log1p()),
         "expm1" => Box::new(|x| x.expm1()),
+        "log10" => Box::new(|x| x.log10()),
+        "log2" => Box::new(|x| x.log2()),
         other => panic!("no unary op {other}"),
     }
 }

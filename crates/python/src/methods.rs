@@ -44,6 +44,8 @@ pub(crate) const UNARY: &[(&str, Unary)] = &[
     ("erf", Tensor::erf),
     ("log1p", Tensor::log1p),
     ("expm1", Tensor::expm1),
+    ("log10", Tensor::log10),
+    ("log2", Tensor::log2),
     ("neg", Tensor::neg),
     ("negative", Tensor::neg),
     ("logical_not", Tensor::logical_not),
@@ -175,7 +177,29 @@ pub(crate) fn function_names() -> Vec<&'static str> {
 pub(crate) fn take_arg(args: &mut FuncArgs, i: usize, name: &str) -> Option<PyObjectRef> {
     args.kwargs
         .swap_remove(name)
+        .or_else(|| numpy_name(name).and_then(|alias| args.kwargs.swap_remove(alias)))
         .or_else(|| args.args.get(i).cloned())
+}
+
+/// NumPy's name for an argument, which PyTorch takes too: `sum(axis=1,
+/// keepdims=True)`, as makemore's notebooks write it.
+fn numpy_name(name: &str) -> Option<&'static str> {
+    match name {
+        "dim" => Some("axis"),
+        "keepdim" => Some("keepdims"),
+        _ => None,
+    }
+}
+
+/// PyTorch's error for a keyword argument no parameter took, rather than
+/// ignoring it (an ignored `keepdims=True` silently changed shapes).
+fn no_stray_keywords(name: &str, args: &FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
+    match args.kwargs.keys().next() {
+        Some(key) => Err(vm.new_type_error(format!(
+            "{name}() got an unexpected keyword argument '{key}'"
+        ))),
+        None => Ok(()),
+    }
 }
 
 fn int_arg(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<i64> {
@@ -272,6 +296,7 @@ pub(crate) fn register(vm: &VirtualMachine) {
                         ))
                     })?;
                     let dim = int_arg(&dim, vm)?;
+                    no_stray_keywords(name, &args, vm)?;
                     note_line(vm);
                     wrap_result(op(&zelf.tensor, dim), vm)
                 },
@@ -287,6 +312,7 @@ pub(crate) fn register(vm: &VirtualMachine) {
                 move |zelf: PyRef<PyTensor>, mut args: FuncArgs, vm: &VirtualMachine| {
                     let dim = take_arg(&mut args, 0, "dim").filter(|d| !vm.is_none(d));
                     let keepdim = bool_kw(&mut args, 1, "keepdim", vm)?;
+                    no_stray_keywords(name, &args, vm)?;
                     note_line(vm);
                     match dim {
                         None => wrap_result(all(&zelf.tensor), vm),
@@ -633,6 +659,7 @@ fn statistic(t: &Tensor, args: &mut FuncArgs, vm: &VirtualMachine, op: Statistic
     let keepdim = args
         .kwargs
         .swap_remove("keepdim")
+        .or_else(|| args.kwargs.swap_remove("keepdims"))
         .map_or(Ok(false), |k| k.try_to_bool(vm))?;
     wrap_result(op(t, dims.as_deref(), correction, keepdim), vm)
 }

@@ -51,6 +51,8 @@ pub(crate) fn unary_code(op: &UnaryOp) -> Option<(u32, [f32; 2])> {
         UnaryOp::Erf => (20, [0.0; 2]),
         UnaryOp::Log1p => (21, [0.0; 2]),
         UnaryOp::Expm1 => (22, [0.0; 2]),
+        UnaryOp::Log10 => (23, [0.0; 2]),
+        UnaryOp::Log2 => (24, [0.0; 2]),
         UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => return None,
     })
 }

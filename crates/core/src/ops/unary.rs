@@ -88,6 +88,10 @@ pub enum UnaryOp {
     Log1p,
     /// `expm1`, `exp(x) - 1` keeping the digits of a tiny result.
     Expm1,
+    /// `log10`
+    Log10,
+    /// `log2`
+    Log2,
     /// `to(dtype)`: a copy in another dtype.
     ToDtype {
         /// The input's dtype, which the gradient goes back to.
@@ -142,6 +146,8 @@ impl UnaryOp {
         UnaryOp::Erf,
         UnaryOp::Log1p,
         UnaryOp::Expm1,
+        UnaryOp::Log10,
+        UnaryOp::Log2,
         UnaryOp::ToDtype {
             from: DType::Float32,
             to: DType::Float64,
@@ -177,6 +183,8 @@ impl UnaryOp {
             UnaryOp::Erf => x.erf(),
             UnaryOp::Log1p => x.log1p(),
             UnaryOp::Expm1 => x.expm1(),
+            UnaryOp::Log10 => x.log10(),
+            UnaryOp::Log2 => x.log2(),
             // From `from` first, so the op's node converts `from` to `to`.
             UnaryOp::ToDtype { from, to } => x.to_dtype(from)?.to_dtype(to),
             UnaryOp::ToDevice { from, to } => x.to_device(from)?.to_device(to),
@@ -224,7 +232,9 @@ impl UnaryOp {
                 | UnaryOp::Reciprocal
                 | UnaryOp::Erf
                 | UnaryOp::Log1p
-                | UnaryOp::Expm1,
+                | UnaryOp::Expm1
+                | UnaryOp::Log10
+                | UnaryOp::Log2,
                 _,
             ) => DType::DEFAULT_FLOAT,
         })
@@ -321,6 +331,8 @@ impl UnaryOp {
             UnaryOp::Erf => map(d, l, k::erf),
             UnaryOp::Log1p => map(d, l, |x| x.ln_1p()),
             UnaryOp::Expm1 => map(d, l, |x| x.exp_m1()),
+            UnaryOp::Log10 => map(d, l, |x| x.log10()),
+            UnaryOp::Log2 => map(d, l, |x| x.log2()),
             UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => map(d, l, |x| x),
         }
     }
@@ -392,6 +404,8 @@ impl OpInfo for UnaryOp {
             UnaryOp::Erf => "ErfBackward0",
             UnaryOp::Log1p => "Log1PBackward0",
             UnaryOp::Expm1 => "Expm1Backward0",
+            UnaryOp::Log10 => "Log10Backward0",
+            UnaryOp::Log2 => "Log2Backward0",
             UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => "ToCopyBackward0",
         }
     }
@@ -422,6 +436,8 @@ impl OpInfo for UnaryOp {
             UnaryOp::Erf => "erf",
             UnaryOp::Log1p => "log1p",
             UnaryOp::Expm1 => "expm1",
+            UnaryOp::Log10 => "log10",
+            UnaryOp::Log2 => "log2",
             UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => "to",
         }
     }
@@ -459,7 +475,9 @@ impl OpInfo for UnaryOp {
             | UnaryOp::ClampMin(_)
             | UnaryOp::ClampMax(_)
             | UnaryOp::Erf
-            | UnaryOp::Log1p => vec![SavedSlot::Input(0)],
+            | UnaryOp::Log1p
+            | UnaryOp::Log10
+            | UnaryOp::Log2 => vec![SavedSlot::Input(0)],
         }
     }
 }
@@ -622,5 +640,15 @@ impl Tensor {
     /// them away: PyTorch's `expm1`.
     pub fn expm1(&self) -> Result<Tensor> {
         self.unary(UnaryOp::Expm1)
+    }
+
+    /// The base-10 logarithm, PyTorch's `log10`.
+    pub fn log10(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Log10)
+    }
+
+    /// The base-2 logarithm, PyTorch's `log2`.
+    pub fn log2(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Log2)
     }
 }

@@ -178,6 +178,81 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     return out
 
 
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    """PyTorch's CPU sampler, draw for draw from the same generator: one
+    sample, or any without replacement, is the argmax (top k) of
+    `p / q` with `q ~ Exp(1)` (`-log1p(-u)` of uniform doubles); with
+    replacement, a binary search of each uniform double in the row's
+    normalised cumulative sums."""
+    if input.dtype not in (float32, float64):
+        names = {int64: "Long", bool: "Bool"}
+        raise RuntimeError(
+            f"multinomial only supports floating-point dtypes for input, got: {names.get(input.dtype, input.dtype)}"
+        )
+    if input.dim() not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    n = _builtins.int(num_samples)
+    categories = input.shape[-1]
+    if n <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and n > categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    # On the host: the draws are float64 (which a GPU cannot hold).
+    rows = input.detach().cpu().reshape(-1, categories)
+    values = rows.tolist()
+    with _drawing(generator):
+        if not replacement or n == 1:
+            flat = [v for row in values for v in row]
+            if not _builtins.all(v >= 0 and v != _builtins.float("inf") for v in flat):
+                raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+            if _builtins.any(_builtins.sum(row) <= 0 for row in values):
+                raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+            q = (-_C.rand(tuple(rows.shape), dtype=float64, device="cpu").neg().log1p()).to(input.dtype)
+            keys = rows / q
+            index = keys.argmax(-1, keepdim=True) if n == 1 else keys.topk(n).indices
+        else:
+            draws = _C.rand(len(values) * n, dtype=float64, device="cpu").tolist()
+            picked = []
+            for i, row in enumerate(values):
+                cumulative = _cumulative(row, input.dtype)
+                cumulative[-1] = 1.0
+                samples = []
+                for u in draws[i * n:(i + 1) * n]:
+                    left, right = 0, categories
+                    while right > left:
+                        mid = left + (right - left) // 2
+                        if cumulative[mid] < u:
+                            left = mid + 1
+                        else:
+                            right = mid
+                    samples.append(left)
+                picked.append(samples)
+            index = _C.tensor(picked, dtype=int64, device="cpu")
+    index = index.reshape(n) if input.dim() == 1 else index.reshape(input.shape[0], n)
+    return index.to(input.device)
+
+
+def _cumulative(row, dtype):
+    """A row's cumulative sums over their total, in its dtype's rounding (as
+    PyTorch's loop adds them), after PyTorch's checks."""
+    single = dtype == float32
+    rounded = (lambda v: _C.tensor(v, dtype=float32).item()) if single else (lambda v: v)
+    for v in row:
+        if v < 0:
+            raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+        if v != v or v in (_builtins.float("inf"), _builtins.float("-inf")):
+            raise RuntimeError(
+                "invalid multinomial distribution (encountering probability entry = infinity or NaN)"
+            )
+    total, sums = 0.0, []
+    for v in row:
+        total = rounded(total + v)
+        sums.append(total)
+    if total <= 0:
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    return [rounded(c / total) for c in sums]
+
+
 def equal(input, other):
     return input.equal(other)
 

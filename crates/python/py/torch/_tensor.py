@@ -164,6 +164,11 @@ class Tensor(_C.TensorBase):
         given = src if src is not None else value
         return _C._inplace_with(self, "scatter_", lambda t: t.scatter(dim, index, given, **args))
 
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        from . import multinomial
+
+        return multinomial(self, num_samples, replacement, generator=generator)
+
     def masked_fill_(self, mask, value):
         return _C._inplace_with(self, "masked_fill_", lambda t: t.masked_fill(mask, value))
 

@@ -100,6 +100,9 @@ pub(super) fn backward(op: &UnaryOp, b: &BackwardInputs<'_>) -> Result<Vec<Optio
             UnaryOp::Log1p => grad.div(&x()?.add(&c(1.0))?),
             // grad * (result + 1)
             UnaryOp::Expm1 => grad.mul(&result()?.add(&c(1.0))?),
+            // grad / (self * ln(10)), grad / (self * ln(2))
+            UnaryOp::Log10 => grad.div(&x()?.mul(&c(std::f64::consts::LN_10))?),
+            UnaryOp::Log2 => grad.div(&x()?.mul(&c(std::f64::consts::LN_2))?),
             UnaryOp::ToDtype { from, .. } => grad.to_dtype(from),
             UnaryOp::ToDevice { from, .. } => grad.to_device(from),
         }
