@@ -15,33 +15,40 @@ use std::collections::BTreeSet;
 
 use gradscope_trace::{GraphAt, GraphState};
 
-/// The most boxes, drawn and spare, the view keeps; past it the spares of
-/// the lowest rows go.
+/// The most boxes, drawn and spare, the view keeps; past it the spares
+/// made first go.
 pub const POOLED_BOXES: usize = 2 * NODE_BUDGET;
 
-/// The slots (see `graph_panel::slots`) that have a box.
+/// The slots (see `graph_panel::slots`) that have a box, in the order their
+/// boxes were made: the order the page keeps them in, so a drawing that
+/// adds slots appends boxes and never moves the others (a keyed list that
+/// moved them made them anew).
 #[derive(Debug, Default)]
 pub struct BoxPool {
-    slots: BTreeSet<u64>,
+    slots: Vec<u64>,
 }
 
 impl BoxPool {
-    /// The spare slots, in order, when the slots `drawn` are drawn: every
-    /// slot that had a box and is not drawn now, as many as fit in
-    /// [`POOLED_BOXES`] beside the drawn ones (all of which have a box).
-    pub fn spares(&mut self, drawn: impl IntoIterator<Item = u64>) -> Vec<u64> {
+    /// Every slot with a box when the slots `drawn` are drawn, in the
+    /// order above, each with whether it is drawn: the drawn ones, and as
+    /// many spares (slots that had a box and are not drawn now) as fit in
+    /// [`POOLED_BOXES`] beside them.
+    pub fn boxes(&mut self, drawn: impl IntoIterator<Item = u64>) -> Vec<(u64, bool)> {
         let drawn: BTreeSet<u64> = drawn.into_iter().collect();
-        let room = POOLED_BOXES.saturating_sub(drawn.len());
-        let spares: Vec<u64> = self
-            .slots
-            .iter()
-            .filter(|slot| !drawn.contains(slot))
-            .take(room)
-            .copied()
-            .collect();
-        self.slots = drawn;
-        self.slots.extend(&spares);
-        spares
+        let kept: BTreeSet<u64> = self.slots.iter().copied().collect();
+        let mut spares = kept.difference(&drawn).count();
+        let mut boxes = Vec::with_capacity(self.slots.len() + drawn.len());
+        for &slot in &self.slots {
+            let shown = drawn.contains(&slot);
+            if !shown && drawn.len() + spares > POOLED_BOXES {
+                spares -= 1;
+                continue;
+            }
+            boxes.push((slot, shown));
+        }
+        boxes.extend(drawn.difference(&kept).map(|&slot| (slot, true)));
+        self.slots = boxes.iter().map(|&(slot, _)| slot).collect();
+        boxes
     }
 }
 
@@ -91,21 +98,29 @@ mod tests {
     use gradscope_trace::{Event, EventKind, NodeId};
 
     #[test]
-    fn pool_keeps_undrawn_boxes_as_spares() {
+    fn pool_keeps_undrawn_boxes_as_spares_in_the_order_made() {
         let mut pool = BoxPool::default();
-        assert!(pool.spares([1, 2, 3]).is_empty());
+        let shown = |boxes: Vec<(u64, bool)>| -> Vec<u64> {
+            boxes.iter().filter(|b| b.1).map(|b| b.0).collect()
+        };
+        assert_eq!(pool.boxes([3, 1, 2]), vec![(1, true), (2, true), (3, true)]);
         // A new run starts empty: every box is spare, then drawn again.
-        assert_eq!(pool.spares([]), vec![1, 2, 3]);
-        assert_eq!(pool.spares([2, 4]), vec![1, 3]);
-        assert_eq!(pool.spares([1, 2, 3, 4]), Vec::<u64>::new());
-        // However many were drawn once, at most POOLED_BOXES are kept.
-        let many = 0..POOLED_BOXES as u64 + 50;
-        assert!(pool.spares(many.clone()).is_empty());
-        assert_eq!(pool.spares([]).len(), POOLED_BOXES);
-        let drawn = 1000..1010;
-        let spares = pool.spares(drawn);
-        assert_eq!(spares.len(), POOLED_BOXES - 10);
-        assert_eq!(spares.first(), Some(&0), "the lowest slots stay");
+        assert_eq!(pool.boxes([]), vec![(1, false), (2, false), (3, false)]);
+        // New slots come after the boxes already made, whatever their number.
+        assert_eq!(
+            pool.boxes([0, 2, 4]),
+            vec![(1, false), (2, true), (3, false), (0, true), (4, true)]
+        );
+        // However many were drawn once, at most POOLED_BOXES are kept, the
+        // spares made first going first.
+        let many: Vec<u64> = (10..10 + POOLED_BOXES as u64).collect();
+        let boxes = pool.boxes(many.clone());
+        assert_eq!(boxes.len(), POOLED_BOXES);
+        assert_eq!(shown(boxes), many);
+        let boxes = pool.boxes([7]);
+        assert_eq!(boxes.len(), POOLED_BOXES);
+        assert_eq!(boxes.last(), Some(&(7, true)));
+        assert_eq!(boxes.first(), Some(&(11, false)));
     }
 
     fn created(node: NodeId, next: &[NodeId], leaf: bool) -> EventKind {

@@ -84,26 +84,20 @@ pub fn GraphPanel(props: &Props) -> Html {
                     onclick={move |_| dispatch.emit(action)}>{ text }</button>
         }
     };
-    // Boxes in slot order, drawn ones and spares (see `BoxPool`), so a box
-    // keeps its place among its siblings whichever it is.
+    // Every box, drawn or spare, in the order the pool keeps (see `BoxPool`).
     let pool = use_mut_ref(BoxPool::default);
-    let spares = pool.borrow_mut().spares(drawn.nodes.iter().map(|n| n.0));
-    let mut nodes: Vec<(u64, Html)> = drawn
-        .nodes
-        .iter()
-        .map(|(slot, _, x, y, details)| {
-            let node = html! { <GraphNodeBox key={*slot} slot={*slot} x={*x} y={*y}
-            view={Some(details.clone())} onselect={on_select.clone()} /> };
-            (*slot, node)
-        })
-        .chain(spares.into_iter().map(|slot| {
-            let node = html! { <GraphNodeBox key={slot} {slot} x={0.0} y={0.0} view={None}
-            onselect={on_select.clone()} /> };
-            (slot, node)
-        }))
-        .collect();
-    nodes.sort_by_key(|(slot, _)| *slot);
-    let nodes = nodes.into_iter().map(|(_, node)| node);
+    let boxes = pool.borrow_mut().boxes(drawn.nodes.iter().map(|n| n.0));
+    let by_slot: BTreeMap<u64, &(u64, NodeId, f64, f64, NodeDetails)> =
+        drawn.nodes.iter().map(|n| (n.0, n)).collect();
+    let nodes = boxes.into_iter().map(|(slot, _)| match by_slot.get(&slot) {
+        Some((_, _, x, y, details)) => html! {
+            <GraphNodeBox key={slot} {slot} x={*x} y={*y} view={Some(details.clone())}
+                          onselect={on_select.clone()} />
+        },
+        None => html! {
+            <GraphNodeBox key={slot} {slot} x={0.0} y={0.0} view={None} onselect={on_select.clone()} />
+        },
+    });
     let groups = drawn
         .groups
         .iter()
@@ -150,11 +144,15 @@ pub fn GraphPanel(props: &Props) -> Html {
                 }
                 <svg data-testid="graph" role="img" aria-label="autograd graph"
                      data-scale={format!("{:.4}", viewport.scale)}>
+                    // Each keyed list in an element of its own: yew puts a
+                    // `for`'s items among their siblings, and a list with an
+                    // unkeyed sibling (the edges) is matched by position, so
+                    // every box was made anew whenever their number changed.
                     <g class="content" transform={viewport.transform()}>
-                        { for frames }
+                        <g class="frames">{ for frames }</g>
                         <GraphEdges edges={drawn.edges.clone()} />
-                        { for groups }
-                        { for nodes }
+                        <g class="groups">{ for groups }</g>
+                        <g class="nodes">{ for nodes }</g>
                     </g>
                 </svg>
             </div>
