@@ -34,6 +34,7 @@ arange = _C.arange
 linspace = _C.linspace
 eye = _C.eye
 from ._generator import Generator, drawing as _drawing
+from ._einsum import einsum
 
 
 def _with_generator(factory):

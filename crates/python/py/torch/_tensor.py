@@ -164,6 +164,25 @@ class Tensor(_C.TensorBase):
         given = src if src is not None else value
         return _C._inplace_with(self, "scatter_", lambda t: t.scatter(dim, index, given, **args))
 
+    def round(self, decimals=None):
+        """`round()`, or with `decimals` PyTorch's `RoundBackward1`:
+        `round(x * 10**d) / 10**d` in the tensor's dtype."""
+        if decimals is None:
+            return super().round()
+        from ._composite import node
+
+        if self.dtype not in (_C.float32, _C.float64):
+            name = {_C.int64: "Long", _C.bool: "Bool"}.get(self.dtype, str(self.dtype))
+            raise NotImplementedError(f'"round_cpu" not implemented for \'{name}\'')
+        d = int(decimals)
+
+        def forward():
+            if d >= 0:
+                return (self * 10.0**d).round() / 10.0**d
+            return (self / 10.0**-d).round() * 10.0**-d
+
+        return node("RoundBackward1", self, forward, Tensor.zeros_like)
+
     def multinomial(self, num_samples, replacement=False, *, generator=None):
         from . import multinomial
 
