@@ -922,6 +922,17 @@ fn view_cases() -> Vec<Case> {
         Case::new("select_backward (double backward)", x(), |t| {
             first_grad(&t[0], |x| x.select(1, 2))
         }),
+        Case::new("diagonal (offset=1)", vec![real(&[3, 4])], |t| {
+            t[0].diagonal(1, 0, 1)
+        }),
+        Case::new("diagonal (dims 2, 0)", vec![real(&[3, 2, 3])], |t| {
+            t[0].diagonal(-1, 2, 0)
+        }),
+        Case::new(
+            "diagonal_backward (double backward)",
+            vec![real(&[3, 4])],
+            |t| first_grad(&t[0], |x| x.diagonal(1, 0, 1)),
+        ),
     ]
 }
 
@@ -1277,6 +1288,8 @@ variants! {
     Op::View(ViewOp::Select { .. }) => "ViewOp::Select",
     Op::View(ViewOp::SliceBackward { .. }) => "ViewOp::SliceBackward",
     Op::View(ViewOp::SelectBackward { .. }) => "ViewOp::SelectBackward",
+    Op::View(ViewOp::Diagonal { .. }) => "ViewOp::Diagonal",
+    Op::View(ViewOp::DiagonalBackward { .. }) => "ViewOp::DiagonalBackward",
     Op::Select(SelectOp::Maximum) => "SelectOp::Maximum",
     Op::Select(SelectOp::Minimum) => "SelectOp::Minimum",
     Op::Select(SelectOp::Where) => "SelectOp::Where",

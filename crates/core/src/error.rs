@@ -472,6 +472,15 @@ pub enum Error {
         dim: usize,
     },
 
+    /// `diagonal` of one dimension with itself (as the caller named them).
+    #[error("diagonal dimensions cannot be identical {dim1}, {dim2}")]
+    DiagonalDims {
+        /// The first dimension given.
+        dim1: i64,
+        /// The second.
+        dim2: i64,
+    },
+
     /// `select` of a 0-dim tensor (IndexError).
     #[error("select() cannot be applied to a 0-dim tensor.")]
     SelectZeroDim,

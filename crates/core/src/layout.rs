@@ -206,6 +206,34 @@ impl Layout {
         out
     }
 
+    /// The diagonal of dimensions `dim1` and `dim2` (distinct), `offset`
+    /// above it (below when negative), as a last dimension: PyTorch's
+    /// `diagonal` view, stepping both dimensions at once.
+    pub fn diagonal(&self, offset: i64, dim1: usize, dim2: usize) -> Self {
+        let (rows, cols) = (self.shape[dim1] as i64, self.shape[dim2] as i64);
+        let (r0, c0) = if offset >= 0 {
+            (0, offset)
+        } else {
+            (-offset, 0)
+        };
+        let len = (rows - r0).min(cols - c0).max(0) as usize;
+        let mut out = self.clone();
+        if len > 0 {
+            out.offset = (self.offset as isize
+                + r0 as isize * self.strides[dim1]
+                + c0 as isize * self.strides[dim2]) as usize;
+        }
+        let stride = self.strides[dim1] + self.strides[dim2];
+        let (hi, lo) = (dim1.max(dim2), dim1.min(dim2));
+        for d in [hi, lo] {
+            out.shape.remove(d);
+            out.strides.remove(d);
+        }
+        out.shape.push(len);
+        out.strides.push(stride);
+        out
+    }
+
     /// A size-1 dimension inserted at `dim`, PyTorch's `unsqueeze` (its
     /// stride as PyTorch's `inferUnsqueezeGeometry` chooses it).
     pub fn unsqueeze(&self, dim: usize) -> Self {
@@ -407,6 +435,28 @@ mod tests {
     fn indices_transposed() {
         let l = Layout::new(vec![3, 2], vec![1, 3], 0);
         assert_eq!(l.indices().collect::<Vec<_>>(), vec![0, 3, 1, 4, 2, 5]);
+    }
+
+    #[test]
+    fn diagonal_steps_both_dims_and_goes_last() {
+        // PyTorch: arange(12).reshape(3, 4).diagonal(1) has stride (5,), offset 1.
+        let m = Layout::contiguous(&[3, 4]);
+        let d = m.diagonal(1, 0, 1);
+        assert_eq!(
+            (d.shape(), d.strides(), d.offset()),
+            (&[3][..], &[5][..], 1)
+        );
+        assert_eq!(d.indices().collect::<Vec<_>>(), vec![1, 6, 11]);
+        assert_eq!(
+            m.diagonal(-1, 0, 1).indices().collect::<Vec<_>>(),
+            vec![4, 9]
+        );
+        // Past the matrix: empty, at the base's offset.
+        let far = m.diagonal(5, 0, 1);
+        assert_eq!((far.shape(), far.offset()), (&[0][..], 0));
+        // Of dims 2 and 0 of [2, 3, 4]: the kept dim first, then the diagonal.
+        let t = Layout::contiguous(&[2, 3, 4]).diagonal(0, 2, 0);
+        assert_eq!((t.shape(), t.strides()), (&[3, 2][..], &[4, 13][..]));
     }
 
     #[test]

@@ -156,6 +156,7 @@ pub(crate) fn function_names() -> Vec<&'static str> {
             "squeeze",
             "narrow",
             "select",
+            "diagonal",
             "clamp",
         ])
         .chain(["argmax", "argmin", "unbind", "chunk", "split"])
@@ -379,6 +380,12 @@ pub(crate) const CUSTOM: &[(&str, Custom)] = &[
         let start = int_arg(&req(&mut a, 1, "start", vm)?, vm)?;
         let length = int_arg(&req(&mut a, 2, "length", vm)?, vm)?;
         wrap_result(t.narrow(dim, start, length), vm)
+    }),
+    ("diagonal", |t, mut a, vm| {
+        let offset = opt_int(&mut a, 0, "offset", vm)?.unwrap_or(0);
+        let dim1 = opt_int(&mut a, 1, "dim1", vm)?.unwrap_or(0);
+        let dim2 = opt_int(&mut a, 2, "dim2", vm)?.unwrap_or(1);
+        wrap_result(t.diagonal(offset, dim1, dim2), vm)
     }),
     ("select", |t, mut a, vm| {
         let dim = int_arg(&req(&mut a, 0, "dim", vm)?, vm)?;

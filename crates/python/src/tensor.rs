@@ -360,6 +360,28 @@ impl PyTensor {
         }
     }
 
+    /// The strides in elements, as a tuple, or one dimension's.
+    #[pymethod]
+    fn stride(zelf: &Py<Self>, dim: OptionalArg<isize>, vm: &VirtualMachine) -> PyResult {
+        let strides = zelf.tensor.layout().strides();
+        match dim {
+            OptionalArg::Missing => {
+                let items = strides.iter().map(|&s| vm.ctx.new_int(s).into()).collect();
+                Ok(vm.ctx.new_tuple(items).into())
+            }
+            OptionalArg::Present(d) => {
+                let d = wrap_dim(d, strides.len(), vm)?;
+                Ok(vm.ctx.new_int(strides.get(d).copied().unwrap_or(1)).into())
+            }
+        }
+    }
+
+    /// Where the tensor starts in its storage, in elements.
+    #[pymethod]
+    fn storage_offset(zelf: &Py<Self>) -> usize {
+        zelf.tensor.layout().offset()
+    }
+
     #[pymethod]
     fn dim(zelf: &Py<Self>) -> usize {
         zelf.tensor.shape().len()

@@ -83,7 +83,11 @@ fn upgrade(weak: &Weak<TensorImpl>) -> Option<Tensor> {
 fn view_step(op: &Op) -> Option<Option<(usize, &'static str)>> {
     match op {
         Op::View(ViewOp::Clone | ViewOp::Contiguous | ViewOp::UnsafeView(_))
-        | Op::View(ViewOp::SliceBackward { .. } | ViewOp::SelectBackward { .. }) => None,
+        | Op::View(
+            ViewOp::SliceBackward { .. }
+            | ViewOp::SelectBackward { .. }
+            | ViewOp::DiagonalBackward { .. },
+        ) => None,
         Op::View(_) => Some(None),
         Op::Join(JoinOp::Unbind { index, .. }) => Some(Some((*index, "Unbind"))),
         Op::Join(JoinOp::Split { with_sizes, .. }) => Some(Some((

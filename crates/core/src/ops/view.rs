@@ -66,6 +66,26 @@ pub enum ViewOp {
         /// The index kept.
         index: usize,
     },
+    /// `diagonal(offset, dim1, dim2)`.
+    Diagonal {
+        /// Above the main diagonal (below when negative).
+        offset: i64,
+        /// The first of the two dimensions.
+        dim1: usize,
+        /// The second.
+        dim2: usize,
+    },
+    /// `diagonal_backward`: the gradient of a diagonal placed into zeros.
+    DiagonalBackward {
+        /// The input's shape.
+        shape: Vec<usize>,
+        /// As in [`ViewOp::Diagonal`].
+        offset: i64,
+        /// As in [`ViewOp::Diagonal`].
+        dim1: usize,
+        /// As in [`ViewOp::Diagonal`].
+        dim2: usize,
+    },
     /// `slice_backward`: the gradient of a slice placed into zeros of the
     /// input's shape.
     SliceBackward {
@@ -111,6 +131,8 @@ impl OpInfo for ViewOp {
             ViewOp::Select { .. } => "SelectBackward0",
             ViewOp::SliceBackward { .. } => "SliceBackwardBackward0",
             ViewOp::SelectBackward { .. } => "SelectBackwardBackward0",
+            ViewOp::Diagonal { .. } => "DiagonalBackward0",
+            ViewOp::DiagonalBackward { .. } => "DiagonalBackwardBackward0",
         }
     }
 
@@ -131,6 +153,8 @@ impl OpInfo for ViewOp {
             ViewOp::Select { .. } => "select",
             ViewOp::SliceBackward { .. } => "slice_backward",
             ViewOp::SelectBackward { .. } => "select_backward",
+            ViewOp::Diagonal { .. } => "diagonal",
+            ViewOp::DiagonalBackward { .. } => "diagonal_backward",
         }
     }
 
@@ -186,6 +210,7 @@ impl ViewOp {
                 step,
             } => l.slice(*dim, *start, (end - start).div_ceil(*step), *step),
             ViewOp::Select { dim, index } => l.select(*dim, *index),
+            ViewOp::Diagonal { offset, dim1, dim2 } => l.diagonal(*offset, *dim1, *dim2),
             ViewOp::SliceBackward {
                 shape,
                 dim,
@@ -199,6 +224,15 @@ impl ViewOp {
             }
             ViewOp::SelectBackward { shape, dim, index } => {
                 let target = Layout::contiguous(shape).select(*dim, *index);
+                return scatter_into_zeros(x, shape, &target);
+            }
+            ViewOp::DiagonalBackward {
+                shape,
+                offset,
+                dim1,
+                dim2,
+            } => {
+                let target = Layout::contiguous(shape).diagonal(*offset, *dim1, *dim2);
                 return scatter_into_zeros(x, shape, &target);
             }
         };

@@ -284,6 +284,39 @@ impl Tensor {
         self.view_op(ViewOp::Select { dim, index })
     }
 
+    /// The diagonal of dimensions `dim1` and `dim2`, `offset` above the
+    /// main one (below when negative), as a view with it as the last
+    /// dimension: PyTorch's `diagonal`.
+    pub fn diagonal(&self, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor> {
+        let rank = self.layout().rank();
+        let (d1, d2) = (wrap_dim(dim1, rank)?, wrap_dim(dim2, rank)?);
+        if d1 == d2 {
+            return Err(Error::DiagonalDims { dim1, dim2 });
+        }
+        self.view_op(ViewOp::Diagonal {
+            offset,
+            dim1: d1,
+            dim2: d2,
+        })
+    }
+
+    /// PyTorch's `diagonal_backward`: this gradient of a diagonal placed
+    /// into zeros of `shape`.
+    pub(crate) fn diagonal_backward(
+        &self,
+        shape: &[usize],
+        offset: i64,
+        dim1: usize,
+        dim2: usize,
+    ) -> Result<Tensor> {
+        self.view_op(ViewOp::DiagonalBackward {
+            shape: shape.to_vec(),
+            offset,
+            dim1,
+            dim2,
+        })
+    }
+
     /// PyTorch's `slice_backward`: this gradient of a slice placed into
     /// zeros of the sliced tensor's `shape`.
     pub(crate) fn slice_backward(

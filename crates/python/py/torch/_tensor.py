@@ -294,14 +294,6 @@ class Tensor(_C.TensorBase):
         return node("TriuBackward0", self, lambda: self._triangle(lambda r, c: c - r >= diagonal),
                     lambda g: g.triu(diagonal))
 
-    def diagonal(self, offset=0, dim1=0, dim2=1):
-        rows, cols = self.shape[dim1], self.shape[dim2]
-        start_r, start_c = (0, offset) if offset >= 0 else (-offset, 0)
-        n = max(0, min(rows - start_r, cols - start_c))
-        x = self.narrow(dim1, start_r, n).narrow(dim2, start_c, n)
-        index = _C.arange(n).unsqueeze(1)
-        return x.gather(1, index).squeeze(1)
-
     def diag(self, diagonal=0):
         if self.dim() == 1:
             n = self.shape[0] + abs(diagonal)
@@ -312,7 +304,16 @@ class Tensor(_C.TensorBase):
 
             pad = (diagonal, 0, 0, diagonal) if diagonal > 0 else (0, -diagonal, -diagonal, 0)
             return F.pad(out, pad)
-        return self.diagonal(diagonal)
+        from ._composite import node
+
+        def backward(g):
+            # The gradient back on the diagonal of zeros.
+            out = _C.zeros(tuple(self.shape), dtype=g.dtype, device=g.device)
+            out.diagonal(diagonal).copy_(g)
+            return out
+
+        # A copy, as PyTorch's diagonal_copy: writing to it leaves self be.
+        return node("DiagonalBackward0_copy", self, lambda: self.diagonal(diagonal).clone(), backward)
 
     def trace(self):
         from ._composite import node

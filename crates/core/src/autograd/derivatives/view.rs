@@ -53,6 +53,13 @@ pub(super) fn backward(op: &ViewOp, b: &BackwardInputs<'_>) -> Result<Vec<Option
             ),
             // grad_output: grad.select(dim, index)
             ViewOp::SelectBackward { dim, index, .. } => grad.select(*dim as i64, *index as i64),
+            ViewOp::Diagonal { offset, dim1, dim2 } => {
+                grad.diagonal_backward(shape, *offset, *dim1, *dim2)
+            }
+            // grad_output: grad.diagonal(offset, dim1, dim2)
+            ViewOp::DiagonalBackward {
+                offset, dim1, dim2, ..
+            } => grad.diagonal(*offset, *dim1 as i64, *dim2 as i64),
         }
     };
     Ok(vec![b.when(0, formula)?])
