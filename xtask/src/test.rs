@@ -109,18 +109,28 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
         cargo(&mut ctx.cargo(["test", "-p", "gradscope-ui", "--lib"]))
     });
 
+    // The `gradscope` binary the native tests built (the CLI's integration
+    // tests need it). `cargo run -p gradscope-cli` would resolve features
+    // for that one package, differently from the workspace's test build
+    // (dev-dependencies' proc macros turn on more of syn's features), and
+    // rebuild RustPython and everything above it: 170 s of a cold CI.
+    let gradscope = |args: &[&str]| -> Result<Command> {
+        let bin = ctx.target_dir.join("debug").join("gradscope");
+        if !bin.is_file() {
+            bail!(
+                "{} is missing: the native tests did not build it",
+                bin.display()
+            );
+        }
+        let mut cmd = ctx.cmd(bin);
+        cmd.args(args);
+        Ok(cmd)
+    };
+
     stage("lessons (cpu)", &mut || {
         // Every claim of every lesson, checked against what the engine
         // measures, as a learner's page would show it (issue 8).
-        cargo(&mut ctx.cargo([
-            "run",
-            "-q",
-            "-p",
-            "gradscope-cli",
-            "--",
-            "lessons",
-            "--check",
-        ]))
+        cargo(&mut gradscope(&["lessons", "--check"])?)
     });
 
     // Pin the Vulkan loader to lavapipe so a real GPU, if any, does not
@@ -156,8 +166,8 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
 
     // `gradscope ARGS --device webgpu` on lavapipe.
     let gradscope_on_gpu = |args: &[&str]| {
-        let mut cmd = ctx.cargo(["run", "-q", "-p", "gradscope-cli", "--"]);
-        cmd.args(args).args(["--device", "webgpu"]);
+        let mut cmd = gradscope(args)?;
+        cmd.args(["--device", "webgpu"]);
         on_lavapipe(cmd)
     };
 
