@@ -127,6 +127,14 @@ fn uniform_divisor(p: &AvgPoolParams) -> Option<usize> {
     }
 }
 
+/// What the GPU path needs: the one divisor, each window's size `k` and
+/// the number of windows `l`; `None` where windows differ in divisor.
+fn gpu_plan(p: &AvgPoolParams, out_hw: [usize; 2]) -> Option<(usize, usize, usize)> {
+    let divisor = uniform_divisor(p)?;
+    let k = p.window.kernel[0] * p.window.kernel[1];
+    Some((divisor, k, out_hw[0] * out_hw[1]))
+}
+
 /// `avg_pool2d` of a float32 GPU `x` as kernels: im2col's windows (zeros
 /// in the padding), summed over each window, divided by the divisor.
 fn avg_pool_on_device(
@@ -137,13 +145,9 @@ fn avg_pool_on_device(
     out_hw: [usize; 2],
     shape: &[usize],
 ) -> Result<Option<Tensor>> {
-    let Some(divisor) = uniform_divisor(p) else {
+    let Some((divisor, k, l)) = gpu_plan(p, out_hw) else {
         return Ok(None);
     };
-    let (k, l) = (
-        p.window.kernel[0] * p.window.kernel[1],
-        out_hw[0] * out_hw[1],
-    );
     let Some(cols) = on_device::im2col(
         x,
         [planes, hw[0], hw[1]],
@@ -179,13 +183,9 @@ fn avg_pool_backward_on_device(
     out_hw: [usize; 2],
     input: &[usize],
 ) -> Result<Option<Tensor>> {
-    let Some(divisor) = uniform_divisor(p) else {
+    let Some((divisor, k, l)) = gpu_plan(p, out_hw) else {
         return Ok(None);
     };
-    let (k, l) = (
-        p.window.kernel[0] * p.window.kernel[1],
-        out_hw[0] * out_hw[1],
-    );
     let Some(scaled) = on_device::binary_number(crate::BinaryOp::Div, grad, divisor as f64, false)?
     else {
         return Ok(None);
