@@ -10,7 +10,7 @@
 // main thread's frame times while a program trains, and checks that no panel
 // overflows the window at 1280x800 and 390x844.
 // Exits non-zero on any failure.
-import { chromium } from "playwright-core";
+import { launch } from "./browser.mjs";
 import { sameOutput } from "./compare.mjs";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -25,11 +25,6 @@ if (!url || !screenshot) {
 const shots = dirname(screenshot);
 mkdirSync(shots, { recursive: true });
 
-const baseArgs = [
-  "--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--disable-quic", "--disable-dev-shm-usage",
-];
-const webgpuArgs = ["--enable-unsafe-webgpu", "--enable-webgpu-developer-features"];
 const TIMEOUT = 60_000;
 
 // A program of the learner's own, and lines of what PyTorch prints for it.
@@ -41,8 +36,8 @@ function check(condition, message) {
   console.log(`  ok: ${message}`);
 }
 
-async function withBrowser(args, body) {
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args, headless: true });
+async function withBrowser(options, body) {
+  const browser = await launch(options);
   try {
     await body(browser);
   } finally {
@@ -206,7 +201,7 @@ async function openRefused(browser, link) {
 }
 
 try {
-  await withBrowser([...baseArgs, ...webgpuArgs], async (browser) => {
+  await withBrowser({ webgpu: true }, async (browser) => {
     console.log("desktop 1280x800, WebGPU:");
     const { page, done } = await open(browser, { width: 1280, height: 800 });
     const timing = await page.evaluate(() => ({
@@ -563,7 +558,7 @@ try {
     done();
   });
 
-  await withBrowser(baseArgs, async (browser) => {
+  await withBrowser({}, async (browser) => {
     console.log("a lesson (?lesson=forgot-zero-grad):");
     const { page, done } = await open(browser, { width: 1280, height: 800 }, "?lesson=forgot-zero-grad");
     const panel = page.getByTestId("lesson-panel");
@@ -596,7 +591,7 @@ try {
     done();
   });
 
-  await withBrowser(baseArgs, async (browser) => {
+  await withBrowser({}, async (browser) => {
     console.log("share links:");
     const { page, done } = await open(browser, { width: 1280, height: 800 });
     const SHARED = "import torch\nprint('shared', torch.ones(3).sum().item())\n";
@@ -683,7 +678,7 @@ try {
     done2();
   });
 
-  await withBrowser(baseArgs, async (browser) => {
+  await withBrowser({}, async (browser) => {
     console.log("time limit (?time_limit=2):");
     const { page, done } = await open(browser, { width: 1280, height: 800 }, "?time_limit=2");
     await setCode(page, "while True:\n    pass\n");
@@ -698,7 +693,7 @@ try {
     done();
   });
 
-  await withBrowser(baseArgs, async (browser) => {
+  await withBrowser({}, async (browser) => {
     console.log("phone 390x844, no WebGPU:");
     const { page, done } = await open(browser, { width: 390, height: 844 });
     await page.getByTestId("webgpu-unavailable").waitFor({ timeout: TIMEOUT });

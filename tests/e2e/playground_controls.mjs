@@ -13,7 +13,7 @@
 // keyboard, the GPU's with its reserve drawn over the allocated bytes and
 // model.zero_grad() marked.
 // Exits non-zero on any failure.
-import { chromium } from "playwright-core";
+import { launch } from "./browser.mjs";
 import { readFileSync } from "node:fs";
 
 const url = process.env.GRADSCOPE_URL;
@@ -21,10 +21,6 @@ if (!url) {
   console.error("playground_controls.mjs: set GRADSCOPE_URL");
   process.exit(2);
 }
-const args = [
-  "--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--disable-quic", "--disable-dev-shm-usage",
-];
 const TIMEOUT = 60_000;
 const LOOP = readFileSync(new URL("../corpus/e2e_loop.py", import.meta.url), "utf8");
 
@@ -125,7 +121,7 @@ async function measuredRun(page, label) {
   return figures;
 }
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args, headless: true });
+const browser = await launch();
 try {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const problems = [];
@@ -239,8 +235,7 @@ async function ledger(page) {
 }
 
 console.log("memory ledgers on the GPU");
-const gpuBrowser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true,
-  args: [...args, "--enable-unsafe-webgpu", "--enable-webgpu-developer-features"] });
+const gpuBrowser = await launch({ webgpu: true });
 try {
   const page = await (await gpuBrowser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const problems = [];
