@@ -3,6 +3,7 @@ as in PyTorch, for the parts PyTorch writes in Python."""
 
 import _gradscope as _C
 
+from . import _composite
 from ._device import cpu as _cpu, device as _device_type
 from ._size import Size
 
@@ -150,14 +151,12 @@ class Tensor(_C.TensorBase):
     __floordiv__ = floor_divide
 
     def masked_fill(self, mask, value):
-        from ._composite import node
-
         if isinstance(value, Tensor):
             # MaskedFillBackward1, with a gradient for the value too: its
             # pieces' nodes for now.
             return _C.where(mask, value.to(self.dtype), self)
-        return node("MaskedFillBackward0", self, lambda: _C.where(mask, value, self),
-                    lambda g, m: g.masked_fill(m, 0), (mask,), ("mask",))
+        return _composite.node("MaskedFillBackward0", self, lambda: _C.where(mask, value, self),
+                               lambda g, m: g.masked_fill(m, 0), (mask,), ("mask",))
 
     def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
         args = {"reduce": reduce} if reduce is not None else {}
@@ -169,8 +168,6 @@ class Tensor(_C.TensorBase):
         `round(x * 10**d) / 10**d` in the tensor's dtype."""
         if decimals is None:
             return super().round()
-        from ._composite import node
-
         if self.dtype not in (_C.float32, _C.float64):
             name = {_C.int64: "Long", _C.bool: "Bool"}.get(self.dtype, str(self.dtype))
             raise NotImplementedError(f'"round_cpu" not implemented for \'{name}\'')
@@ -181,7 +178,7 @@ class Tensor(_C.TensorBase):
                 return (self * 10.0**d).round() / 10.0**d
             return (self / 10.0**-d).round() * 10.0**-d
 
-        return node("RoundBackward1", self, forward, Tensor.zeros_like)
+        return _composite.node("RoundBackward1", self, forward, Tensor.zeros_like)
 
     def multinomial(self, num_samples, replacement=False, *, generator=None):
         from . import multinomial
@@ -207,15 +204,15 @@ class Tensor(_C.TensorBase):
         return index.transpose(dim, -1) if moved is not values else index
 
     def sort(self, dim=-1, descending=False, stable=None):
-        from . import _composite, return_types
+        from . import return_types
 
         index = self._sort_index(dim, descending)
         # `stable=` picks PyTorch's other overload, and its node's name.
-        node = "SortBackward0" if stable is None else "SortBackward1"
-        return return_types.sort((_composite.select_by(node, self, dim, index), index))
+        name = "SortBackward0" if stable is None else "SortBackward1"
+        return return_types.sort((_composite.select_by(name, self, dim, index), index))
 
     def topk(self, k, dim=-1, largest=True, sorted=True):
-        from . import _composite, return_types
+        from . import return_types
 
         n = self.shape[dim] if self.dim() > 0 else 1
         if not 0 <= k <= n:
@@ -226,12 +223,10 @@ class Tensor(_C.TensorBase):
         return return_types.topk((_composite.select_by("TopkBackward0", self, dim, index), index))
 
     def cumsum(self, dim, dtype=None):
-        from . import _composite
-
         return _composite.cumsum(self, dim, dtype)
 
-    # Composites of the engine's ops: the values are PyTorch's, the
-    # grad_fn names are those of the pieces (no RepeatBackward0, ...).
+    # Composites of the engine's ops: the values are PyTorch's; those
+    # through `_composite` record PyTorch's one node, the rest their pieces'.
 
     def repeat(self, *sizes):
         if not sizes:
@@ -266,8 +261,6 @@ class Tensor(_C.TensorBase):
         for i, (d, n) in enumerate(zip(out, shape)):
             if d < n:
                 raise RuntimeError(f"maximum size for tensor at dimension {i} is {d} but size is {n}")
-        from . import _composite
-
         return _composite.repeat(self, [d // n for d, n in zip(out, shape)], shape)
 
     def tile(self, *dims):
@@ -283,16 +276,12 @@ class Tensor(_C.TensorBase):
         return _C.where(keep(r, c), self, _C.zeros((), dtype=self.dtype))
 
     def tril(self, diagonal=0):
-        from ._composite import node
-
-        return node("TrilBackward0", self, lambda: self._triangle(lambda r, c: c - r <= diagonal),
-                    lambda g: g.tril(diagonal))
+        return _composite.node("TrilBackward0", self, lambda: self._triangle(lambda r, c: c - r <= diagonal),
+                               lambda g: g.tril(diagonal))
 
     def triu(self, diagonal=0):
-        from ._composite import node
-
-        return node("TriuBackward0", self, lambda: self._triangle(lambda r, c: c - r >= diagonal),
-                    lambda g: g.triu(diagonal))
+        return _composite.node("TriuBackward0", self, lambda: self._triangle(lambda r, c: c - r >= diagonal),
+                               lambda g: g.triu(diagonal))
 
     def diag(self, diagonal=0):
         if self.dim() == 1:
@@ -304,8 +293,6 @@ class Tensor(_C.TensorBase):
 
             pad = (diagonal, 0, 0, diagonal) if diagonal > 0 else (0, -diagonal, -diagonal, 0)
             return F.pad(out, pad)
-        from ._composite import node
-
         def backward(g):
             # The gradient back on the diagonal of zeros.
             out = _C.zeros(tuple(self.shape), dtype=g.dtype, device=g.device)
@@ -313,14 +300,12 @@ class Tensor(_C.TensorBase):
             return out
 
         # A copy, as PyTorch's diagonal_copy: writing to it leaves self be.
-        return node("DiagonalBackward0_copy", self, lambda: self.diagonal(diagonal).clone(), backward)
+        return _composite.node("DiagonalBackward0_copy", self, lambda: self.diagonal(diagonal).clone(), backward)
 
     def trace(self):
-        from ._composite import node
-
         # trace_backward: the gradient on the diagonal, zeros elsewhere.
-        return node("TraceBackward0", self, lambda: self.diagonal().sum(),
-                    lambda g: _C.eye(self.shape[0], self.shape[1], dtype=g.dtype, device=g.device) * g)
+        return _composite.node("TraceBackward0", self, lambda: self.diagonal().sum(),
+                               lambda g: _C.eye(self.shape[0], self.shape[1], dtype=g.dtype, device=g.device) * g)
 
     def outer(self, vec2):
         return self.unsqueeze(1) * vec2.unsqueeze(0)
@@ -331,44 +316,32 @@ class Tensor(_C.TensorBase):
         return self**2
 
     def ceil(self):
-        from ._composite import node
-
-        return node("CeilBackward0", self, lambda: -((-self).floor()), Tensor.zeros_like)
+        return _composite.node("CeilBackward0", self, lambda: -((-self).floor()), Tensor.zeros_like)
 
     def trunc(self):
-        from ._composite import node
-
-        return node("TruncBackward0", self, lambda: _C.where(self >= 0, self.floor(), self.ceil()),
-                    Tensor.zeros_like)
+        return _composite.node("TruncBackward0", self, lambda: _C.where(self >= 0, self.floor(), self.ceil()),
+                               Tensor.zeros_like)
 
     fix = trunc
 
     def frac(self):
-        from ._composite import node
-
-        return node("FracBackward0", self, lambda: self - self.trunc(), lambda g: g)
+        return _composite.node("FracBackward0", self, lambda: self - self.trunc(), lambda g: g)
 
     def fmod(self, other):
-        from ._composite import node
-
         def forward():
             return self - (self / other).trunc() * other
 
         if isinstance(other, Tensor):
             # FmodBackward1, with a gradient for `other`: its pieces' nodes for now.
             return forward()
-        return node("FmodBackward0", self, forward, lambda g: g)
+        return _composite.node("FmodBackward0", self, forward, lambda g: g)
 
     def flip(self, *dims):
-        from . import _composite
-
         if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
             dims = tuple(dims[0])
         return _composite.flip(self, tuple(dims))
 
     def roll(self, shifts, dims=None):
-        from . import _composite
-
         if isinstance(shifts, int):
             shifts = (shifts,)
         if dims is not None:
