@@ -276,6 +276,9 @@ try {
     const scale = async () => Number(await page.getByTestId("graph").getAttribute("data-scale"));
     const translate = async () => (await page.locator("[data-testid=graph] g.content").getAttribute("transform"))
       .match(/translate\(([-\d.]+),([-\d.]+)\)/).slice(1).map(Number);
+    // The scale "fit" gives, read after pressing it: read before, it could
+    // be a frame older than the view's own fit to the scrubbed graph.
+    await page.getByRole("button", { name: "fit the graph to the view" }).click();
     const fitted = await scale();
     await page.getByRole("button", { name: "zoom in" }).click();
     const zoomedIn = await scale();
