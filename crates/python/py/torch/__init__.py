@@ -76,6 +76,12 @@ _COMPOSITES = ("sort", "argsort", "topk", "cumsum", "masked_fill", "tril", "triu
                "remainder", "floor_divide", "clip")
 for _name in _C._FUNCTION_NAMES + _COMPOSITES:
     globals()[_name] = _method_as_function(_name)
+
+from . import _math  # noqa: E402
+
+# Tensor methods that are torch functions too.
+for _name in _math.METHODS + tuple(_math.ALIASES):
+    globals()[_name] = _method_as_function(_name)
 del _name
 
 

@@ -117,3 +117,27 @@ def rolled(x, shifts, dims):
         if shift:
             out = _C.cat([out.narrow(d, n - shift, shift), out.narrow(d, 0, n - shift)], d)
     return out if out is not x else x.clone()
+
+
+def op(name, inputs, forward, backward, saves=()):
+    """`forward()` over tensors `inputs`, recorded as node `name` with
+    PyTorch's formula `backward(grad, *kept)` giving one gradient (or None)
+    per input. `saves` names what the node keeps, of `"self"` (the first
+    input) and `"other"` (the second), as PyTorch's nodes name them; where
+    PyTorch keeps its `result`, the formula recomputes it from `self` so
+    that double backward goes through it."""
+
+    def run(needs):
+        kept = [inputs[0] if s == "self" else inputs[1] for s in saves]
+        return forward(), kept, False, list(saves)
+
+    def grads(kept, grad):
+        out = []
+        for x, g in zip(inputs, backward(grad, *kept)):
+            # Broadcasting is undone here, as the engine does for its own ops.
+            if g is not None and tuple(g.shape) != tuple(x.shape):
+                g = g.sum_to_size(tuple(x.shape))
+            out.append(g)
+        return out
+
+    return _C._apply_function(name, list(inputs), run, grads, True)

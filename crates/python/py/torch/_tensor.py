@@ -631,4 +631,16 @@ def _correction(unbiased, correction):
     return {}
 
 
+def _attach_methods():
+    """The methods written as functions in `_math`."""
+    from . import _math
+
+    for module in (_math,):
+        for name in module.METHODS:
+            setattr(Tensor, name, getattr(module, name))
+    for alias, name in _math.ALIASES.items():
+        setattr(Tensor, alias, getattr(_math, name))
+
+
+_attach_methods()
 _C._register(Tensor, Size)

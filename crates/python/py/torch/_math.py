@@ -1,0 +1,176 @@
+"""PyTorch's elementwise functions that the engine has no kernel for:
+inverse trigonometric and hyperbolic functions, `exp2`, `hypot`,
+`logaddexp`, `fmax`/`fmin` and `nan_to_num`. Each records PyTorch's one
+node (`AtanBackward0`) with the formula of `derivatives.yaml`, made of the
+engine's differentiable ops so double backward works.
+
+The transcendental ones compute their values on the host with Python's
+`math` (in double precision, rounded to the tensor's dtype: within one
+unit in the last place of PyTorch's float32 kernels), since they cannot
+be composed from the engine's ops without losing accuracy near their
+poles. That costs a round trip for a GPU tensor; learners' tensors are
+small.
+"""
+
+import builtins as _builtins
+import math
+
+import _gradscope as _C
+
+from . import _composite
+
+_INF = float("inf")
+_NAN = float("nan")
+
+
+def _float_dtype(*tensors):
+    """The result dtype of a float function: float64 if any input is,
+    else float32 (integers and bools promote to the default dtype)."""
+    return _C.float64 if _builtins.any(t.dtype == _C.float64 for t in tensors) else _C.float32
+
+
+def _checked(fn, overflow):
+    """`fn` with Python's domain errors as NaN and overflows as
+    `overflow(v)` (the infinity the C library returns)."""
+
+    def safe(*v):
+        try:
+            return fn(*v)
+        except ValueError:
+            return _NAN
+        except OverflowError:
+            return overflow(*v)
+
+    return safe
+
+
+def _host(fn, *tensors):
+    """`fn` of each element (of the inputs broadcast together), as a tensor
+    of their float dtype on the first input's device."""
+    from . import broadcast_tensors
+
+    dtype = _float_dtype(*tensors)
+    parts = broadcast_tensors(*tensors) if len(tensors) > 1 else tensors
+    shape = tuple(parts[0].shape)
+    columns = [p.detach().cpu().to(_C.float64).reshape(-1).tolist() for p in parts]
+    values = [fn(*v) for v in zip(*columns)]
+    out = _C.tensor(values, dtype=dtype).reshape(shape)
+    return out if tensors[0]._device == "cpu" else out._to_device(tensors[0]._device)
+
+
+def _signed_inf(v, *rest):
+    return _INF if v > 0 else -_INF
+
+
+def _pos_inf(*v):
+    return _INF
+
+
+def _unary(name, fn, backward, overflow=_pos_inf):
+    safe = _checked(fn, overflow)
+
+    def method(self):
+        return _composite.op(name, [self], lambda: _host(safe, self), lambda g, x: [backward(g, x)], ("self",))
+
+    return method
+
+
+# Formulas from derivatives.yaml; `x` is the saved input.
+acos = _unary("AcosBackward0", math.acos, lambda g, x: g * -((-x * x + 1).rsqrt()))
+asin = _unary("AsinBackward0", math.asin, lambda g, x: g * (-x * x + 1).rsqrt())
+atan = _unary("AtanBackward0", math.atan, lambda g, x: g / (x * x + 1))
+tan = _unary("TanBackward0", math.tan, lambda g, x: g * (x.tan() ** 2 + 1))
+sinh = _unary("SinhBackward0", math.sinh, lambda g, x: g * x.cosh(), _signed_inf)
+cosh = _unary("CoshBackward0", math.cosh, lambda g, x: g * x.sinh())
+asinh = _unary("AsinhBackward0", math.asinh, lambda g, x: g * (x.pow(2) + 1).rsqrt())
+acosh = _unary("AcoshBackward0", math.acosh, lambda g, x: g * (x.pow(2) - 1).rsqrt())
+atanh = _unary("AtanhBackward0", lambda v: math.atanh(v) if _builtins.abs(v) != 1 else v * _INF,
+               lambda g, x: g / (1 - x.pow(2)))
+exp2 = _unary("Exp2Backward0", lambda v: 2.0**v, lambda g, x: g * x.exp2() * math.log(2.0))
+
+
+def _binary(name, fn, backward):
+    safe = _checked(fn, _pos_inf)
+
+    def method(self, other):
+        return _composite.op(name, [self, other], lambda: _host(safe, self, other), backward, ("self", "other"))
+
+    return method
+
+
+def _atan2_backward(g, x, y):
+    # atan2_backward, in its order of operations.
+    recip = (x * x + y * y).reciprocal()
+    return [g * y * recip, g * -x * recip]
+
+
+def _hypot_backward(g, x, y):
+    h = x.hypot(y)
+    return [g * x / h, g * y / h]
+
+
+def _logaddexp(a, b):
+    if a == b == -_INF or a == b == _INF:
+        return a
+    m = _builtins.max(a, b)
+    return m + math.log1p(math.exp(-_builtins.abs(a - b)))
+
+
+atan2 = arctan2 = _binary("Atan2Backward0", math.atan2, _atan2_backward)
+hypot = _binary("HypotBackward0", math.hypot, _hypot_backward)
+logaddexp = _binary("LogaddexpBackward0", _logaddexp,
+                    lambda g, x, y: [g / ((y - x).exp() + 1), g / ((x - y).exp() + 1)])
+
+
+def fmax(self, other):
+    """The larger of the two, ignoring a NaN in either (PyTorch's `fmax`);
+    ties send the gradient to `self`."""
+
+    def forward():
+        return _C.where(other.isnan(), self, _C.where(self.isnan(), other, self.maximum(other)))
+
+    def backward(g, x, y):
+        to_self = (x >= y).logical_or(y.isnan())
+        return [g.masked_fill(to_self.logical_not(), 0), g.masked_fill(to_self, 0)]
+
+    return _composite.op("FmaxBackward0", [self, other], forward, backward, ("self", "other"))
+
+
+def fmin(self, other):
+    """The smaller of the two, ignoring a NaN in either (PyTorch's `fmin`)."""
+
+    def forward():
+        return _C.where(other.isnan(), self, _C.where(self.isnan(), other, self.minimum(other)))
+
+    def backward(g, x, y):
+        to_self = (x <= y).logical_or(y.isnan())
+        return [g.masked_fill(to_self.logical_not(), 0), g.masked_fill(to_self, 0)]
+
+    return _composite.op("FminBackward0", [self, other], forward, backward, ("self", "other"))
+
+
+_LIMITS = {_C.float32: 3.4028234663852886e38, _C.float64: 1.7976931348623157e308}
+
+
+def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+    """NaN as `nan`, infinities as `posinf`/`neginf` (by default the
+    dtype's largest and smallest finite values); integers are unchanged."""
+    if not self.is_floating_point():
+        return self.clone()
+    big = _LIMITS[self.dtype]
+    posinf = big if posinf is None else posinf
+    neginf = -big if neginf is None else neginf
+
+    def forward():
+        zero = _C.zeros((), dtype=self.dtype)
+        out = _C.where(self.isnan(), zero + nan, self)
+        out = _C.where(out == _INF, zero + posinf, out)
+        return _C.where(out == -_INF, zero + neginf, out)
+
+    return _composite.op("NanToNumBackward0", [self], forward, lambda g, x: [g * x.isfinite()], ("self",))
+
+
+METHODS = ("acos", "asin", "atan", "tan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2",
+           "atan2", "arctan2", "hypot", "logaddexp", "fmax", "fmin", "nan_to_num")
+ALIASES = {"arccos": "acos", "arcsin": "asin", "arctan": "atan", "arcsinh": "asinh",
+           "arccosh": "acosh", "arctanh": "atanh"}
