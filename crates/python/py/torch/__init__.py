@@ -77,13 +77,13 @@ _COMPOSITES = ("sort", "argsort", "topk", "cumsum", "masked_fill", "tril", "triu
 for _name in _C._FUNCTION_NAMES + _COMPOSITES:
     globals()[_name] = _method_as_function(_name)
 
-from . import _math, _shape  # noqa: E402
+from . import _math, _select, _shape  # noqa: E402
 
 # Tensor methods that are torch functions too (`unfold` is a method only).
-for _name in _math.METHODS + tuple(_math.ALIASES) + _shape.METHODS:
+for _name in _math.METHODS + tuple(_math.ALIASES) + _shape.METHODS + _select.METHODS:
     if _name != "unfold":
         globals()[_name] = _method_as_function(_name)
-for _module in (_shape,):
+for _module in (_shape, _select):
     for _name in _module.FUNCTIONS:
         globals()[_name] = getattr(_module, _name)
 del _name, _module

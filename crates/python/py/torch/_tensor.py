@@ -632,10 +632,10 @@ def _correction(unbiased, correction):
 
 
 def _attach_methods():
-    """The methods written as functions in `_math` and `_shape`."""
-    from . import _math, _shape
+    """The methods written as functions in `_math`, `_shape` and `_select`."""
+    from . import _math, _select, _shape
 
-    for module in (_math, _shape):
+    for module in (_math, _shape, _select):
         for name in module.METHODS:
             setattr(Tensor, name, getattr(module, name))
     for alias, name in _math.ALIASES.items():
