@@ -12,6 +12,7 @@
 // Exits non-zero on any failure.
 import { launch } from "./browser.mjs";
 import { sameOutput } from "./compare.mjs";
+import { pooled, startFrames, stopFrames } from "./frames.mjs";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
@@ -120,43 +121,6 @@ async function checkNoOverflow(page, label, { vertical }) {
   check(out.length === 0, `${label}: no panel overflows the window${out.length ? ": " + out.join("; ") : ""}`);
 }
 
-/// Starts recording the main thread's frames: requestAnimationFrame deltas,
-/// and long tasks (over 50 ms) as the PerformanceObserver reports them.
-async function startFrames(page) {
-  await page.evaluate(() => {
-    window.__frames = { deltas: [], long: [], on: true };
-    try {
-      window.__frames.observer = new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) window.__frames.long.push(e.duration);
-      });
-      window.__frames.observer.observe({ type: "longtask" });
-    } catch { /* no long task timing: the deltas still tell */ }
-    let last = null;
-    const tick = (t) => {
-      if (last !== null) window.__frames.deltas.push(t - last);
-      last = t;
-      if (window.__frames.on) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
-}
-
-/// Stops recording; prints and returns the frame-time figures.
-async function stopFrames(page, label) {
-  const { deltas, long } = await page.evaluate(() => {
-    window.__frames.on = false;
-    window.__frames.observer?.disconnect();
-    return { deltas: window.__frames.deltas, long: window.__frames.long };
-  });
-  const sorted = [...deltas].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  const figures = { frames: sorted.length, p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? NaN, long };
-  console.log(`  measured: ${label}: ${figures.frames} frames, frame time p50 ${figures.p50.toFixed(1)} ms, ` +
-    `p95 ${figures.p95.toFixed(1)} ms, max ${figures.max.toFixed(1)} ms; ${long.length} long tasks` +
-    (long.length ? ` (longest ${Math.max(...long).toFixed(0)} ms)` : ""));
-  return figures;
-}
-
 /// Zooms and drags the graph view about (wheel, drag, wheel) while the
 /// frames are measured; prints the frames per second and returns the
 /// frame-time figures.
@@ -175,7 +139,7 @@ async function measurePan(page, label) {
   for (let i = 0; i < 8; i++) await page.mouse.wheel(0, 100);
   const seconds = (Date.now() - started) / 1000;
   const figures = await stopFrames(page, label);
-  console.log(`  measured: ${label}: ${(figures.frames / seconds).toFixed(0)} frames per second for ${seconds.toFixed(1)} s`);
+  console.log(`  measured: ${label}: ${(figures.work.n / seconds).toFixed(0)} frames per second for ${seconds.toFixed(1)} s`);
   return figures;
 }
 
@@ -350,7 +314,7 @@ try {
     await runByKeyboard(page);
     await waitStatus(page, "finished");
     const loopFrames = await stopFrames(page, "main thread while the training loop ran");
-    check(loopFrames.frames > 0, "frames were drawn while the training loop ran");
+    check(loopFrames.work.n > 0, "frames were drawn while the training loop ran");
     const loopOut = await page.getByTestId("console").textContent();
     check(LOOP_OUT.every((line) => loopOut.includes(line)), `the training loop prints what PyTorch prints (${LOOP_OUT.at(-1)})`);
     check((await page.locator("[data-testid=memory-chart] .span.backward").count()) === 20, "memory chart marks 20 backward passes");
@@ -384,11 +348,14 @@ try {
     const longFrames = await stopFrames(page, "main thread while the loop trained 1,000 steps");
     const events = Number(/event (\d+) \//.exec(await page.getByTestId("position").textContent())?.[1]);
     check(events > 100_000, `the trace holds ${events} events`);
-    check(longFrames.max < 1000, `the page kept drawing: no frame took a second (longest ${longFrames.max.toFixed(0)} ms)`);
-    // Issue 7 asks for a p95 of 16 ms; on this shared 2-core machine the
-    // figure above is what counts, and this bound catches a regression to
-    // the whole-trace redraws (p95 of 200 ms and more).
-    check(longFrames.p95 < 100, `frame time p95 under 100 ms while 1,000 steps trained (${longFrames.p95.toFixed(1)} ms)`);
+    check(longFrames.interval.max < 1000, `the page kept drawing: no frame took a second (longest ${longFrames.interval.max.toFixed(0)} ms)`);
+    // Issue 7's target: the main thread's frame time p95 at most 16 ms
+    // while a program trains, over both runs' frames (the figure is
+    // printed; frames.mjs says what it measures). A timing on a shared
+    // 2-core machine is not a pass or fail, so the check only catches a
+    // return of the whole-trace redraws (p95 of 200 ms and more).
+    const training = pooled("main thread while the loop trained 20 and 1,000 steps", loopFrames, longFrames);
+    check(training.work.p95 < 50, `frame time p95 under 50 ms while the loops trained (${training.work.p95.toFixed(1)} ms)`);
     check((await page.getByTestId("graph-title").textContent()).includes("freed by earlier passes not drawn") &&
       (await page.locator("[data-testid=graph] g.node").count()) <= 160, "the graph draws the recent passes only");
     check((await page.locator("[data-testid=memory-chart] .span").count()) < 100, "the memory chart joins its narrow spans");
@@ -404,7 +371,7 @@ try {
     check((await page.locator("[data-testid=graph] g.node").count()) === 501 &&
       (await page.getByTestId("graph-title").textContent()).startsWith("Autograd graph · 501 nodes"), "a 501-node graph is drawn whole");
     const plainFps = await measurePan(page, "graph of 501 nodes while zoomed and dragged");
-    check(plainFps.p95 < 34, `with 501 nodes the view keeps at least 30 frames per second (p95 frame ${plainFps.p95.toFixed(1)} ms)`);
+    check(plainFps.interval.p95 < 34, `with 501 nodes the view keeps at least 30 frames per second (p95 interval ${plainFps.interval.p95.toFixed(1)} ms)`);
     await page.keyboard.press("0");
 
     // Large graphs group their nodes by nn.Module. A small model's groups
@@ -442,7 +409,7 @@ try {
     check((await box.getAttribute("aria-expanded")) === "false" && (await box.getAttribute("data-nodes")) === "4" &&
       (await box.getAttribute("aria-label")).startsWith("module 2 (Linear): 4 nodes"), "a collapsed group is a labelled button");
     const groupedFps = await measurePan(page, "501-node model, modules collapsed, while zoomed and dragged");
-    check(groupedFps.p95 < 34, `with its modules collapsed the view keeps at least 30 frames per second (p95 frame ${groupedFps.p95.toFixed(1)} ms)`);
+    check(groupedFps.interval.p95 < 34, `with its modules collapsed the view keeps at least 30 frames per second (p95 interval ${groupedFps.interval.p95.toFixed(1)} ms)`);
     await page.keyboard.press("0");
     // Opening one by keyboard shows its nodes in a frame.
     await box.focus();

@@ -1,0 +1,92 @@
+// The main thread's frame times, measured in the page with the Performance
+// API (performance.now, PerformanceObserver), for playground.mjs and
+// playground_controls.mjs.
+//
+// Two figures per frame, because they answer different questions:
+// - work: the main thread's time on the frame, from the start of its
+//   requestAnimationFrame callbacks (ours is registered first, so it runs
+//   before the page's) to the end of its style, layout and paint (a
+//   MessageChannel message posted from the callback runs as the next task,
+//   after the frame's rendering). This is the frame time that must fit in
+//   the 16 ms of a 60 Hz frame; anything the page does then (parsing the
+//   worker's events, the views' updates) is in it.
+// - interval: the time between frames (requestAnimationFrame timestamps).
+//   At 60 Hz it cannot be under 16.7 ms; an interval of two or more frames
+//   is a frame dropped, whether the page or the machine (on 2 cores, the
+//   worker and Chromium's background compilation) was the cause.
+// Long tasks (over 50 ms, as the PerformanceObserver reports them) are
+// counted too: a task between frames, not in one, shows up there.
+
+/// Starts recording.
+export async function startFrames(page) {
+  await page.evaluate(() => {
+    const f = (window.__frames = { work: [], intervals: [], long: [], on: true });
+    try {
+      f.observer = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) f.long.push(e.duration);
+      });
+      f.observer.observe({ type: "longtask" });
+    } catch { /* no long task timing: the other figures still tell */ }
+    const channel = new MessageChannel();
+    let begun = null;
+    channel.port1.onmessage = () => {
+      if (begun !== null) f.work.push(performance.now() - begun);
+      begun = null;
+    };
+    let last = null;
+    const tick = (t) => {
+      if (!f.on) return;
+      // Asked first, so that next frame this callback runs before the
+      // page's own (callbacks run in the order they were asked for).
+      requestAnimationFrame(tick);
+      begun = performance.now();
+      channel.port2.postMessage(0);
+      if (last !== null) f.intervals.push(t - last);
+      last = t;
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+function quantiles(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return { n: sorted.length, p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? NaN };
+}
+
+/// Stops recording; prints the figures under `label` and returns them:
+/// `work` and `interval` quantiles (n, p50, p95, max), `dropped` (intervals
+/// over 1.5 frames) and `long` (the long tasks' durations).
+export async function stopFrames(page, label) {
+  const raw = await page.evaluate(async () => {
+    const f = window.__frames;
+    f.on = false;
+    f.observer?.disconnect();
+    // The last frame's message may still be queued.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return { work: f.work, intervals: f.intervals, long: f.long };
+  });
+  const work = quantiles(raw.work);
+  const interval = quantiles(raw.intervals);
+  const dropped = raw.intervals.filter((d) => d > 1.5 * 1000 / 60).length;
+  const ms = (x) => x.toFixed(1);
+  console.log(`  measured: ${label}: ${work.n} frames; main-thread frame time p50 ${ms(work.p50)} ms, ` +
+    `p95 ${ms(work.p95)} ms, max ${ms(work.max)} ms; interval p50 ${ms(interval.p50)} ms, p95 ${ms(interval.p95)} ms, ` +
+    `max ${ms(interval.max)} ms, ${dropped} of ${interval.n} over 1.5 frames; ${raw.long.length} long tasks` +
+    (raw.long.length ? ` (longest ${Math.max(...raw.long).toFixed(0)} ms)` : ""));
+  return { work, interval, dropped, long: raw.long, raw };
+}
+
+/// The figures of several recordings together, printed under `label`: a
+/// 20-step run draws only a handful of frames, so its own p95 is its
+/// slowest frame.
+export function pooled(label, ...recordings) {
+  const work = quantiles(recordings.flatMap((r) => r.raw.work));
+  const interval = quantiles(recordings.flatMap((r) => r.raw.intervals));
+  const dropped = recordings.reduce((n, r) => n + r.dropped, 0);
+  const long = recordings.flatMap((r) => r.long);
+  console.log(`  measured: ${label}: ${work.n} frames; main-thread frame time p50 ${work.p50.toFixed(1)} ms, ` +
+    `p95 ${work.p95.toFixed(1)} ms, max ${work.max.toFixed(1)} ms; ${dropped} of ${interval.n} intervals over 1.5 frames; ` +
+    `${long.length} long tasks`);
+  return { work, interval, dropped, long };
+}
