@@ -99,11 +99,29 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
         cargo(&mut cmd)
     });
 
-    stage("native tests", &mut || {
+    // Pin the Vulkan loader to lavapipe so a real GPU, if any, does not
+    // change results; a GPU test that finds no adapter fails here.
+    let on_lavapipe = |mut cmd: Command| -> Result<()> {
+        cmd.env("WGPU_BACKEND", "vulkan")
+            .env("GRADSCOPE_REQUIRE_GPU", "1");
+        match setup::lavapipe_icd() {
+            Some(icd) => {
+                cmd.env("VK_DRIVER_FILES", &icd)
+                    .env("VK_ICD_FILENAMES", &icd);
+            }
+            None => bail!("lavapipe's Vulkan ICD is missing: run `cargo xtask setup`"),
+        }
+        cargo(&mut cmd)
+    };
+
+    stage("native tests (the GPU's on lavapipe)", &mut || {
+        // The GPU backend's own tests run here, in the workspace's build:
+        // `cargo test -p gradscope-wgpu` alone resolved features for that
+        // package, differently (dev-dependencies' proc macros turn on more
+        // of syn's features), and rebuilt most of the tree: 130 s of CI.
         let mut cmd = ctx.cargo(["test", "--workspace"]);
         exclude_wasm_only(&mut cmd);
-        cmd.args(["--exclude", "gradscope-wgpu"]);
-        cargo(&mut cmd)?;
+        on_lavapipe(cmd)?;
         // The page's pure modules (layout, charts, settings) test natively;
         // its components need a browser and run in e2e.
         cargo(&mut ctx.cargo(["test", "-p", "gradscope-ui", "--lib"]))
@@ -133,35 +151,14 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
         cargo(&mut gradscope(&["lessons", "--check"])?)
     });
 
-    // Pin the Vulkan loader to lavapipe so a real GPU, if any, does not
-    // change results; a GPU test that finds no adapter fails here.
-    let on_lavapipe = |mut cmd: Command| -> Result<()> {
-        cmd.env("WGPU_BACKEND", "vulkan")
-            .env("GRADSCOPE_REQUIRE_GPU", "1");
-        match setup::lavapipe_icd() {
-            Some(icd) => {
-                cmd.env("VK_DRIVER_FILES", &icd)
-                    .env("VK_ICD_FILENAMES", &icd);
-            }
-            None => bail!("lavapipe's Vulkan ICD is missing: run `cargo xtask setup`"),
-        }
-        cargo(&mut cmd)
-    };
-
-    stage("gpu tests (lavapipe)", &mut || {
-        on_lavapipe(ctx.cargo(["test", "-p", "gradscope-wgpu"]))?;
+    stage("corpus (webgpu on lavapipe)", &mut || {
         // Whole-program parity: every corpus program with the GPU as its
-        // default device, against PyTorch's recorded output.
-        on_lavapipe(ctx.cargo([
-            "test",
-            "-p",
-            "gradscope-python",
-            "--test",
-            "corpus",
-            "--",
-            "--device",
-            "webgpu",
-        ]))
+        // default device, against PyTorch's recorded output (`--workspace`
+        // for the same build as the native tests, as above).
+        let mut cmd = ctx.cargo(["test", "--workspace"]);
+        exclude_wasm_only(&mut cmd);
+        cmd.args(["--test", "corpus", "--", "--device", "webgpu"]);
+        on_lavapipe(cmd)
     });
 
     // `gradscope ARGS --device webgpu` on lavapipe.
