@@ -6,10 +6,13 @@ import math
 import _gradscope as _C
 
 import torch
+from torch import _composite
 
 __all__ = [
     "relu", "relu_", "gelu", "tanh", "sigmoid", "silu", "elu", "leaky_relu", "leaky_relu_",
-    "softplus",
+    "softplus", "selu", "celu", "logsigmoid", "hardtanh", "relu6", "hardsigmoid", "hardswish", "mish",
+    "softsign", "tanhshrink", "softshrink", "hardshrink", "threshold", "glu", "prelu",
+    "pairwise_distance", "cosine_similarity", "softmin",
     "softmax", "log_softmax", "linear", "conv2d", "max_pool2d", "avg_pool2d",
     "adaptive_avg_pool2d", "dropout",
     "layer_norm", "batch_norm", "embedding", "mse_loss", "l1_loss", "cross_entropy",
@@ -65,11 +68,183 @@ def sigmoid(input):
 
 
 def silu(input, inplace=False):
-    return input * input.sigmoid()
+    # silu_backward: grad * sigmoid(x) * (1 + x * (1 - sigmoid(x))).
+    def backward(g, x):
+        s = x.sigmoid()
+        return [g * (s * (1 + x * (1 - s)))]
+
+    return _composite.op("SiluBackward0", [input], lambda: input * input.sigmoid(), backward, ("self",))
+
+
+def _elu(input, alpha, scale, input_scale, name):
+    """PyTorch's `elu` kernel, shared by `elu`, `selu` and `celu`:
+    `scale * x` above zero, `scale * alpha * (exp(x * input_scale) - 1)`
+    below, recorded as `name` with elu_backward's formula."""
+
+    def forward():
+        return torch.where(input > 0, input * scale, ((input * input_scale).exp() - 1) * (alpha * scale))
+
+    def backward(g, x):
+        below = g * (x * input_scale).exp() * (input_scale * alpha * scale)
+        return [torch.where(x > 0, g * scale, below)]
+
+    return _composite.op(name, [input], forward, backward, ("self",))
 
 
 def elu(input, alpha=1.0, inplace=False):
-    return torch.where(input > 0, input, (input.exp() - 1) * alpha)
+    return _elu(input, alpha, 1.0, 1.0, "EluBackward0")
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input, inplace=False):
+    return _elu(input, _SELU_ALPHA, _SELU_SCALE, 1.0, "EluBackward0")
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return _elu(input, alpha, 1.0, 1.0 / alpha, "CeluBackward0")
+
+
+def logsigmoid(input):
+    # log_sigmoid_backward: grad * sigmoid(-x), computed stably.
+    return _composite.op("LogSigmoidBackward0", [input], lambda: -_C._softplus(-input, 1.0, 20.0),
+                         lambda g, x: [g * (-x).sigmoid()], ("self",))
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+
+    def backward(g, x):
+        # hardtanh_backward: the gradient passes strictly inside the bounds.
+        inside = (x > min_val).logical_and(x < max_val)
+        return [g.masked_fill(inside.logical_not(), 0)]
+
+    return _composite.op("HardtanhBackward0", [input], lambda: input.clamp(min_val, max_val), backward, ("self",))
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0)
+
+
+def hardsigmoid(input, inplace=False):
+    def backward(g, x):
+        inside = (x > -3.0).logical_and(x < 3.0)
+        return [(g / 6).masked_fill(inside.logical_not(), 0)]
+
+    return _composite.op("HardsigmoidBackward0", [input], lambda: (input + 3).clamp(0, 6) / 6, backward,
+                         ("self",))
+
+
+def hardswish(input, inplace=False):
+    def backward(g, x):
+        # hardswish_backward: 0 up to -3, x / 3 + 1/2 strictly between, 1 from 3.
+        middle = g * (x / 3 + 0.5)
+        return [torch.where(x < 3.0, middle, g).masked_fill(x <= -3.0, 0)]
+
+    return _composite.op("HardswishBackward0", [input], lambda: input * (input + 3).clamp(0, 6) / 6, backward,
+                         ("self",))
+
+
+def mish(input, inplace=False):
+    def backward(g, x):
+        # mish_backward: tanh(softplus(x)) + x * sigmoid(x) * (1 - tanh(softplus(x))^2).
+        t = _C._softplus(x, 1.0, 20.0).tanh()
+        return [g * (t + x * x.sigmoid() * (1 - t * t))]
+
+    return _composite.op("MishBackward0", [input], lambda: input * _C._softplus(input, 1.0, 20.0).tanh(),
+                         backward, ("self",))
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+def softshrink(input, lambd=0.5):
+    if lambd < 0:
+        # The bounds and the value as C++ prints doubles (%g).
+        limit, name = ("1.79769e+308", "Double") if input.dtype == torch.float64 else ("3.40282e+38", "Float")
+        raise RuntimeError(
+            f"lambda must be in range [0, {limit}] for input dtype {name}, but found {lambd:g}"
+        )
+
+    def forward():
+        zero = input * 0
+        return torch.where(input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, zero))
+
+    def backward(g, x):
+        return [g.masked_fill((x >= -lambd).logical_and(x <= lambd), 0)]
+
+    return _composite.op("SoftshrinkBackward0", [input], forward, backward, ("self",))
+
+
+def hardshrink(input, lambd=0.5):
+    def kept(x):
+        return (x >= -lambd).logical_and(x <= lambd).logical_not()
+
+    return _composite.op("HardshrinkBackward0", [input], lambda: input.masked_fill(kept(input).logical_not(), 0),
+                         lambda g, x: [g.masked_fill(kept(x).logical_not(), 0)], ("self",))
+
+
+def threshold(input, threshold, value, inplace=False):
+    return _composite.op("ThresholdBackward0", [input], lambda: input.masked_fill(input <= threshold, value),
+                         lambda g, x: [g.masked_fill(x <= threshold, 0)], ("self",))
+
+
+def glu(input, dim=-1):
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    size = input.shape[dim]
+    if size % 2:
+        d = dim % input.dim()
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {size}")
+    half = size // 2
+
+    def backward(g, x):
+        a, b = x.narrow(dim, 0, half), x.narrow(dim, half, half)
+        s = b.sigmoid()
+        return [torch.cat([g * s, g * a * s * (1 - s)], dim)]
+
+    return _composite.op("GluBackward0", [input],
+                         lambda: input.narrow(dim, 0, half) * input.narrow(dim, half, half).sigmoid(),
+                         backward, ("self",))
+
+
+def prelu(input, weight):
+    """`x` above zero, `weight * x` below, one weight per channel (dim 1)."""
+    channels = weight.numel()
+    if channels != 1 and (input.dim() < 2 or input.shape[1] != channels):
+        found = input.shape[1] if input.dim() >= 2 else 1
+        raise RuntimeError(
+            "Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+            f"{channels} and channel size = {found}."
+        )
+    shape = [1] * input.dim()
+    if channels != 1:
+        shape[1] = channels
+
+    def spread(w):
+        return w.reshape(shape) if input.dim() else w.reshape(())
+
+    def backward(g, x, w):
+        below = x <= 0
+        grad_x = torch.where(below, g * spread(w), g)
+        per_element = (g * x).masked_fill(below.logical_not(), 0)
+        dims = [d for d in range(x.dim()) if channels == 1 or d != 1]
+        grad_w = per_element.sum(dims) if dims else per_element
+        return [grad_x, grad_w.reshape(tuple(w.shape))]
+
+    return _composite.op("PreluKernelBackward0", [input, weight],
+                         lambda: torch.where(input > 0, input, input * spread(weight)), backward,
+                         ("self", "other"))
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
@@ -113,6 +288,14 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
     return input.log_softmax(dim)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    if dtype is not None:
+        input = input.to(dtype)
+    return (-input).softmax(dim)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
@@ -353,10 +536,30 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    dot = (x1 * x2).sum(dim)
-    n1 = (x1 * x1).sum(dim).sqrt().clamp(min=eps)
-    n2 = (x2 * x2).sum(dim).sqrt().clamp(min=eps)
-    return dot / (n1 * n2)
+    # As PyTorch: each side over its norm (at least eps), then the sum.
+    n1 = x1.norm(2, dim, keepdim=True).clamp(min=eps)
+    n2 = x2.norm(2, dim, keepdim=True).clamp(min=eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    from torch._shape import _norm_backward
+
+    dim = max(x1.dim(), x2.dim(), 1) - 1
+    diff = x1 - x2 + eps
+    p = float(p)
+
+    def backward(g, d):
+        # PyTorch's at::norm (NormBackward1), not linalg's.
+        r = d.norm(p, dim, True)
+        if not keepdim:
+            g = g.unsqueeze(dim)
+        if p == float("inf"):
+            at_max = (d.abs() == r).to(d.dtype)
+            return [g * d.sign() * at_max / at_max.sum(dim, keepdim=True)]
+        return [_norm_backward(g, d, p, r)]
+
+    return _composite.op("NormBackward1", [diff], lambda: diff.norm(p, dim, keepdim), backward, ("self",))
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,

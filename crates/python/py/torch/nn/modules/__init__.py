@@ -1,7 +1,10 @@
 from .module import Module
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .linear import Identity, Linear
-from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
+from .activation import (CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,
+                         LeakyReLU, LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, Sigmoid, SiLU,
+                         Softmax, Softmin, Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold)
+from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import Dropout
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .sparse import Embedding
@@ -15,6 +18,9 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDi
 __all__ = [
     "Module", "ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential", "Identity", "Linear", "ELU", "GELU",
     "LeakyReLU", "LogSoftmax", "ReLU", "Sigmoid", "SiLU", "Softmax", "Softplus", "Tanh",
+    "CELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish",
+    "PReLU", "ReLU6", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
+    "CosineSimilarity", "PairwiseDistance",
     "Dropout", "MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer", "RNN", "LSTM", "GRU", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "AvgPool2d", "Conv2d",
     "Flatten", "MaxPool2d", "Unflatten", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
     "L1Loss", "MSELoss", "NLLLoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss",

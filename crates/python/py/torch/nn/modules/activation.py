@@ -4,7 +4,9 @@ from .. import functional as F
 from .module import Module
 
 __all__ = ["ReLU", "GELU", "Tanh", "Sigmoid", "LeakyReLU", "Softmax", "LogSoftmax",
-           "Softplus", "SiLU", "ELU"]
+           "Softplus", "SiLU", "ELU", "SELU", "CELU", "Mish", "Hardtanh", "ReLU6", "LogSigmoid", "GLU",
+           "Hardsigmoid", "Hardswish", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold",
+           "PReLU", "Softmin"]
 
 
 class ReLU(Module):
@@ -133,6 +135,211 @@ class LogSoftmax(Module):
 
     def forward(self, input):
         return F.log_softmax(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class SELU(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.selu(input)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class CELU(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.celu(input, self.alpha)
+
+    def extra_repr(self):
+        inplace_str = ", inplace=True" if self.inplace else ""
+        return f"alpha={self.alpha}{inplace_str}"
+
+
+class Mish(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.mish(input)
+
+
+class Hardtanh(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        super().__init__()
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+        if self.max_val <= self.min_val:
+            raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})")
+
+    def forward(self, input):
+        return F.hardtanh(input, self.min_val, self.max_val)
+
+    def extra_repr(self):
+        inplace_str = ", inplace=True" if self.inplace else ""
+        return f"min_val={self.min_val}, max_val={self.max_val}{inplace_str}"
+
+
+class ReLU6(Hardtanh):
+    __module__ = "torch.nn.modules.activation"
+
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class LogSigmoid(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def forward(self, input):
+        return F.logsigmoid(input)
+
+
+class GLU(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class Hardsigmoid(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardsigmoid(input)
+
+
+class Hardswish(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardswish(input)
+
+
+class Softsign(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def forward(self, input):
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def forward(self, input):
+        return F.tanhshrink(input)
+
+
+class Softshrink(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return F.softshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return str(self.lambd)
+
+
+class Hardshrink(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return f"{self.lambd}"
+
+
+class Threshold(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.threshold(input, self.threshold, self.value)
+
+    def extra_repr(self):
+        inplace_str = ", inplace=True" if self.inplace else ""
+        return f"threshold={self.threshold}, value={self.value}{inplace_str}"
+
+
+class PReLU(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        import torch
+        from ..parameter import Parameter
+
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(torch.full((num_parameters,), float(init), dtype=dtype or torch.float32))
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"
+
+
+class Softmin(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmin(input, self.dim, _stacklevel=5)
 
     def extra_repr(self):
         return f"dim={self.dim}"
