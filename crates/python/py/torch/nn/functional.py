@@ -12,7 +12,7 @@ __all__ = [
     "relu", "relu_", "gelu", "tanh", "sigmoid", "silu", "elu", "leaky_relu", "leaky_relu_",
     "softplus", "selu", "celu", "logsigmoid", "hardtanh", "relu6", "hardsigmoid", "hardswish", "mish",
     "softsign", "tanhshrink", "softshrink", "hardshrink", "threshold", "glu", "prelu",
-    "pairwise_distance", "cosine_similarity", "softmin",
+    "pairwise_distance", "cosine_similarity", "softmin", "interpolate", "pixel_shuffle", "pixel_unshuffle",
     "softmax", "log_softmax", "linear", "conv2d", "max_pool2d", "avg_pool2d",
     "adaptive_avg_pool2d", "dropout",
     "layer_norm", "batch_norm", "embedding", "mse_loss", "l1_loss", "cross_entropy",
@@ -635,3 +635,10 @@ def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, i
         out = out.squeeze(1)
         weights = weights.squeeze(0)
     return out, weights
+
+
+from ._resample import interpolate, pixel_shuffle, pixel_unshuffle  # noqa: E402
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    return interpolate(input, size, scale_factor, mode, align_corners)

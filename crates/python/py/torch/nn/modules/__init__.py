@@ -5,6 +5,8 @@ from .activation import (CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Ha
                          LeakyReLU, LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, Sigmoid, SiLU,
                          Softmax, Softmin, Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold)
 from .distance import CosineSimilarity, PairwiseDistance
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .dropout import Dropout
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .sparse import Embedding
@@ -20,7 +22,8 @@ __all__ = [
     "LeakyReLU", "LogSoftmax", "ReLU", "Sigmoid", "SiLU", "Softmax", "Softplus", "Tanh",
     "CELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish",
     "PReLU", "ReLU6", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
-    "CosineSimilarity", "PairwiseDistance",
+    "CosineSimilarity", "PairwiseDistance", "PixelShuffle", "PixelUnshuffle", "Upsample",
+    "UpsamplingBilinear2d", "UpsamplingNearest2d",
     "Dropout", "MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer", "RNN", "LSTM", "GRU", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "AvgPool2d", "Conv2d",
     "Flatten", "MaxPool2d", "Unflatten", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
     "L1Loss", "MSELoss", "NLLLoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss",

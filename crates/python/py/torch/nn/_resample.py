@@ -1,0 +1,189 @@
+"""`interpolate` (nearest, nearest-exact, linear and bilinear) and
+`pixel_shuffle`/`pixel_unshuffle`, each recorded as PyTorch's node
+(`UpsampleBilinear2DBackward0`, `PixelShuffleBackward0`).
+
+Resampling is separable: along each spatial dim the output is a gather of
+the input (nearest) or a weighted sum of two gathers (linear), so the
+forward is `index_select`s and the backward, its transpose, `index_add`s;
+both are the engine's differentiable ops, so double backward works. The
+source indices and weights are PyTorch's (`area_pixel_compute_source_index`
+and `nearest_idx` in `UpSample.h`)."""
+
+import math
+
+import _gradscope as _C
+
+from torch import _composite
+
+_INTERPOLATING = ("linear", "bilinear", "bicubic", "trilinear")
+_NODES = {
+    ("nearest", 1): "UpsampleNearest1DBackward0",
+    ("nearest", 2): "UpsampleNearest2DBackward0",
+    ("nearest-exact", 1): "UpsampleNearestExact1DBackward0",
+    ("nearest-exact", 2): "UpsampleNearestExact2DBackward0",
+    ("linear", 1): "UpsampleLinear1DBackward0",
+    ("bilinear", 2): "UpsampleBilinear2DBackward0",
+}
+_NEEDS = {"linear": 3, "bilinear": 4}
+
+
+def _output_sizes(input, size, scale_factor):
+    spatial = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        sizes = list(size) if isinstance(size, (tuple, list)) else [size] * spatial
+        if len(sizes) != spatial:
+            raise ValueError(
+                "Input and output must have the same number of spatial dimensions, but got input with "
+                f"spatial dimensions of {list(input.shape[2:])} and output size of {size}. Please provide "
+                "input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format."
+            )
+        return [int(s) for s in sizes], [None] * spatial
+    if scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    scales = list(scale_factor) if isinstance(scale_factor, (tuple, list)) else [scale_factor] * spatial
+    if len(scales) != spatial:
+        raise ValueError(
+            "Input and scale_factor must have the same number of spatial dimensions, but got input with "
+            f"spatial dimensions of {list(input.shape[2:])} and scale_factor of shape {scale_factor}. "
+            "Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in "
+            "(s1, s2, ...,sK) format."
+        )
+    sizes = [int(math.floor(float(n) * float(s))) for n, s in zip(input.shape[2:], scales)]
+    return sizes, [float(s) for s in scales]
+
+
+def _f32(v):
+    """`v` rounded to float32, as PyTorch's kernels compute source indices."""
+    return _C.tensor(v, dtype=_C.float32).item()
+
+
+def _plan(mode, n_in, n_out, scale, align_corners):
+    """Per output position along one dim: the source index (nearest), or
+    two source indices and their weights (linear)."""
+    if mode in ("nearest", "nearest-exact"):
+        ratio = _f32(1.0 / scale) if scale else _f32(n_in / n_out)
+        offset = 0.5 if mode == "nearest-exact" else 0.0
+        return [min(int(math.floor(_f32((i + offset) * ratio))), n_in - 1) for i in range(n_out)]
+    if align_corners:
+        ratio = _f32((n_in - 1) / (n_out - 1)) if n_out > 1 else 0.0
+    else:
+        ratio = _f32(1.0 / scale) if scale else _f32(n_in / n_out)
+    low, high, weights = [], [], []
+    for i in range(n_out):
+        src = _f32(ratio * i) if align_corners else max(_f32(_f32(ratio * (i + 0.5)) - 0.5), 0.0)
+        i0 = int(src)
+        low.append(i0)
+        high.append(i0 + 1 if i0 < n_in - 1 else i0)
+        weights.append(_f32(src - i0))
+    return low, high, weights
+
+
+def _index(values):
+    return _C.tensor(values, dtype=_C.int64).reshape(len(values))
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    if mode not in _INTERPOLATING and align_corners is not None:
+        raise ValueError(
+            "align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear"
+        )
+    if mode in _NEEDS and input.dim() != _NEEDS[mode]:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {_NEEDS[mode]}D input")
+    spatial = input.dim() - 2
+    name = _NODES.get((mode, spatial))
+    if name is None:
+        raise NotImplementedError(
+            f"gradscope's interpolate does {', '.join(sorted({m for m, _ in _NODES}))} for 3D or 4D input, "
+            f"not {mode} for {input.dim()}D"
+        )
+    sizes, scales = _output_sizes(input, size, scale_factor)
+    if recompute_scale_factor:
+        scales = [None] * spatial
+    linear = mode in ("linear", "bilinear")
+    plans = []
+    for k in range(spatial):
+        d = 2 + k
+        plan = _plan(mode, input.shape[d], sizes[k], scales[k], bool(align_corners))
+        if linear:
+            low, high, w = plan
+            shape = [1] * input.dim()
+            shape[d] = len(w)
+            weight = _C.tensor(w, dtype=input.dtype).reshape(shape)
+            plans.append((d, _index(low), _index(high), weight))
+        else:
+            plans.append((d, _index(plan)))
+    # The last dim first, as PyTorch's kernel sums each row's pair then the rows.
+    plans.reverse()
+
+    def forward():
+        out = input
+        for plan in plans:
+            if linear:
+                d, low, high, w = plan
+                out = out.index_select(d, low) * (1 - w) + out.index_select(d, high) * w
+            else:
+                d, index = plan
+                out = out.index_select(d, index)
+        return out
+
+    def backward(g):
+        shapes = [tuple(input.shape)]
+        for plan in plans[:-1]:
+            shape = list(shapes[-1])
+            shape[plan[0]] = g.shape[plan[0]]
+            shapes.append(tuple(shape))
+        for plan, shape in zip(reversed(plans), reversed(shapes)):
+            zeros = _C.zeros(shape, dtype=g.dtype, device=g.device)
+            if linear:
+                d, low, high, w = plan
+                g = zeros.index_add(d, low, g * (1 - w)).index_add(d, high, g * w)
+            else:
+                d, index = plan
+                g = zeros.index_add(d, index, g)
+        return g
+
+    return _composite.node(name, input, forward, backward)
+
+
+def _shuffled(x, r, name, up):
+    """`pixel_shuffle` (`up`) or `pixel_unshuffle` of `x` by factor `r`."""
+    if x.dim() < 3:
+        raise RuntimeError(
+            f"{name} expects input to have at least 3 dimensions, but got input with {x.dim()} dimension(s)"
+        )
+    *batch, c, h, w = x.shape
+    if up:
+        if c % (r * r):
+            raise RuntimeError(
+                f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}"
+            )
+        split = batch + [c // (r * r), r, r, h, w]
+        order = (2, 5, 3, 6, 4)
+        out = batch + [c // (r * r), h * r, w * r]
+    else:
+        for label, n, at in (("height", h, -2), ("width", w, -1)):
+            if n % r:
+                raise RuntimeError(
+                    f"pixel_unshuffle expects {label} to be divisible by downscale_factor, but "
+                    f"input.size({at})={n} is not divisible by {r}"
+                )
+        split = batch + [c, h // r, r, w // r, r]
+        order = (2, 4, 6, 3, 5)
+        out = batch + [c * r * r, h // r, w // r]
+    lead = len(batch)
+    perm = list(range(lead)) + [lead + o - 2 for o in order]
+    inverse = (lambda g: pixel_unshuffle(g, r)) if up else (lambda g: pixel_shuffle(g, r))
+    node = "PixelShuffleBackward0" if up else "PixelUnshuffleBackward0"
+    return _composite.node(node, x, lambda: x.reshape(split).permute(*perm).reshape(out), inverse)
+
+
+def pixel_shuffle(input, upscale_factor):
+    return _shuffled(input, int(upscale_factor), "pixel_shuffle", True)
+
+
+def pixel_unshuffle(input, downscale_factor):
+    return _shuffled(input, int(downscale_factor), "pixel_unshuffle", False)
