@@ -54,8 +54,7 @@ def _host(fn, *tensors):
     shape = tuple(parts[0].shape)
     columns = [p.detach().cpu().to(_C.float64).reshape(-1).tolist() for p in parts]
     values = [fn(*v) for v in zip(*columns)]
-    out = _C.tensor(values, dtype=dtype).reshape(shape)
-    return out if tensors[0]._device == "cpu" else out._to_device(tensors[0]._device)
+    return _C.tensor(values, dtype=dtype, device=tensors[0]._device).reshape(shape)
 
 
 def _signed_inf(v, *rest):
@@ -162,7 +161,7 @@ def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     neginf = -big if neginf is None else neginf
 
     def forward():
-        zero = _C.zeros((), dtype=self.dtype)
+        zero = _C.zeros((), dtype=self.dtype, device=self._device)
         out = _C.where(self.isnan(), zero + nan, self)
         out = _C.where(out == _INF, zero + posinf, out)
         return _C.where(out == -_INF, zero + neginf, out)

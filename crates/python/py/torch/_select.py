@@ -23,8 +23,7 @@ def _rows(x, dim):
 
 
 def _index_tensor(rows, shape, dim, device):
-    out = _C.tensor(rows, dtype=_C.int64).reshape(shape).movedim(-1, dim)
-    return out if device == "cpu" else out._to_device(device)
+    return _C.tensor(rows, dtype=_C.int64, device=device).reshape(shape).movedim(-1, dim)
 
 
 def _scatter_back(x, dim):
@@ -39,7 +38,7 @@ def _cumulative(name, better, x, dim):
     (a later equal value, or a NaN, takes over, as in PyTorch)."""
     dim = _wrap(dim, x.dim())
     if x.dim() == 0:
-        index = _C.zeros((), dtype=_C.int64)
+        index = _C.zeros((), dtype=_C.int64, device=x._device)
         return getattr(return_types, name)((x.clone(), index))
     rows, shape = _rows(x, dim)
     indices = []
@@ -69,9 +68,8 @@ def _kth(name, x, k, dim, keepdim, what):
     node `name` (PyTorch's value_selecting_reduction_backward)."""
     dim = _wrap(dim, x.dim())
     if x.dim() == 0:
-        out = _composite.node(name, x, lambda: x.clone(), lambda g, i: g, (_C.zeros((), dtype=_C.int64),),
-                              ("indices",))
-        return out, _C.zeros((), dtype=_C.int64)
+        index = _C.zeros((), dtype=_C.int64, device=x._device)
+        return _composite.node(name, x, lambda: x.clone(), lambda g, i: g, (index,), ("indices",)), index
     rows, shape = _rows(x, dim)
     n = shape[-1]
     if not 0 <= k < n:
@@ -105,7 +103,7 @@ def median(self, dim=None, keepdim=False):
     """The lower of the two middle values; with `dim`, also its index."""
     if dim is None:
         if self.numel() == 0:
-            return _C.full((), float("nan"), dtype=self.dtype)
+            return _C.full((), float("nan"), dtype=self.dtype, device=self._device)
         flat = self.reshape(-1)
         value, _ = _kth("MedianBackward0", flat.detach(), (flat.numel() - 1) // 2, 0, False, "median")
 
@@ -160,7 +158,7 @@ def bincount(self, weights=None, minlength=0):
     for v, w in zip(values, given):
         counts[v] += w
     dtype = _C.int64 if weights is None else weights.dtype
-    return _C.tensor(counts, dtype=dtype).reshape(size)
+    return _C.tensor(counts, dtype=dtype, device=self._device).reshape(size)
 
 
 def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
@@ -171,18 +169,20 @@ def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=Non
         raise NotImplementedError("gradscope's unique does not take dim yet")
     flat = self.detach().cpu().reshape(-1).tolist()
     distinct = _builtins.sorted(set(flat))
-    out = _C.tensor(distinct, dtype=self.dtype).reshape(len(distinct))
+    device = self._device
+    out = _C.tensor(distinct, dtype=self.dtype, device=device).reshape(len(distinct))
     if not (return_inverse or return_counts):
         return out
     position = {v: i for i, v in enumerate(distinct)}
     results = [out]
     if return_inverse:
-        results.append(_C.tensor([position[v] for v in flat], dtype=_C.int64).reshape(tuple(self.shape)))
+        inverse = _C.tensor([position[v] for v in flat], dtype=_C.int64, device=device)
+        results.append(inverse.reshape(tuple(self.shape)))
     if return_counts:
         counts = [0] * len(distinct)
         for v in flat:
             counts[position[v]] += 1
-        results.append(_C.tensor(counts, dtype=_C.int64).reshape(len(distinct)))
+        results.append(_C.tensor(counts, dtype=_C.int64, device=device).reshape(len(distinct)))
     return tuple(results)
 
 
@@ -197,7 +197,7 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
     find = bisect.bisect_right if right else bisect.bisect_left
     boundaries = sorted_sequence.detach().cpu()
     scalar = not isinstance(values, Tensor)
-    queries = _C.tensor(values) if scalar else values.detach().cpu()
+    queries = _C.tensor(values, device="cpu") if scalar else values.detach().cpu()
     if boundaries.dim() == 1:
         row = boundaries.tolist()
         if sorter is not None:
@@ -213,8 +213,8 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
         rows = boundaries.reshape(-1, boundaries.shape[-1]).tolist()
         asked = queries.reshape(len(rows), -1).tolist()
         found = [find(row, v) for row, vs in zip(rows, asked) for v in vs]
-    out = _C.tensor(found, dtype=_C.int64).reshape(tuple(queries.shape))
-    return out
+    device = sorted_sequence._device
+    return _C.tensor(found, dtype=_C.int64, device=device).reshape(tuple(queries.shape))
 
 
 def bernoulli(self, p=None, *, generator=None):
@@ -224,10 +224,10 @@ def bernoulli(self, p=None, *, generator=None):
 
     if not self.is_floating_point():
         raise NotImplementedError("gradscope's bernoulli takes float probabilities")
-    probs = self if p is None else _C.full(tuple(self.shape), float(p), dtype=self.dtype)
+    probs = self if p is None else _C.full(tuple(self.shape), float(p), dtype=self.dtype, device=self._device)
     with drawing(generator):
-        draws = _C.rand(tuple(self.shape), dtype=self.dtype)
-    return (draws.to(self.device) < probs.detach()).to(self.dtype)
+        draws = _C.rand(tuple(self.shape), dtype=self.dtype, device=self._device)
+    return (draws < probs.detach()).to(self.dtype)
 
 
 METHODS = ("cummax", "cummin", "median", "kthvalue", "aminmax", "bincount", "unique", "bernoulli")

@@ -282,18 +282,23 @@ def meshgrid(*tensors, indexing=None):
     return tuple(grids)
 
 
-def _triangle_indices(row, col, offset, keep, dtype):
+def _device_kwargs(device):
+    return {} if device is None else {"device": str(device)}
+
+
+def _triangle_indices(row, col, offset, keep, dtype, device):
     pairs = [(r, c) for r in range(row) for c in range(col) if keep(c - r, offset)]
-    out = _C.tensor([[r for r, _ in pairs], [c for _, c in pairs]], dtype=_C.int64).reshape(2, len(pairs))
+    rows = [[r for r, _ in pairs], [c for _, c in pairs]]
+    out = _C.tensor(rows, dtype=_C.int64, **_device_kwargs(device)).reshape(2, len(pairs))
     return out if dtype is None or dtype == _C.int64 else out.to(dtype)
 
 
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
-    return _triangle_indices(row, col, offset, lambda d, k: d <= k, dtype)
+    return _triangle_indices(row, col, offset, lambda d, k: d <= k, dtype, device)
 
 
 def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
-    return _triangle_indices(row, col, offset, lambda d, k: d >= k, dtype)
+    return _triangle_indices(row, col, offset, lambda d, k: d >= k, dtype, device)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False, **kwargs):
@@ -305,7 +310,8 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     half = steps // 2
     exps = [start + step * i if i < half else end - step * (steps - i - 1) for i in range(steps)]
     values = [float(base) ** e for e in exps]
-    return _C.tensor(values, dtype=dtype or _C.float32, requires_grad=requires_grad).reshape(steps)
+    out = _C.tensor(values, dtype=dtype or _C.float32, **_device_kwargs(device)).reshape(steps)
+    return out.requires_grad_() if requires_grad else out
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -314,7 +320,7 @@ def as_tensor(data, dtype=None, device=None):
     if isinstance(data, Tensor):
         out = data if dtype is None else data.to(dtype)
         return out if device is None else out.to(device)
-    kwargs = {} if device is None else {"device": str(device)}
+    kwargs = _device_kwargs(device)
     return _C.tensor(data, dtype=dtype, **kwargs) if dtype is not None else _C.tensor(data, **kwargs)
 
 
@@ -324,14 +330,16 @@ def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
     if repeats is None:
         # torch.repeat_interleave(repeats): each index, repeated.
         counts = self.tolist()
-        return _C.tensor([i for i, c in enumerate(counts) for _ in range(c)], dtype=_C.int64).reshape(-1)
+        index = [i for i, c in enumerate(counts) for _ in range(c)]
+        return _C.tensor(index, dtype=_C.int64, device=self._device).reshape(-1)
     x = self.reshape(-1) if dim is None else self
     dim = 0 if dim is None else _wrap(dim, x.dim())
     if isinstance(repeats, Tensor) and repeats.numel() != 1:
         counts = repeats.tolist()
         if len(counts) != x.shape[dim]:
             raise RuntimeError("repeats must have the same size as input along dim")
-        index = _C.tensor([i for i, c in enumerate(counts) for _ in range(c)], dtype=_C.int64).reshape(-1)
+        index = [i for i, c in enumerate(counts) for _ in range(c)]
+        index = _C.tensor(index, dtype=_C.int64, device=x._device).reshape(-1)
         return x.index_select(dim, index)
     r = int(repeats.item()) if isinstance(repeats, Tensor) else int(repeats)
     if r < 0:
@@ -355,7 +363,8 @@ def unfold(self, dimension, size, step):
     if self.dim() == 0:
         return self.reshape(1)
     count = (length - size) // step + 1
-    index = _C.tensor([i * step + j for i in range(count) for j in range(size)], dtype=_C.int64).reshape(-1)
+    index = [i * step + j for i in range(count) for j in range(size)]
+    index = _C.tensor(index, dtype=_C.int64, device=self._device).reshape(-1)
     split = list(self.shape[:dim]) + [count, size] + list(self.shape[dim + 1:])
 
     def forward():

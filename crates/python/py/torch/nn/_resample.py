@@ -80,8 +80,8 @@ def _plan(mode, n_in, n_out, scale, align_corners):
     return low, high, weights
 
 
-def _index(values):
-    return _C.tensor(values, dtype=_C.int64).reshape(len(values))
+def _index(values, device):
+    return _C.tensor(values, dtype=_C.int64, device=device).reshape(len(values))
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
@@ -111,10 +111,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             low, high, w = plan
             shape = [1] * input.dim()
             shape[d] = len(w)
-            weight = _C.tensor(w, dtype=input.dtype).reshape(shape)
-            plans.append((d, _index(low), _index(high), weight))
+            weight = _C.tensor(w, dtype=input.dtype, device=input._device).reshape(shape)
+            plans.append((d, _index(low, input._device), _index(high, input._device), weight))
         else:
-            plans.append((d, _index(plan)))
+            plans.append((d, _index(plan, input._device)))
     # The last dim first, as PyTorch's kernel sums each row's pair then the rows.
     plans.reverse()
 
