@@ -79,13 +79,15 @@ for _name in _C._FUNCTION_NAMES + _COMPOSITES:
 
 from . import _math, _select, _shape  # noqa: E402
 
-# Tensor methods that are torch functions too (`unfold` is a method only).
-for _name in _math.METHODS + tuple(_math.ALIASES) + _shape.METHODS + _select.METHODS:
-    if _name != "unfold":
-        globals()[_name] = _method_as_function(_name)
-for _module in (_shape, _select):
-    for _name in _module.FUNCTIONS:
-        globals()[_name] = getattr(_module, _name)
+# Functions of a tensor first, as Tensor methods are (`unfold` is a method
+# only), and the functions that are not methods.
+for _module in (_math, _shape, _select):
+    for _name in _module.METHODS + getattr(_module, "FUNCTIONS", ()):
+        if _name != "unfold":
+            globals()[_name] = getattr(_module, _name)
+for _name, _target in _math.ALIASES.items():
+    globals()[_name] = getattr(_math, _target)
+del _target
 del _name, _module
 
 

@@ -169,7 +169,113 @@ def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     return _composite.op("NanToNumBackward0", [self], forward, lambda g, x: [g * x.isfinite()], ("self",))
 
 
-METHODS = ("acos", "asin", "atan", "tan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2",
+def _erfinv(y):
+    """The inverse of `math.erf`: Giles' approximation refined by Newton's
+    method to double precision."""
+    if y <= -1 or y >= 1:
+        return -_INF if y == -1 else (_INF if y == 1 else _NAN)
+    w = -math.log((1.0 - y) * (1.0 + y))
+    if w < 5.0:
+        w -= 2.5
+        p = 2.81022636e-08
+        for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+                  -0.00417768164, 0.246640727, 1.50140941):
+            p = c + p * w
+    else:
+        w = math.sqrt(w) - 3.0
+        p = -0.000200214257
+        for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
+                  0.00943887047, 1.00167406, 2.83297682):
+            p = c + p * w
+    x = p * y
+    for _ in range(3):
+        x -= (math.erf(x) - y) / (2.0 / math.sqrt(math.pi) * math.exp(-x * x))
+    return x
+
+
+erfinv = _unary("ErfinvBackward0", _erfinv, lambda g, x: g * (x.erfinv().pow(2)).exp() * (math.sqrt(math.pi) / 2))
+
+
+def sgn(self):
+    """`sign` for real tensors, with PyTorch's node (a zero gradient)."""
+    return _composite.op("SgnBackward0", [self], lambda: self.sign(), lambda g: [g.zeros_like()])
+
+
+def _scaled(name, factor):
+    def method(self):
+        x = self if self.is_floating_point() else self.to(_C.float32)
+        return _composite.op(name, [x], lambda: x * factor, lambda g: [g * factor])
+
+    return method
+
+
+deg2rad = _scaled("Deg2RadBackward0", math.pi / 180)
+rad2deg = _scaled("Rad2DegBackward0", 180 / math.pi)
+
+
+def logit(self, eps=None):
+    """`log(x / (1 - x))`, of `x` clamped to `[eps, 1 - eps]` when `eps` is given."""
+
+    def clamped(x):
+        return x if eps is None else x.clamp(eps, 1 - eps)
+
+    def backward(g, x):
+        # logit_backward: NaN outside [0, 1] without eps, zero outside [eps, 1 - eps] with it.
+        grad = g / (x * (1 - x))
+        if eps is None:
+            outside = (x < 0).logical_or(x > 1)
+            return [grad.masked_fill(outside, _NAN)]
+        return [grad.masked_fill((x < eps).logical_or(x > 1 - eps), 0)]
+
+    def forward():
+        z = clamped(self)
+        return (z / (1 - z)).log()
+
+    return _composite.op("LogitBackward0", [self], forward, backward, ("self",))
+
+
+def xlogy(self, other):
+    """`x * log(y)`, 0 where `x` is 0 (unless `y` is NaN)."""
+    from . import Tensor
+
+    # PyTorch's overloads: a number for `other` (XlogyBackward2) or `self` (1).
+    name = "XlogyBackward0"
+    if not isinstance(other, Tensor):
+        name = "XlogyBackward2"
+        other = _C.tensor(float(other), dtype=_float_dtype(self), device=self._device)
+    if not isinstance(self, Tensor):
+        name = "XlogyBackward1"
+        self = _C.tensor(float(self), dtype=_float_dtype(other), device=other._device)
+
+    def forward():
+        out = self * other.log()
+        zero = _C.zeros((), dtype=out.dtype, device=out._device)
+        return _C.where((self == 0).logical_and(other.isnan().logical_not()), zero, out)
+
+    def backward(g, x, y):
+        grad_x = g.xlogy(y).masked_fill((x == 0).logical_and(y <= 0), 0)
+        return [grad_x, g * x / y]
+
+    return _composite.op(name, [self, other], forward, backward, ("self", "other"))
+
+
+def sinc(self):
+    """`sin(pi x) / (pi x)`, 1 at 0."""
+
+    def forward():
+        x = self if self.is_floating_point() else self.to(_C.float32)
+        product = x * math.pi
+        return _C.where(x == 0, x * 0 + 1, product.sin() / product)
+
+    def backward(g, x):
+        product = x * math.pi
+        grad = (product * product.cos() - product.sin()) / (x * product) * g
+        return [_C.where(x == 0, g * 0, grad)]
+
+    return _composite.op("SincBackward0", [self], forward, backward, ("self",))
+
+
+METHODS = ("erfinv", "sgn", "deg2rad", "rad2deg", "logit", "xlogy", "sinc", "acos", "asin", "atan", "tan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2",
            "atan2", "arctan2", "hypot", "logaddexp", "fmax", "fmin", "nan_to_num")
 ALIASES = {"arccos": "acos", "arcsin": "asin", "arctan": "atan", "arcsinh": "asinh",
            "arccosh": "acosh", "arctanh": "atanh"}
