@@ -1,0 +1,238 @@
+"""`torch.linalg`: norms, `cross` and `multi_dot` over the engine's ops,
+and `det`, `inv` and `solve` of small matrices, factorised on the host
+(LU with partial pivoting in double precision, rounded to the input's
+dtype) and recorded as PyTorch's nodes (`LinalgDetBackward0`), whose
+backward formulas use these functions again so double backward works."""
+
+import builtins as _builtins
+
+import _gradscope as _C
+
+import torch
+from torch import _composite
+from torch._shape import cross as _cross
+
+__all__ = ["norm", "vector_norm", "matrix_norm", "cross", "multi_dot", "det", "inv", "solve",
+           "LinAlgError", "matmul", "vecdot"]
+
+
+class _LinAlgError(RuntimeError):
+    """PyTorch's error for a singular matrix (a RuntimeError)."""
+
+    __module__ = "torch._C"
+
+
+LinAlgError = _LinAlgError
+matmul = torch.matmul
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    if dtype is not None:
+        x = x.to(dtype)
+    if dim is None:
+        return x._norm(float(ord), None, keepdim) if keepdim else x.reshape(-1)._norm(float(ord), None, False)
+    return x._norm(float(ord), dim, keepdim)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    if A.dim() < 2:
+        raise RuntimeError(f"linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    if dtype is not None:
+        A = A.to(dtype)
+    rows, cols = dim
+    if ord == "fro":
+        return A._norm(2.0, (rows, cols), keepdim)
+    if ord in (1, -1, float("inf"), float("-inf")):
+        # Column sums for 1, row sums for inf: the largest (or smallest).
+        rows, cols = rows % A.dim(), cols % A.dim()
+        summed, over = (rows, cols) if ord in (1, -1) else (cols, rows)
+        sums = A.abs().sum(summed, keepdim=keepdim)
+        if not keepdim and over > summed:
+            over -= 1
+        return sums.amax(over, keepdim=keepdim) if ord > 0 else sums.amin(over, keepdim=keepdim)
+    raise NotImplementedError(f"gradscope's linalg.matrix_norm does not do ord={ord!r} (it needs an SVD)")
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    if isinstance(dim, int):
+        dim = (dim,)
+    if ord is None:
+        if dim is None:
+            return vector_norm(A, 2, None, keepdim, dtype=dtype)
+        return vector_norm(A, 2, dim, keepdim, dtype=dtype) if len(dim) == 1 else \
+            matrix_norm(A, "fro", dim, keepdim, dtype=dtype)
+    if dim is None:
+        if A.dim() == 1:
+            return vector_norm(A, ord, None, keepdim, dtype=dtype)
+        if A.dim() != 2:
+            raise RuntimeError(
+                f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {A.dim()}D."
+            )
+        dim = (-2, -1)
+    if len(dim) == 1:
+        return vector_norm(A, ord, dim, keepdim, dtype=dtype)
+    return matrix_norm(A, ord, dim, keepdim, dtype=dtype)
+
+
+def cross(input, other, *, dim=-1):
+    return _cross(input, other, dim)
+
+
+def vecdot(x, y, *, dim=-1):
+    return (x * y).sum(dim)
+
+
+def multi_dot(tensors):
+    tensors = list(tensors)
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    first, last = tensors[0], tensors[-1]
+    if first.dim() == 1:
+        tensors[0] = first.unsqueeze(0)
+    if last.dim() == 1:
+        tensors[-1] = last.unsqueeze(1)
+    out = tensors[0]
+    for t in tensors[1:]:
+        out = out.mm(t)
+    shape = [n for n, keep in ((out.shape[0], first.dim() == 2), (out.shape[1], last.dim() == 2)) if keep]
+    return out.reshape(shape)
+
+
+def _check_square(name, A):
+    if A.dim() < 2:
+        raise RuntimeError(
+            f"{name}: The input tensor A must have at least 2 dimensions."
+        )
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(
+            f"{name}: A must be batches of square matrices, but they are {A.shape[-2]} by {A.shape[-1]} matrices"
+        )
+
+
+def _lu(m):
+    """`m` (a list of rows) as its row-pivoted LU in place: the pivot rows,
+    the permutation's sign, and the 1-based index of the first zero pivot
+    (0 if none), as LAPACK's getrf reports it."""
+    n = len(m)
+    perm, sign, singular = list(range(n)), 1.0, 0
+    for k in range(n):
+        p = _builtins.max(range(k, n), key=lambda i: abs(m[i][k]))
+        if p != k:
+            m[k], m[p] = m[p], m[k]
+            perm[k], perm[p] = perm[p], perm[k]
+            sign = -sign
+        pivot = m[k][k]
+        if pivot == 0:
+            singular = singular or k + 1
+            continue
+        for i in range(k + 1, n):
+            f = m[i][k] / pivot
+            m[i][k] = f
+            for j in range(k + 1, n):
+                m[i][j] -= f * m[k][j]
+    return perm, sign, singular
+
+
+def _solve_lu(lu, perm, b):
+    """Solves `A x = b` (b a list of columns' rows) from A's LU."""
+    n = len(lu)
+    x = [list(b[perm[i]]) for i in range(n)]
+    for i in range(n):
+        for k in range(i):
+            x[i] = [xi - lu[i][k] * xk for xi, xk in zip(x[i], x[k])]
+    for i in range(n - 1, -1, -1):
+        for k in range(i + 1, n):
+            x[i] = [xi - lu[i][k] * xk for xi, xk in zip(x[i], x[k])]
+        x[i] = [xi / lu[i][i] for xi in x[i]]
+    return x
+
+
+def _matrices(A):
+    n = A.shape[-1]
+    return A.detach().cpu().to(torch.float64).reshape(-1, n, n).tolist()
+
+
+def _tensor(values, like, shape):
+    return _C.tensor(values, dtype=like.dtype, device=like._device).reshape(shape)
+
+
+def det(A):
+    _check_square("linalg.det", A)
+
+    def forward():
+        dets = []
+        for m in _matrices(A):
+            _, sign, _ = _lu(m)
+            d = sign
+            for i in range(len(m)):
+                d *= m[i][i]
+            dets.append(d)
+        return _tensor(dets, A, tuple(A.shape[:-2]))
+
+    def backward(g, a):
+        # linalg_det_backward for an invertible A: grad * det * inv(A)^T.
+        return [(g * det(a)).unsqueeze(-1).unsqueeze(-1) * inv(a).transpose(-2, -1)]
+
+    return _composite.op("LinalgDetBackward0", [A], forward, backward, ("self",))
+
+
+def inv(A):
+    _check_square("linalg.inv", A)
+    n = A.shape[-1]
+
+    def forward():
+        out = []
+        for m in _matrices(A):
+            perm, _, singular = _lu(m)
+            if singular:
+                raise _LinAlgError(
+                    f"linalg.inv: The diagonal element {singular} is zero, the inversion could not be "
+                    "completed because the input matrix is singular."
+                )
+            out.append(_solve_lu(m, perm, [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]))
+        return _tensor(out, A, tuple(A.shape))
+
+    def backward(g, a):
+        # -inv(A)^T @ grad @ inv(A)^T.
+        t = inv(a).transpose(-2, -1)
+        return [-(t.matmul(g).matmul(t))]
+
+    return _composite.op("LinalgInvExBackward0", [A], forward, backward, ("self",))
+
+
+def solve(A, B, *, left=True):
+    if not left:
+        return solve(A.transpose(-2, -1), B.transpose(-2, -1)).transpose(-2, -1)
+    _check_square("linalg.solve", A)
+    vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    b = B.unsqueeze(-1) if vector else B
+    if b.shape[-2] != A.shape[-1]:
+        raise RuntimeError(
+            f"linalg.solve: Incompatible shapes of A and B for the equation AX = B "
+            f"({A.shape[-2]}x{A.shape[-1]} and {B.shape[-2]}x{B.shape[-1]})"
+        )
+    batch = list(torch.broadcast_shapes(tuple(A.shape[:-2]), tuple(b.shape[:-2])))
+    a = A.expand(batch + list(A.shape[-2:]))
+    b = b.expand(batch + list(b.shape[-2:]))
+
+    def forward():
+        out = []
+        rhs = b.detach().cpu().to(torch.float64).reshape(-1, b.shape[-2], b.shape[-1]).tolist()
+        for m, r in zip(_matrices(a), rhs):
+            perm, _, singular = _lu(m)
+            if singular:
+                raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.")
+            out.append(_solve_lu(m, perm, r))
+        out = _tensor(out, b, tuple(b.shape))
+        return out.squeeze(-1) if vector else out
+
+    def backward(g, a_, b_):
+        # linalg_solve_backward: gB = solve(A^T, grad), gA = -gB X^T
+        # (for a vector B, as a column).
+        grad_b = solve(a_.transpose(-2, -1), g)
+        x = solve(a_, b_)
+        if vector:
+            return [-(grad_b.unsqueeze(-1) * x.unsqueeze(-2)), grad_b]
+        return [-grad_b.matmul(x.transpose(-2, -1)), grad_b]
+
+    return _composite.op("LinalgSolveExBackward0", [A, B], forward, backward, ("self", "other"))
