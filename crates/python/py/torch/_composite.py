@@ -123,13 +123,14 @@ def op(name, inputs, forward, backward, saves=()):
     """`forward()` over tensors `inputs`, recorded as node `name` with
     PyTorch's formula `backward(grad, *kept)` giving one gradient (or None)
     per input. `saves` names what the node keeps, of `"self"` (the first
-    input) and `"other"` (the second), as PyTorch's nodes name them; where
+    input) and `"other"` (the second), as PyTorch's nodes name them, or
+    `(name, i)` for input `i` under PyTorch's name (`("mat", 1)`); where
     PyTorch keeps its `result`, the formula recomputes it from `self` so
     that double backward goes through it."""
+    slots = [(s, 0) if s == "self" else (s, 1) if s == "other" else s for s in saves]
 
     def run(needs):
-        kept = [inputs[0] if s == "self" else inputs[1] for s in saves]
-        return forward(), kept, False, list(saves)
+        return forward(), [inputs[i] for _, i in slots], False, [name for name, _ in slots]
 
     def grads(kept, grad):
         out = []

@@ -230,5 +230,39 @@ def bernoulli(self, p=None, *, generator=None):
     return (draws < probs.detach()).to(self.dtype)
 
 
-METHODS = ("cummax", "cummin", "median", "kthvalue", "aminmax", "bincount", "unique", "bernoulli")
+def mode(self, dim=-1, keepdim=False):
+    """The most frequent value along `dim` (the smallest of equally
+    frequent ones) and the index of its last occurrence, as PyTorch's CPU
+    kernel gives them."""
+    dim = _wrap(dim, self.dim())
+    if self.dim() == 0:
+        index = _C.zeros((), dtype=_C.int64, device=self._device)
+        return return_types.mode((self.clone(), index))
+    rows, shape = _rows(self, dim)
+    picks = []
+    for row in rows:
+        counts = {}
+        for v in row:
+            counts[v] = counts.get(v, 0) + 1
+        best = _builtins.min(counts, key=lambda v: (-counts[v], v))
+        picks.append([_builtins.max(i for i, v in enumerate(row) if v == best)])
+    index = _index_tensor(picks, shape[:-1] + (1,), dim, self._device)
+    kept = index
+    if not keepdim:
+        index = index.squeeze(dim)
+
+    def forward():
+        values = self.gather(dim, kept)
+        return values if keepdim else values.squeeze(dim)
+
+    def backward(g, i):
+        if not keepdim:
+            g, i = g.unsqueeze(dim), i.unsqueeze(dim)
+        return _C.zeros(tuple(self.shape), dtype=g.dtype, device=g.device).scatter(dim, i, g)
+
+    values = _composite.node("ModeBackward0", self, forward, backward, (index,), ("indices",))
+    return return_types.mode((values, index))
+
+
+METHODS = ("mode", "cummax", "cummin", "median", "kthvalue", "aminmax", "bincount", "unique", "bernoulli")
 FUNCTIONS = ("searchsorted",)

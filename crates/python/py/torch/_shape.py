@@ -380,7 +380,75 @@ def unfold(self, dimension, size, step):
     return _composite.node("UnfoldBackward0", self, forward, backward)
 
 
-METHODS = ("movedim", "moveaxis", "swapaxes", "swapdims", "take_along_dim", "diff", "cross", "kron",
+def block_diag(*tensors):
+    """The tensors (0-d as 1x1, 1-d as one row) along the diagonal of a zero
+    matrix, recorded as PyTorch's BlockDiagBackward0."""
+    blocks = [t.reshape(1, 1) if t.dim() == 0 else (t.reshape(1, -1) if t.dim() == 1 else t) for t in tensors]
+    for i, b in enumerate(blocks):
+        if b.dim() != 2:
+            raise RuntimeError(
+                f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has {b.dim()} dimensions"
+            )
+    if not blocks:
+        return _C.zeros((1, 0))
+    from . import _math
+
+    dtype = _math._float_dtype(*blocks) if any(b.is_floating_point() for b in blocks) else blocks[0].dtype
+    rows = sum(b.shape[0] for b in blocks)
+    cols = sum(b.shape[1] for b in blocks)
+    corners, r, c = [], 0, 0
+    for b in blocks:
+        corners.append((r, c))
+        r, c = r + b.shape[0], c + b.shape[1]
+
+    def forward():
+        from .nn import functional as F
+
+        placed = [F.pad(b.to(dtype), (c0, cols - c0 - b.shape[1])) for b, (_, c0) in zip(blocks, corners)]
+        return _C.cat(placed, 0) if placed else _C.zeros((rows, cols), dtype=dtype)
+
+    def backward(g):
+        return [g.narrow(0, r0, b.shape[0]).narrow(1, c0, b.shape[1]).reshape(tuple(t.shape))
+                for b, t, (r0, c0) in zip(blocks, tensors, corners)]
+
+    return _composite.op("BlockDiagBackward0", list(tensors), forward, backward)
+
+
+def cartesian_prod(*tensors):
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return _C.stack([g.flatten() for g in grids], 1)
+
+
+def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+    """The last dim as the diagonal (`offset` above it) of new matrices
+    along `dim1` and `dim2`."""
+    ndim = self.dim() + 1
+    d1, d2 = _wrap(dim1, ndim), _wrap(dim2, ndim)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    n = self.shape[-1] if self.dim() else 1
+    size = n + abs(offset)
+
+    def forward():
+        from .nn import functional as F
+
+        # Zeros off the diagonal (not x * 0, which would be -0 or NaN).
+        on = _C.eye(n, device=self._device) > 0
+        square = _C.where(on, self.unsqueeze(-1), _C.zeros((), dtype=self.dtype, device=self._device))
+        pad = (offset, 0, 0, offset) if offset >= 0 else (0, -offset, -offset, 0)
+        out = F.pad(square, pad) if offset else square
+        return movedim(out, (-2, -1), (d1, d2))
+
+    return _composite.node("DiagEmbedBackward0", self, forward, lambda g: g.diagonal(offset, d1, d2))
+
+
+def diagflat(self, offset=0):
+    return diag_embed(self.reshape(-1), offset)
+
+
+METHODS = ("diag_embed", "diagflat", "movedim", "moveaxis", "swapaxes", "swapdims", "take_along_dim", "diff", "cross", "kron",
            "rot90", "inner", "dist", "repeat_interleave", "unfold")
 FUNCTIONS = ("vstack", "row_stack", "hstack", "dstack", "column_stack", "atleast_1d", "atleast_2d",
-             "tensordot", "meshgrid", "tril_indices", "triu_indices", "logspace", "as_tensor")
+             "tensordot", "meshgrid", "block_diag", "cartesian_prod", "tril_indices", "triu_indices", "logspace", "as_tensor")

@@ -632,10 +632,11 @@ def _correction(unbiased, correction):
 
 
 def _attach_methods():
-    """The methods written as functions in `_math`, `_shape` and `_select`."""
-    from . import _math, _select, _shape
+    """The methods written as functions in `_math`, `_shape`, `_select`,
+    `_reduce` and `_products`."""
+    from . import _math, _products, _reduce, _select, _shape
 
-    for module in (_math, _shape, _select):
+    for module in (_math, _shape, _select, _reduce, _products):
         for name in module.METHODS:
             setattr(Tensor, name, getattr(module, name))
     for alias, name in _math.ALIASES.items():

@@ -1,0 +1,107 @@
+"""PyTorch's product and integration functions the engine has no op for:
+`cdist`, `addmv`, `addbmm` and `trapezoid`, each recorded as PyTorch's
+node with its formula, and the `inverse`/`det` spellings of
+`torch.linalg`'s functions."""
+
+import _gradscope as _C
+
+from . import _composite
+from ._shape import _norm_backward, _wrap
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """Distances between each row of `x1` and each row of `x2` (batched)."""
+    if x1.dim() < 2 or x2.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.dim()}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(
+            f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}"
+        )
+    p = float(p)
+
+    def pairs(a, b):
+        return a.unsqueeze(-2) - b.unsqueeze(-3)
+
+    def backward(g, a, b):
+        d = pairs(a, b)
+        grad = _norm_backward(g.unsqueeze(-1), d, p, d.norm(p, -1, True))
+        return [grad.sum(-2), -grad.sum(-3)]
+
+    return _composite.op("CdistBackward0", [x1, x2], lambda: pairs(x1, x2).norm(p, -1), backward,
+                         ("self", "other"))
+
+
+def addmv(self, mat, vec, *, beta=1, alpha=1):
+    """`beta * self + alpha * (mat @ vec)`."""
+
+    def backward(g, m, v):
+        return [g * beta, (g.unsqueeze(1) * v.unsqueeze(0)) * alpha, m.t().mv(g) * alpha]
+
+    return _composite.op("AddmvBackward0", [self, mat, vec], lambda: self * beta + mat.mv(vec) * alpha,
+                         backward, (("mat", 1), ("vec", 2)))
+
+
+def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    """`beta * self + alpha * sum_b(batch1[b] @ batch2[b])`."""
+
+    def backward(g, b1, b2):
+        spread = g.unsqueeze(0).expand(b1.shape[0], g.shape[0], g.shape[1])
+        return [g * beta, spread.bmm(b2.transpose(1, 2)) * alpha, b1.transpose(1, 2).bmm(spread) * alpha]
+
+    return _composite.op("AddbmmBackward0", [self, batch1, batch2],
+                         lambda: self * beta + batch1.bmm(batch2).sum(0) * alpha, backward,
+                         (("batch1", 1), ("batch2", 2)))
+
+
+def _scaled(name, x, factor, divide=False):
+    """`x * factor` (or `/`) by a number, as PyTorch's Scalar overload's node."""
+    if divide:
+        return _composite.op(name, [x], lambda: x / factor, lambda g: [g / factor])
+    return _composite.op(name, [x], lambda: x * factor, lambda g: [g * factor])
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The trapezoid rule along `dim`: with spacing `dx` (default 1) or at
+    the sample points `x`, as PyTorch's `do_trapezoid` computes it."""
+    from . import Tensor
+
+    if isinstance(x, Tensor):
+        d = _wrap(dim, y.dim())
+        n = y.shape[d]
+        if n == 0:
+            return y.sum(d) * 0
+        spacing = x.diff(dim=-1 if x.dim() == 1 else d)
+        if x.dim() == 1:
+            shape = [1] * y.dim()
+            shape[d] = spacing.shape[0]
+            spacing = spacing.reshape(shape)
+        pairs = y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1)
+        return _scaled("DivBackward1", (spacing * pairs).sum(d), 2.0, divide=True)
+    if x is not None:
+        dx = x
+    dx = 1.0 if dx is None else dx
+    d = _wrap(dim, y.dim())
+    if y.shape[d] == 0:
+        return y.sum(d) * 0
+    ends = _scaled("MulBackward1", y.select(d, 0) + y.select(d, -1), 0.5)
+    return _scaled("MulBackward1", y.sum(d) - ends, dx)
+
+
+def trapz(y, x=None, *, dx=None, dim=-1):
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+def inverse(self):
+    from .linalg import inv
+
+    return inv(self)
+
+
+def det(self):
+    from .linalg import det as linalg_det
+
+    return linalg_det(self)
+
+
+METHODS = ("addmv", "addbmm", "inverse", "det")
+FUNCTIONS = ("cdist", "trapezoid", "trapz")
