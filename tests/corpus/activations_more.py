@@ -80,3 +80,26 @@ for bad in [lambda: F.glu(x), lambda: F.prelu(img, torch.ones(3)), lambda: F.sof
         bad()
     except RuntimeError as e:
         print(type(e).__name__, e)
+
+# inplace=True writes into the input and records PyTorch's in-place node.
+for name, f in [("hardtanh", lambda t: F.hardtanh(t, -0.5, 0.5, inplace=True)),
+                ("relu6", lambda t: F.relu6(t, inplace=True)), ("hardswish", lambda t: F.hardswish(t, True)),
+                ("hardsigmoid", lambda t: F.hardsigmoid(t, inplace=True)), ("elu", lambda t: F.elu(t, inplace=True)),
+                ("selu", lambda t: F.selu(t, True)), ("celu", lambda t: F.celu(t, 0.5, True)),
+                ("silu", lambda t: F.silu(t, inplace=True)), ("mish", lambda t: F.mish(t, inplace=True)),
+                ("threshold", lambda t: F.threshold(t, 0.5, -1.0, True)),
+                ("ReLU6 module", nn.ReLU6(inplace=True)), ("Hardswish module", nn.Hardswish(inplace=True))]:
+    t = x * 1
+    out = f(t)
+    print(name, out is t, out.grad_fn.name(), t.detach().round(decimals=4))
+    (g,) = torch.autograd.grad(out.sum(), x)
+    print(g.round(decimals=4))
+try:
+    F.hardtanh(x, inplace=True)
+except RuntimeError as e:
+    print(e)
+for bad in [lambda: torch.atan2(x, 2.0), lambda: torch.hypot(x, 1), lambda: torch.fmax(x, 0.5)]:
+    try:
+        bad()
+    except TypeError as e:
+        print(type(e).__name__, e)

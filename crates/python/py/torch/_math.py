@@ -88,10 +88,22 @@ atanh = _unary("AtanhBackward0", lambda v: math.atanh(v) if _builtins.abs(v) != 
 exp2 = _unary("Exp2Backward0", lambda v: 2.0**v, lambda g, x: g * x.exp2() * math.log(2.0))
 
 
+def _tensor_other(function, other):
+    """PyTorch's argument check where `other` must be a tensor."""
+    from . import Tensor
+
+    if not isinstance(other, Tensor):
+        raise TypeError(
+            f"{function}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
+        )
+
+
 def _binary(name, fn, backward):
     safe = _checked(fn, _pos_inf)
+    function = name[:-len("Backward0")].lower()
 
     def method(self, other):
+        _tensor_other(function, other)
         return _composite.op(name, [self, other], lambda: _host(safe, self, other), backward, ("self", "other"))
 
     return method
@@ -124,6 +136,7 @@ logaddexp = _binary("LogaddexpBackward0", _logaddexp,
 def fmax(self, other):
     """The larger of the two, ignoring a NaN in either (PyTorch's `fmax`);
     ties send the gradient to `self`."""
+    _tensor_other("fmax", other)
 
     def forward():
         return _C.where(other.isnan(), self, _C.where(self.isnan(), other, self.maximum(other)))
@@ -137,6 +150,7 @@ def fmax(self, other):
 
 def fmin(self, other):
     """The smaller of the two, ignoring a NaN in either (PyTorch's `fmin`)."""
+    _tensor_other("fmin", other)
 
     def forward():
         return _C.where(other.isnan(), self, _C.where(self.isnan(), other, self.minimum(other)))

@@ -67,7 +67,14 @@ def sigmoid(input):
     return input.sigmoid()
 
 
+def _in_place(input, name, f):
+    """`f(input)` written back into `input` (PyTorch's `inplace=True`)."""
+    return _C._inplace_with(input, name, f)
+
+
 def silu(input, inplace=False):
+    if inplace:
+        return _in_place(input, "silu_", silu)
     # silu_backward: grad * sigmoid(x) * (1 + x * (1 - sigmoid(x))).
     def backward(g, x):
         s = x.sigmoid()
@@ -92,6 +99,9 @@ def _elu(input, alpha, scale, input_scale, name):
 
 
 def elu(input, alpha=1.0, inplace=False):
+    # In place, PyTorch's node is the overload that keeps the result.
+    if inplace:
+        return _in_place(input, "elu_", lambda t: _elu(t, alpha, 1.0, 1.0, "EluBackward1"))
     return _elu(input, alpha, 1.0, 1.0, "EluBackward0")
 
 
@@ -100,12 +110,16 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(input, inplace=False):
+    if inplace:
+        return _in_place(input, "selu_", lambda t: _elu(t, _SELU_ALPHA, _SELU_SCALE, 1.0, "EluBackward1"))
     return _elu(input, _SELU_ALPHA, _SELU_SCALE, 1.0, "EluBackward0")
 
 
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
+    if inplace:
+        return _in_place(input, "celu_", lambda t: _elu(t, alpha, 1.0, 1.0 / alpha, "CeluBackward1"))
     return _elu(input, alpha, 1.0, 1.0 / alpha, "CeluBackward0")
 
 
@@ -118,6 +132,8 @@ def logsigmoid(input):
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return _in_place(input, "hardtanh_", lambda t: hardtanh(t, min_val, max_val))
 
     def backward(g, x):
         # hardtanh_backward: the gradient passes strictly inside the bounds.
@@ -128,10 +144,12 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
 
 
 def relu6(input, inplace=False):
-    return hardtanh(input, 0.0, 6.0)
+    return hardtanh(input, 0.0, 6.0, inplace)
 
 
 def hardsigmoid(input, inplace=False):
+    if inplace:
+        return _in_place(input, "hardsigmoid_", hardsigmoid)
     def backward(g, x):
         inside = (x > -3.0).logical_and(x < 3.0)
         return [(g / 6).masked_fill(inside.logical_not(), 0)]
@@ -141,6 +159,8 @@ def hardsigmoid(input, inplace=False):
 
 
 def hardswish(input, inplace=False):
+    if inplace:
+        return _in_place(input, "hardswish_", hardswish)
     def backward(g, x):
         # hardswish_backward: 0 up to -3, x / 3 + 1/2 strictly between, 1 from 3.
         middle = g * (x / 3 + 0.5)
@@ -151,6 +171,8 @@ def hardswish(input, inplace=False):
 
 
 def mish(input, inplace=False):
+    if inplace:
+        return _in_place(input, "mish_", mish)
     def backward(g, x):
         # mish_backward: tanh(softplus(x)) + x * sigmoid(x) * (1 - tanh(softplus(x))^2).
         t = _C._softplus(x, 1.0, 20.0).tanh()
@@ -195,7 +217,14 @@ def hardshrink(input, lambd=0.5):
 
 
 def threshold(input, threshold, value, inplace=False):
-    return _composite.op("ThresholdBackward0", [input], lambda: input.masked_fill(input <= threshold, value),
+    if inplace:
+        name = "ThresholdBackward1"
+        return _in_place(input, "threshold_", lambda t: _threshold(t, threshold, value, name))
+    return _threshold(input, threshold, value, "ThresholdBackward0")
+
+
+def _threshold(input, threshold, value, name):
+    return _composite.op(name, [input], lambda: input.masked_fill(input <= threshold, value),
                          lambda g, x: [g.masked_fill(x <= threshold, 0)], ("self",))
 
 

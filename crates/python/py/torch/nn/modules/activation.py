@@ -59,7 +59,7 @@ class SiLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.silu(input)
+        return F.silu(input, self.inplace)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
@@ -74,7 +74,7 @@ class ELU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.elu(input, self.alpha)
+        return F.elu(input, self.alpha, self.inplace)
 
     def extra_repr(self):
         inplace_str = ", inplace=True" if self.inplace else ""
@@ -148,7 +148,7 @@ class SELU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.selu(input)
+        return F.selu(input, self.inplace)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
@@ -163,7 +163,7 @@ class CELU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.celu(input, self.alpha)
+        return F.celu(input, self.alpha, self.inplace)
 
     def extra_repr(self):
         inplace_str = ", inplace=True" if self.inplace else ""
@@ -178,7 +178,7 @@ class Mish(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.mish(input)
+        return F.mish(input, self.inplace)
 
 
 class Hardtanh(Module):
@@ -193,7 +193,7 @@ class Hardtanh(Module):
             raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})")
 
     def forward(self, input):
-        return F.hardtanh(input, self.min_val, self.max_val)
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
 
     def extra_repr(self):
         inplace_str = ", inplace=True" if self.inplace else ""
@@ -239,7 +239,7 @@ class Hardsigmoid(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.hardsigmoid(input)
+        return F.hardsigmoid(input, self.inplace)
 
 
 class Hardswish(Module):
@@ -250,7 +250,7 @@ class Hardswish(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.hardswish(input)
+        return F.hardswish(input, self.inplace)
 
 
 class Softsign(Module):
@@ -305,7 +305,7 @@ class Threshold(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.threshold(input, self.threshold, self.value)
+        return F.threshold(input, self.threshold, self.value, self.inplace)
 
     def extra_repr(self):
         inplace_str = ", inplace=True" if self.inplace else ""
