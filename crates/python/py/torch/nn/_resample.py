@@ -187,3 +187,104 @@ def pixel_shuffle(input, upscale_factor):
 
 def pixel_unshuffle(input, downscale_factor):
     return _shuffled(input, int(downscale_factor), "pixel_unshuffle", False)
+
+
+def _pair(v):
+    return tuple(int(a) for a in v) if isinstance(v, (tuple, list)) else (int(v), int(v))
+
+
+def _patches(size, kernel, dilation, padding, stride):
+    """Where each patch element reads, as flat indices into the padded
+    image (kernel position major, then patch position), and the patch
+    grid's size."""
+    (h, w), (kh, kw), (dh, dw), (ph, pw), (sh, sw) = size, kernel, dilation, padding, stride
+    hp, wp = h + 2 * ph, w + 2 * pw
+    oh = (hp - dh * (kh - 1) - 1) // sh + 1
+    ow = (wp - dw * (kw - 1) - 1) // sw + 1
+    index = [(i * sh + ki * dh) * wp + (j * sw + kj * dw)
+             for ki in range(kh) for kj in range(kw) for i in range(oh) for j in range(ow)]
+    return index, (hp, wp), (oh, ow)
+
+
+def _im2col(x, kernel, dilation, padding, stride):
+    """`x` (N, C, H, W) as its patches (N, C * kh * kw, L)."""
+    n, c, h, w = x.shape
+    index, (hp, wp), (oh, ow) = _patches((h, w), kernel, dilation, padding, stride)
+    at = _C.tensor(index, dtype=_C.int64, device=x._device).reshape(len(index))
+    from .functional import pad
+
+    padded = pad(x, (padding[1], padding[1], padding[0], padding[0])) if any(padding) else x
+    return padded.reshape(n, c, hp * wp).index_select(2, at).reshape(n, c * kernel[0] * kernel[1], oh * ow)
+
+
+def _col2im(cols, size, kernel, dilation, padding, stride):
+    """The transpose of `_im2col`: patches (N, C * kh * kw, L) summed back
+    into images (N, C, H, W)."""
+    n = cols.shape[0]
+    c = cols.shape[1] // (kernel[0] * kernel[1])
+    index, (hp, wp), _ = _patches(size, kernel, dilation, padding, stride)
+    at = _C.tensor(index, dtype=_C.int64, device=cols._device).reshape(len(index))
+    zeros = _C.zeros((n, c, hp * wp), dtype=cols.dtype, device=cols._device)
+    out = zeros.index_add(2, at, cols.reshape(n, c, len(index))).reshape(n, c, hp, wp)
+    return out.narrow(2, padding[0], size[0]).narrow(3, padding[1], size[1])
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """Sliding patches of a (N, C, H, W) or (C, H, W) input, as PyTorch's
+    Im2ColBackward0 node (whose backward is `fold`)."""
+    if input.dim() < 3:
+        # PyTorch reads the size of dim 1 first (and 2 for a 3-D input).
+        d = input.dim()
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-d}, {d - 1}], but got {d})")
+    if input.dim() > 4:
+        raise RuntimeError(
+            "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions "
+            f"for input, but got: {list(input.shape)}"
+        )
+    x = input if input.dim() == 4 else input.unsqueeze(0)
+    k, d, p, s = _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
+    size = tuple(x.shape[2:])
+
+    def backward(g):
+        g = g if input.dim() == 4 else g.unsqueeze(0)
+        out = fold(g, size, k, d, p, s)
+        return out if input.dim() == 4 else out.squeeze(0)
+
+    def forward():
+        out = _im2col(x, k, d, p, s)
+        return out if input.dim() == 4 else out.squeeze(0)
+
+    return _composite.node("Im2ColBackward0", input, forward, backward)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """Patches (N, C * kh * kw, L) summed back into (N, C, H, W) images, as
+    PyTorch's Col2ImBackward0 node (whose backward is `unfold`)."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(
+            "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+            f"dimensions for input, but got: {list(input.shape)}"
+        )
+    cols = input if input.dim() == 3 else input.unsqueeze(0)
+    size, k, d, p, s = _pair(output_size), _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
+    if cols.shape[1] % (k[0] * k[1]):
+        raise RuntimeError(
+            "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
+            f"input.size(1)={cols.shape[1]} and kernel_size=({k[0]}, {k[1]})."
+        )
+    _, _, (oh, ow) = _patches(size, k, d, p, s)
+    if cols.shape[2] != oh * ow:
+        raise RuntimeError(
+            f"Given output_size=({size[0]}, {size[1]}), kernel_size=({k[0]}, {k[1]}), dilation=({d[0]}, {d[1]}), "
+            f"padding=({p[0]}, {p[1]}), stride=({s[0]}, {s[1]}), expected size of input's dimension 2 to match "
+            f"the calculated number of sliding blocks {oh} * {ow} = {oh * ow}, but got input.size(2)={cols.shape[2]}."
+        )
+
+    def forward():
+        out = _col2im(cols, size, k, d, p, s)
+        return out if input.dim() == 3 else out.squeeze(0)
+
+    def backward(g):
+        return unfold(g, k, d, p, s)
+
+    return _composite.node("Col2ImBackward0", input, forward, backward)

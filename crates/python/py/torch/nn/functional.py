@@ -13,6 +13,7 @@ __all__ = [
     "softplus", "selu", "celu", "logsigmoid", "hardtanh", "relu6", "hardsigmoid", "hardswish", "mish",
     "softsign", "tanhshrink", "softshrink", "hardshrink", "threshold", "glu", "prelu",
     "pairwise_distance", "cosine_similarity", "softmin", "interpolate", "pixel_shuffle", "pixel_unshuffle",
+    "unfold", "fold",
     "softmax", "log_softmax", "linear", "conv2d", "max_pool2d", "avg_pool2d",
     "adaptive_avg_pool2d", "dropout",
     "layer_norm", "batch_norm", "embedding", "mse_loss", "l1_loss", "cross_entropy",
@@ -666,7 +667,7 @@ def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, i
     return out, weights
 
 
-from ._resample import interpolate, pixel_shuffle, pixel_unshuffle  # noqa: E402
+from ._resample import fold, interpolate, pixel_shuffle, pixel_unshuffle, unfold  # noqa: E402
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

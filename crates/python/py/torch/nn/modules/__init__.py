@@ -5,6 +5,7 @@ from .activation import (CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Ha
                          LeakyReLU, LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, Sigmoid, SiLU,
                          Softmax, Softmin, Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold)
 from .distance import CosineSimilarity, PairwiseDistance
+from .fold import Fold, Unfold
 from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .dropout import Dropout
@@ -23,7 +24,7 @@ __all__ = [
     "CELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish",
     "PReLU", "ReLU6", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
     "CosineSimilarity", "PairwiseDistance", "PixelShuffle", "PixelUnshuffle", "Upsample",
-    "UpsamplingBilinear2d", "UpsamplingNearest2d",
+    "UpsamplingBilinear2d", "UpsamplingNearest2d", "Fold", "Unfold",
     "Dropout", "MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer", "RNN", "LSTM", "GRU", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "AvgPool2d", "Conv2d",
     "Flatten", "MaxPool2d", "Unflatten", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
     "L1Loss", "MSELoss", "NLLLoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss",
