@@ -393,7 +393,7 @@ from .serialization import load, save  # noqa: E402  (it imports torch)
 # are most of the start-up's time and many programs use none or a few of
 # them. `torch.nn.Linear`, `import torch.nn as nn` and `from torch import
 # nn` all work as in PyTorch, which imports them eagerly.
-_LAZY_SUBMODULES = ("nn", "optim", "utils", "profiler", "linalg")
+_LAZY_SUBMODULES = ("nn", "optim", "utils", "profiler", "linalg", "special")
 
 
 def __getattr__(name):

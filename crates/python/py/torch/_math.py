@@ -207,6 +207,7 @@ def _erfinv(y):
     return x
 
 
+erfc = _unary("ErfcBackward0", math.erfc, lambda g, x: g * (-(x * x)).exp() * (-2 / math.sqrt(math.pi)))
 erfinv = _unary("ErfinvBackward0", _erfinv, lambda g, x: g * (x.erfinv().pow(2)).exp() * (math.sqrt(math.pi) / 2))
 
 
@@ -289,7 +290,44 @@ def sinc(self):
     return _composite.op("SincBackward0", [self], forward, backward, ("self",))
 
 
-METHODS = ("erfinv", "sgn", "deg2rad", "rad2deg", "logit", "xlogy", "sinc", "acos", "asin", "atan", "tan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2",
+def heaviside(self, values):
+    """0 below zero, 1 above, `values` at zero (no gradient, as in PyTorch)."""
+    if self.requires_grad or values.requires_grad:
+        raise RuntimeError("the derivative for 'heaviside' is not implemented.")
+    if self.dtype != values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
+    zero = _C.zeros((), dtype=self.dtype, device=self._device)
+    return _C.where(self == 0, values, (self > 0).to(self.dtype) + zero)
+
+
+# In-place forms (`x.atan_()`): the function's result written back.
+INPLACE = ("acos", "asin", "atan", "tan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2", "erfinv",
+           "erfc", "sgn", "deg2rad", "rad2deg", "logit", "sinc", "nan_to_num", "atan2", "hypot", "xlogy")
+
+
+# PyTorch has no derivative for these in place: their node's backward raises.
+_NO_INPLACE_DERIVATIVE = ("asinh", "acosh", "atanh")
+
+
+def _in_place(name):
+    function = globals()[name]
+    if name in _NO_INPLACE_DERIVATIVE:
+        def function(t, inner=function):
+            def backward(g):
+                raise NotImplementedError(f"the derivative for 'inplace version of {name}' is not implemented.")
+
+            return _composite.op(f"{name.capitalize()}Backward1", [t], lambda: inner(t), backward)
+
+    def method(self, *args, **kwargs):
+        return _C._inplace_with(self, name + "_", lambda t: function(t, *args, **kwargs))
+
+    method.__name__ = name + "_"
+    return method
+
+
+METHODS = ("heaviside", "erfc", "erfinv", "sgn", "deg2rad", "rad2deg", "logit", "xlogy", "sinc", "acos", "asin", "atan", "tan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2",
            "atan2", "arctan2", "hypot", "logaddexp", "fmax", "fmin", "nan_to_num")
 ALIASES = {"arccos": "acos", "arcsin": "asin", "arctan": "atan", "arcsinh": "asinh",
            "arccosh": "acosh", "arctanh": "atanh"}
+ALIASES_INPLACE = {"arccos_": "acos", "arcsin_": "asin", "arctan_": "atan", "arcsinh_": "asinh",
+                   "arccosh_": "acosh", "arctanh_": "atanh", "arctan2_": "atan2"}

@@ -641,6 +641,10 @@ def _attach_methods():
             setattr(Tensor, name, getattr(module, name))
     for alias, name in _math.ALIASES.items():
         setattr(Tensor, alias, getattr(_math, name))
+    for name in _math.INPLACE:
+        setattr(Tensor, name + "_", _math._in_place(name))
+    for alias, name in _math.ALIASES_INPLACE.items():
+        setattr(Tensor, alias, _math._in_place(name))
 
 
 _attach_methods()

@@ -93,6 +93,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if mode in _NEEDS and input.dim() != _NEEDS[mode]:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {_NEEDS[mode]}D input")
     spatial = input.dim() - 2
+    if mode == "area" and spatial == 2:
+        # PyTorch's area mode is adaptive average pooling to the output size.
+        from .functional import adaptive_avg_pool2d
+
+        return adaptive_avg_pool2d(input, _output_sizes(input, size, scale_factor)[0])
     name = _NODES.get((mode, spatial))
     if name is None:
         raise NotImplementedError(

@@ -377,12 +377,26 @@ def adaptive_avg_pool2d(input, output_size):
     in_h, in_w = input.shape[-2], input.shape[-1]
     out_h = in_h if size[0] is None else size[0]
     out_w = in_w if size[1] is None else size[1]
-    if in_h % out_h or in_w % out_w:
-        raise NotImplementedError(
-            "gradscope's adaptive_avg_pool2d needs output sizes that divide the input's"
-        )
-    kernel = [in_h // out_h, in_w // out_w]
-    return avg_pool2d(input, kernel, kernel)
+    # Window i covers [floor(i * in / out), ceil((i + 1) * in / out)): as
+    # matrices of 1/count, the pooling is P_h @ x @ P_w^T.
+    def windows(n_in, n_out):
+        rows = []
+        for i in range(n_out):
+            start, end = (i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)
+            rows.append([1.0 / (end - start) if start <= j < end else 0.0 for j in range(n_in)])
+        return torch.tensor(rows, dtype=input.dtype, device=input._device).reshape(n_out, n_in)
+
+    p_h, p_w = windows(in_h, out_h), windows(in_w, out_w)
+
+    def forward():
+        if in_h % out_h or in_w % out_w:
+            return p_h.matmul(input).matmul(p_w.t())
+        # Where the windows tile the input, PyTorch's sums: an average pool.
+        kernel = [in_h // out_h, in_w // out_w]
+        return avg_pool2d(input, kernel, kernel)
+
+    return _composite.node("AdaptiveAvgPool2DBackward0", input, forward,
+                           lambda g: p_h.t().matmul(g).matmul(p_w))
 
 
 def dropout(input, p=0.5, training=True, inplace=False):

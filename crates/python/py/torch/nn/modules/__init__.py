@@ -3,7 +3,8 @@ from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Seq
 from .linear import Identity, Linear
 from .activation import (CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,
                          LeakyReLU, LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, Sigmoid, SiLU,
-                         Softmax, Softmin, Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold)
+                         Softmax, Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanh, Tanhshrink,
+                         Threshold)
 from .distance import CosineSimilarity, PairwiseDistance
 from .fold import Fold, Unfold
 from .pixelshuffle import PixelShuffle, PixelUnshuffle
@@ -22,7 +23,7 @@ __all__ = [
     "Module", "ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential", "Identity", "Linear", "ELU", "GELU",
     "LeakyReLU", "LogSoftmax", "ReLU", "Sigmoid", "SiLU", "Softmax", "Softplus", "Tanh",
     "CELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish",
-    "PReLU", "ReLU6", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
+    "PReLU", "ReLU6", "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
     "CosineSimilarity", "PairwiseDistance", "PixelShuffle", "PixelUnshuffle", "Upsample",
     "UpsamplingBilinear2d", "UpsamplingNearest2d", "Fold", "Unfold",
     "Dropout", "MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer", "RNN", "LSTM", "GRU", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "AvgPool2d", "Conv2d",

@@ -6,7 +6,7 @@ from .module import Module
 __all__ = ["ReLU", "GELU", "Tanh", "Sigmoid", "LeakyReLU", "Softmax", "LogSoftmax",
            "Softplus", "SiLU", "ELU", "SELU", "CELU", "Mish", "Hardtanh", "ReLU6", "LogSigmoid", "GLU",
            "Hardsigmoid", "Hardswish", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold",
-           "PReLU", "Softmin"]
+           "PReLU", "Softmin", "Softmax2d"]
 
 
 class ReLU(Module):
@@ -343,3 +343,12 @@ class Softmin(Module):
 
     def extra_repr(self):
         return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    __module__ = "torch.nn.modules.activation"
+
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return input.softmax(-3)

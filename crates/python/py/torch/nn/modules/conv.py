@@ -168,8 +168,6 @@ class Unflatten(Module):
 
 
 class AdaptiveAvgPool2d(Module):
-    """Output sizes that divide the input's: an average pool of the
-    quotient (PyTorch's adaptive windows are the same there)."""
 
     __module__ = "torch.nn.modules.pooling"
 
