@@ -75,7 +75,8 @@ async function harness(browser) {
         : new Worker(src, { type: "module" });
       const entry = { worker, replies: [], waiters: [], errors: [] };
       worker.onmessage = (e) => {
-        const reply = JSON.parse(e.data);
+        // Long replies come as UTF-8 bytes (protocol.rs, SMALL_REPLY_BYTES).
+        const reply = JSON.parse(typeof e.data === "string" ? e.data : new TextDecoder().decode(e.data));
         entry.replies.push(reply);
         entry.waiters = entry.waiters.filter((w) => !w(reply));
       };

@@ -23,7 +23,8 @@ try {
       const started = performance.now();
       const worker = new Worker(src, { type: "module" });
       worker.onmessage = (e) => {
-        const reply = JSON.parse(e.data);
+        // Long replies come as UTF-8 bytes (protocol.rs, SMALL_REPLY_BYTES).
+        const reply = JSON.parse(typeof e.data === "string" ? e.data : new TextDecoder().decode(e.data));
         if (reply.type !== "ready") return reject(new Error(JSON.stringify(reply)));
         resolve({ startup: reply.startup_ms, total: performance.now() - started });
         worker.terminate();

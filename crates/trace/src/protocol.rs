@@ -5,10 +5,18 @@
 //! then one [`Reply::Finished`] or [`Reply::Error`]. Stop needs no message:
 //! the page terminates the worker and starts a fresh one, which announces
 //! itself with [`Reply::Ready`].
+//!
+//! Each message is one JSON value; a long one comes as its UTF-8 bytes
+//! (see [`SMALL_REPLY_BYTES`]).
 
 use serde::{Deserialize, Serialize};
 
 use crate::event::Event;
+
+/// Replies longer than this (bytes of JSON) travel as UTF-8 bytes in a
+/// transferred `Uint8Array`, shorter ones as a string: a message's reader
+/// takes either (`TextDecoder` for the bytes).
+pub const SMALL_REPLY_BYTES: usize = 2048;
 
 /// The program the page starts with: lesson 1's graph, built and freed.
 pub const EXAMPLE: &str = "\

@@ -15,9 +15,9 @@ const EVENTS_PREFIX: &str = r#"{"type":"events","events":["#;
 /// How often (in events) the clock is read while parsing.
 const CLOCK_EVERY: usize = 32;
 
-/// A long message's text, handed over a piece at a time (the page's copy
-/// of a whole message of thousands of events, from JavaScript's string
-/// into Rust's, took tens of milliseconds at once).
+/// A long message's text, handed over a piece at a time as it is parsed
+/// (a message of thousands of events is copied into Rust's memory in
+/// pieces, so no frame pays for a whole one).
 pub trait Chunks {
     /// The next piece of the text, or `None` at its end.
     fn next_chunk(&mut self) -> Option<String>;

@@ -266,14 +266,12 @@ fn spawn(engine: &Engine) -> Result<Spawned, String> {
     let receiver = engine.receiver.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
-        // Large messages (trace events) wait to be copied and parsed a
-        // frame's budget at a time; small ones (ready, finished, printed
-        // lines) are read now.
-        if let Some(long) = data.dyn_ref::<js_sys::JsString>()
-            && long.length() > SMALL_MESSAGE
-        {
-            let mut rest = JsChunks {
-                text: long.clone(),
+        // Long messages (trace events) come as UTF-8 bytes and wait to be
+        // copied and parsed a frame's budget at a time; short ones (ready,
+        // finished, printed lines) come as strings and are read now.
+        if let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>() {
+            let mut rest = ByteChunks {
+                bytes: bytes.clone(),
                 at: 0,
             };
             let first = rest.next_chunk().unwrap_or_default();
@@ -312,35 +310,34 @@ fn spawn(engine: &Engine) -> Result<Spawned, String> {
     })
 }
 
-/// Messages longer than this (UTF-16 units) are parsed in animation frames.
-const SMALL_MESSAGE: u32 = 2048;
+/// How much of a long message is copied from JavaScript at a time (bytes):
+/// a memcpy of well under a millisecond.
+const CHUNK: u32 = 256 * 1024;
 
-/// How much of a long message is copied from JavaScript at a time (UTF-16
-/// units): well under a millisecond's work.
-const CHUNK: u32 = 32 * 1024;
-
-/// A JavaScript string handed to Rust a piece at a time.
-struct JsChunks {
-    text: js_sys::JsString,
+/// A message's UTF-8 bytes handed to Rust a piece at a time.
+struct ByteChunks {
+    bytes: js_sys::Uint8Array,
     /// Where the next piece starts.
     at: u32,
 }
 
-impl Chunks for JsChunks {
+impl Chunks for ByteChunks {
     fn next_chunk(&mut self) -> Option<String> {
-        let len = self.text.length();
+        let len = self.bytes.length();
         if self.at >= len {
             return None;
         }
         let mut end = (self.at + CHUNK).min(len);
-        // Never split a surrogate pair.
-        let high_surrogate = 55296.0..56320.0; // 0xD800..0xDC00
-        if end < len && high_surrogate.contains(&self.text.char_code_at(end - 1)) {
+        // Never split a character: back off over continuation bytes.
+        while end < len && end > self.at && self.bytes.get_index(end) & 0xC0 == 0x80 {
             end -= 1;
         }
-        let piece = self.text.slice(self.at, end).as_string();
+        let piece = self.bytes.subarray(self.at, end).to_vec();
         self.at = end;
-        piece
+        Some(
+            String::from_utf8(piece)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        )
     }
 }
 
