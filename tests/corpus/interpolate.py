@@ -16,7 +16,7 @@ def show(label, out, inp=x):
     (grad,) = torch.autograd.grad((out * out * weights).sum() / out.numel(), inp, create_graph=True)
     print(grad.detach().round(decimals=3))
     (second,) = torch.autograd.grad(grad.sum(), inp)
-    print(second.round(decimals=4))
+    print(second.round(decimals=3))
 
 
 show("nearest x2", F.interpolate(x, scale_factor=2))
@@ -29,6 +29,9 @@ show("bilinear size", F.interpolate(x, size=(3, 4), mode="bilinear", align_corne
 show("bilinear corners", F.interpolate(x, size=(3, 5), mode="bilinear", align_corners=True))
 show("bilinear down", F.interpolate(x, size=(1, 2), mode="bilinear"))
 show("bilinear (2, 3)", F.interpolate(x, scale_factor=(2, 3), mode="bilinear"))
+show("bicubic x2", F.interpolate(x, scale_factor=2, mode="bicubic"))
+show("bicubic corners", F.interpolate(x, size=(3, 5), mode="bicubic", align_corners=True))
+show("bicubic down", F.interpolate(x, size=(1, 2), mode="bicubic"))
 seq = x.detach().reshape(1, 2, 6).requires_grad_()
 show("linear", F.interpolate(seq, size=9, mode="linear"), seq)
 show("linear corners", F.interpolate(seq, scale_factor=0.5, mode="linear", align_corners=True), seq)

@@ -82,3 +82,22 @@ for bad in [
         bad()
     except (RuntimeError, IndexError) as e:
         print(type(e).__name__, e)
+
+# NaN: the median is NaN (its gradient shared by the NaNs); kthvalue sorts it last.
+nan = float("nan")
+w = torch.tensor([[1.0, nan, 2.0, nan], [3.0, 1.0, 2.0, 0.0]], requires_grad=True)
+r = torch.median(w, 1)
+print(r)
+r.values.sum().backward()
+print(w.grad)
+w.grad = None
+m = torch.median(w)
+m.backward()
+print(m, w.grad)
+print(torch.kthvalue(w[1], 2))
+for bad in [lambda: torch.bincount(torch.tensor([1.0])), lambda: torch.bernoulli(torch.tensor([1, 0])),
+            lambda: torch.logcumsumexp(torch.tensor([1, 2]), 0), lambda: torch.histc(torch.tensor([1, 2]))]:
+    try:
+        bad()
+    except NotImplementedError as e:
+        print(type(e).__name__, e)

@@ -84,3 +84,5 @@ for bad in [
         bad()
     except (RuntimeError, IndexError) as e:
         print(type(e).__name__, e)
+print(torch.logspace(2, 3, 1), torch.logspace(0, 1, 0))
+print(torch.nn.functional.hardtanh(torch.tensor([-3, 0, 4])), torch.nn.functional.relu6(torch.tensor([-3, 0, 7])))

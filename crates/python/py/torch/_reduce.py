@@ -96,6 +96,10 @@ def count_nonzero(self, dim=None):
 
 def logcumsumexp(self, dim):
     """`log(cumsum(exp(x)))`, each step a stable log-add-exp."""
+    if not self.is_floating_point():
+        from ._select import _TYPE_NAMES
+
+        raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for '{_TYPE_NAMES[self.dtype]}'")
     dim = _wrap(dim, self.dim())
     if self.dim() == 0:
         return _composite.op("LogcumsumexpBackward0", [self], lambda: self.clone(), lambda g: [g])
@@ -131,9 +135,9 @@ def histc(self, bins=100, min=0, max=0):
     """Counts of the values in `bins` equal bins over `[min, max]` (the
     data's own range when both are 0), as floats; values outside ignored."""
     if not self.is_floating_point():
-        raise NotImplementedError(
-            f"\"histogram_cpu\" not implemented for '{ {_C.int64: 'Long', _C.bool: 'Bool'}[self.dtype] }'"
-        )
+        from ._select import _TYPE_NAMES
+
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_TYPE_NAMES[self.dtype]}'")
     values = self.detach().cpu().reshape(-1).tolist()
     low, high = float(min), float(max)
     if low == high and values:

@@ -14,6 +14,10 @@ from . import _composite, return_types
 from ._shape import _wrap
 
 
+# PyTorch's names of the dtypes in "not implemented for 'Long'" messages.
+_TYPE_NAMES = {_C.float32: "Float", _C.float64: "Double", _C.int64: "Long", _C.bool: "Bool"}
+
+
 def _rows(x, dim):
     """`x`'s values as rows along `dim` (moved last), and the moved shape."""
     moved = x.detach().cpu().movedim(dim, -1)
@@ -78,6 +82,11 @@ def _kth(name, x, k, dim, keepdim, what):
         )
     picks = []
     for row in rows:
+        nan = next((i for i, v in enumerate(row) if v != v), None)
+        if what == "median" and nan is not None:
+            # The median of a row with NaN is its (first) NaN.
+            picks.append([nan])
+            continue
         # NaN sorts last, as in PyTorch.
         order = sorted(range(n), key=lambda i: (row[i] != row[i], row[i]))
         picks.append([order[k]])
@@ -108,8 +117,9 @@ def median(self, dim=None, keepdim=False):
         value, _ = _kth("MedianBackward0", flat.detach(), (flat.numel() - 1) // 2, 0, False, "median")
 
         def backward(g, x):
-            # evenly_distribute_backward: shared by the elements equal to it.
-            mask = (x == value).to(g.dtype)
+            # evenly_distribute_backward: shared by the elements equal to it
+            # (by the NaNs, when the median is NaN).
+            mask = (x.isnan() if value.isnan() else x == value).to(g.dtype)
             return [mask * (g / mask.sum())]
 
         return _composite.op("MedianBackward0", [self], lambda: value.clone(), backward, ("self",))
@@ -145,7 +155,9 @@ def aminmax(self, *, dim=None, keepdim=False):
 
 
 def bincount(self, weights=None, minlength=0):
-    if self.dim() != 1 or self.dtype not in (_C.int64,):
+    if self.is_floating_point():
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{_TYPE_NAMES[self.dtype]}'")
+    if self.dim() != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     values = self.tolist()
     if any(v < 0 for v in values):
@@ -223,7 +235,9 @@ def bernoulli(self, p=None, *, generator=None):
     from ._generator import drawing
 
     if not self.is_floating_point():
-        raise NotImplementedError("gradscope's bernoulli takes float probabilities")
+        raise NotImplementedError(
+            f"\"bernoulli_tensor_cpu_p_\" not implemented for '{_TYPE_NAMES[self.dtype]}'"
+        )
     probs = self if p is None else _C.full(tuple(self.shape), float(p), dtype=self.dtype, device=self._device)
     with drawing(generator):
         draws = _C.rand(tuple(self.shape), dtype=self.dtype, device=self._device)

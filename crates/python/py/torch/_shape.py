@@ -306,6 +306,8 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     whichever end is nearer, as PyTorch's kernel does."""
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if steps == 1:
+        end = start
     step = (end - start) / (steps - 1) if steps > 1 else 0.0
     half = steps // 2
     exps = [start + step * i if i < half else end - step * (steps - i - 1) for i in range(steps)]

@@ -1,10 +1,11 @@
-"""`interpolate` (nearest, nearest-exact, linear and bilinear) and
+"""`interpolate` (nearest, nearest-exact, linear, bilinear, bicubic) and
 `pixel_shuffle`/`pixel_unshuffle`, each recorded as PyTorch's node
 (`UpsampleBilinear2DBackward0`, `PixelShuffleBackward0`).
 
 Resampling is separable: along each spatial dim the output is a gather of
 the input (nearest) or a weighted sum of two gathers (linear), so the
-forward is `index_select`s and the backward, its transpose, `index_add`s;
+forward is `index_select`s (four, weighted, for bicubic) and the backward,
+its transpose, `index_add`s;
 both are the engine's differentiable ops, so double backward works. The
 source indices and weights are PyTorch's (`area_pixel_compute_source_index`
 and `nearest_idx` in `UpSample.h`)."""
@@ -23,8 +24,23 @@ _NODES = {
     ("nearest-exact", 2): "UpsampleNearestExact2DBackward0",
     ("linear", 1): "UpsampleLinear1DBackward0",
     ("bilinear", 2): "UpsampleBilinear2DBackward0",
+    ("bicubic", 2): "UpsampleBicubic2DBackward0",
 }
-_NEEDS = {"linear": 3, "bilinear": 4}
+_NEEDS = {"linear": 3, "bilinear": 4, "bicubic": 4}
+# The cubic convolution's parameter in PyTorch's bicubic kernel.
+_A = -0.75
+
+
+def _cubic_weights(t):
+    """The four taps' weights at fraction `t` past the second tap."""
+
+    def near(x):
+        return ((_A + 2) * x - (_A + 3)) * x * x + 1
+
+    def far(x):
+        return ((_A * x - 5 * _A) * x + 8 * _A) * x - 4 * _A
+
+    return [far(t + 1.0), near(t), near(1.0 - t), far(2.0 - t)]
 
 
 def _output_sizes(input, size, scale_factor):
@@ -70,6 +86,16 @@ def _plan(mode, n_in, n_out, scale, align_corners):
         ratio = _f32((n_in - 1) / (n_out - 1)) if n_out > 1 else 0.0
     else:
         ratio = _f32(1.0 / scale) if scale else _f32(n_in / n_out)
+    if mode == "bicubic":
+        # Four taps around floor(src), clamped to the edges; src unclamped.
+        taps, weights = [[], [], [], []], [[], [], [], []]
+        for i in range(n_out):
+            src = _f32(ratio * i) if align_corners else _f32(_f32(ratio * (i + 0.5)) - 0.5)
+            i0 = math.floor(src)
+            for k, w in enumerate(_cubic_weights(_f32(src - i0))):
+                taps[k].append(min(max(i0 - 1 + k, 0), n_in - 1))
+                weights[k].append(_f32(w))
+        return taps, weights
     low, high, weights = [], [], []
     for i in range(n_out):
         src = _f32(ratio * i) if align_corners else max(_f32(_f32(ratio * (i + 0.5)) - 0.5), 0.0)
@@ -108,14 +134,19 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if recompute_scale_factor:
         scales = [None] * spatial
     linear = mode in ("linear", "bilinear")
+    cubic = mode == "bicubic"
     plans = []
     for k in range(spatial):
         d = 2 + k
         plan = _plan(mode, input.shape[d], sizes[k], scales[k], bool(align_corners))
-        if linear:
+        shape = [1] * input.dim()
+        shape[d] = sizes[k]
+        if cubic:
+            taps, ws = plan
+            plans.append((d, [_index(t, input._device) for t in taps],
+                          [_C.tensor(w, dtype=input.dtype, device=input._device).reshape(shape) for w in ws]))
+        elif linear:
             low, high, w = plan
-            shape = [1] * input.dim()
-            shape[d] = len(w)
             weight = _C.tensor(w, dtype=input.dtype, device=input._device).reshape(shape)
             plans.append((d, _index(low, input._device), _index(high, input._device), weight))
         else:
@@ -126,7 +157,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     def forward():
         out = input
         for plan in plans:
-            if linear:
+            if cubic:
+                d, taps, ws = plan
+                terms = [out.index_select(d, t) * w for t, w in zip(taps, ws)]
+                out = terms[0] + terms[1] + terms[2] + terms[3]
+            elif linear:
                 d, low, high, w = plan
                 out = out.index_select(d, low) * (1 - w) + out.index_select(d, high) * w
             else:
@@ -142,7 +177,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             shapes.append(tuple(shape))
         for plan, shape in zip(reversed(plans), reversed(shapes)):
             zeros = _C.zeros(shape, dtype=g.dtype, device=g.device)
-            if linear:
+            if cubic:
+                d, taps, ws = plan
+                for t, w in zip(taps, ws):
+                    zeros = zeros.index_add(d, t, g * w)
+                g = zeros
+            elif linear:
                 d, low, high, w = plan
                 g = zeros.index_add(d, low, g * (1 - w)).index_add(d, high, g * w)
             else:

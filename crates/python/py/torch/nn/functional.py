@@ -141,7 +141,12 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
         inside = (x > min_val).logical_and(x < max_val)
         return [g.masked_fill(inside.logical_not(), 0)]
 
-    return _composite.op("HardtanhBackward0", [input], lambda: input.clamp(min_val, max_val), backward, ("self",))
+    def forward():
+        out = input.clamp(min_val, max_val)
+        # An integer input stays integer, as in PyTorch.
+        return out if input.is_floating_point() else out.to(input.dtype)
+
+    return _composite.op("HardtanhBackward0", [input], forward, backward, ("self",))
 
 
 def relu6(input, inplace=False):
