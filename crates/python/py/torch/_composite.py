@@ -142,3 +142,34 @@ def op(name, inputs, forward, backward, saves=()):
         return out
 
     return _C._apply_function(name, list(inputs), run, grads, True)
+
+
+def recorded(name, inputs, fn, names):
+    """`fn(*inputs)`, a composition of the engine's ops, recorded as the one
+    node `name` that PyTorch's op records (`ConvolutionBackward0` for a
+    conv1d made of conv2d): the node keeps the inputs (under PyTorch's
+    `names`) and its backward runs `fn` again with grad and differentiates
+    it, so gradients and double backward are the composition's.
+    `inputs` may hold None (an absent bias), passed through to `fn`."""
+    from .autograd import grad as autograd_grad
+    from .autograd.grad_mode import enable_grad
+
+    present = [i for i, t in enumerate(inputs) if t is not None]
+    tensors = [inputs[i] for i in present]
+
+    def call(values):
+        args = list(inputs)
+        for i, v in zip(present, values):
+            args[i] = v
+        return fn(*args)
+
+    def backward(g, *kept):
+        create_graph = _C.is_grad_enabled()
+        with enable_grad():
+            out = call(kept)
+            wanted = [k for k in kept if k.requires_grad]
+            found = iter(autograd_grad(out, wanted, g, create_graph=create_graph, allow_unused=True))
+        return [next(found) if k.requires_grad else None for k in kept]
+
+    saves = [(names[i], n) for n, i in enumerate(present)]
+    return op(name, tensors, lambda: call(tensors), backward, saves)

@@ -453,31 +453,98 @@ def one_hot(tensor, num_classes=-1):
 
 
 def pad(input, pad, mode="constant", value=None):
-    if mode != "constant":
-        raise NotImplementedError(f"gradscope's pad supports mode='constant' only, not '{mode}'")
+    """PyTorch's `F.pad`: `constant` (negative sizes crop), or `reflect`,
+    `replicate` and `circular` of the last 1 to 3 dims, each recorded as
+    PyTorch's node (`ConstantPadNdBackward0`, `ReflectionPad2DBackward0`)."""
+    pad = [int(p) for p in pad]
     if len(pad) % 2 != 0:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > input.dim():
         raise RuntimeError("Padding length should be less than or equal to two times the input dimension "
                            f"but got padding length {len(pad)} and input of dimension {input.dim()}")
-    value = 0 if value is None else value
-    out = input
+    if mode == "constant":
+        return _constant_pad(input, pad, 0 if value is None else value)
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    count = len(pad) // 2
+    if count not in (1, 2, 3) or input.dim() not in (count + 1, count + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
+        )
+    return _index_pad(input, pad, mode)
+
+
+def _constant_pad(input, pad, value):
+    def forward():
+        out = input
+        for i in range(len(pad) // 2):
+            dim = input.dim() - 1 - i
+            before, after = pad[2 * i], pad[2 * i + 1]
+            if before < 0:
+                out = out.narrow(dim, -before, out.shape[dim] + before)
+                before = 0
+            if after < 0:
+                out = out.narrow(dim, 0, out.shape[dim] + after)
+                after = 0
+            parts = []
+            for n in (before, after):
+                shape = list(out.shape)
+                shape[dim] = n
+                parts.append(torch.full(shape, value, dtype=out.dtype, device=out._device))
+            out = torch.cat([parts[0], out, parts[1]], dim)
+        return out if out is not input else input.clone()
+
+    # constant_pad_nd's backward: the gradient padded by the opposite sizes.
+    return _composite.op("ConstantPadNdBackward0", [input], forward,
+                         lambda g: [_constant_pad(g, [-p for p in pad], 0)])
+
+
+def _index_pad(input, pad, mode):
+    """Reflect, replicate or circular padding as a gather along each padded
+    dim (the backward, its transpose: index_adds)."""
+    plans = []
     for i in range(len(pad) // 2):
         dim = input.dim() - 1 - i
-        before, after = pad[2 * i], pad[2 * i + 1]
-        if before < 0:
-            out = out.narrow(dim, -before, out.shape[dim] + before)
-            before = 0
-        if after < 0:
-            out = out.narrow(dim, 0, out.shape[dim] + after)
-            after = 0
-        parts = []
-        for n in (before, after):
-            shape = list(out.shape)
-            shape[dim] = n
-            parts.append(torch.full(shape, value, dtype=out.dtype))
-        out = torch.cat([parts[0], out, parts[1]], dim)
-    return out
+        n, before, after = input.shape[dim], pad[2 * i], pad[2 * i + 1]
+        if mode == "reflect" and (before >= n or after >= n):
+            raise RuntimeError(
+                f"Argument #4: Padding size should be less than the corresponding input dimension, but got: "
+                f"padding ({before}, {after}) at dimension {dim} of input {list(input.shape)}"
+            )
+        if mode == "circular" and (before > n or after > n):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        index = []
+        for j in range(-before, n + after):
+            if mode == "reflect":
+                index.append(-j if j < 0 else (2 * (n - 1) - j if j >= n else j))
+            elif mode == "replicate":
+                index.append(min(max(j, 0), n - 1))
+            else:
+                index.append(j % n)
+        plans.append((dim, torch.tensor(index, dtype=torch.int64, device=input._device).reshape(len(index))))
+
+    def forward():
+        out = input
+        for dim, index in plans:
+            out = out.index_select(dim, index)
+        return out
+
+    def backward(g):
+        for dim, index in reversed(plans):
+            shape = list(g.shape)
+            shape[dim] = input.shape[dim]
+            g = torch.zeros(shape, dtype=g.dtype, device=g.device).index_add(dim, index, g)
+        return g
+
+    count = len(pad) // 2
+    # PyTorch's circular padding is a copy into slices, whose node is CopySlices.
+    name = {"reflect": f"ReflectionPad{count}DBackward0", "replicate": f"ReplicationPad{count}DBackward0",
+            "circular": "CopySlices"}[mode]
+    return _composite.node(name, input, forward, backward)
 
 
 # Losses -----------------------------------------------------------------

@@ -7,6 +7,8 @@ from .activation import (CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Ha
                          Threshold)
 from .distance import CosineSimilarity, PairwiseDistance
 from .fold import Fold, Unfold
+from .padding import *  # noqa: F401,F403
+from . import padding as _padding
 from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .dropout import Dropout
@@ -25,7 +27,7 @@ __all__ = [
     "CELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish",
     "PReLU", "ReLU6", "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
     "CosineSimilarity", "PairwiseDistance", "PixelShuffle", "PixelUnshuffle", "Upsample",
-    "UpsamplingBilinear2d", "UpsamplingNearest2d", "Fold", "Unfold",
+    "UpsamplingBilinear2d", "UpsamplingNearest2d", "Fold", "Unfold", *_padding.__all__,
     "Dropout", "MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer", "RNN", "LSTM", "GRU", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "AvgPool2d", "Conv2d",
     "Flatten", "MaxPool2d", "Unflatten", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
     "L1Loss", "MSELoss", "NLLLoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss",
