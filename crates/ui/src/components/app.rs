@@ -11,6 +11,7 @@ use super::charts_panel::ChartsPanel;
 use super::console_panel::ConsolePanel;
 use super::device_menu::DeviceMenu;
 use super::editor::Editor;
+use super::font_warmup::FontWarmup;
 use super::graph_panel::GraphPanel;
 use super::lesson_menu::LessonMenu;
 use super::lesson_panel::LessonPanel;
@@ -267,6 +268,9 @@ pub fn App() -> Html {
                          {on_axis} budget_mib={state.budget_mib} on_budget={Some(on_budget)} />
             <ChartsPanel log={charts_view.0} position={charts_view.1} />
             <ConsolePanel output={state.output.clone()} run={state.run.clone()} />
+            if matches!(state.engine, Engine::Ready { .. }) {
+                <FontWarmup />
+            }
         </>
     }
 }

@@ -11,6 +11,7 @@ use yew::prelude::*;
 use super::console_panel::ConsolePanel;
 use super::device_menu::DeviceMenu;
 use super::editor::Editor;
+use super::font_warmup::FontWarmup;
 use super::graph_panel::GraphPanel;
 use super::lesson_panel::LessonPanel;
 use super::memory_panel::MemoryPanel;
@@ -194,6 +195,9 @@ fn Widget(props: &WidgetProps) -> Html {
                        {on_run} {on_stop} {on_reset}
                        on_step={dispatch.reform(|(by, forward)| Action::Step(by, forward))}
                        on_seek={dispatch.reform(Action::Seek)} />
+            if matches!(state.engine, Engine::Ready { .. }) {
+                <FontWarmup />
+            }
         </>
     }
 }
