@@ -13,7 +13,8 @@ __all__ = [
     "softplus", "selu", "celu", "logsigmoid", "hardtanh", "relu6", "hardsigmoid", "hardswish", "mish",
     "softsign", "tanhshrink", "softshrink", "hardshrink", "threshold", "glu", "prelu",
     "pairwise_distance", "cosine_similarity", "softmin", "interpolate", "pixel_shuffle", "pixel_unshuffle",
-    "unfold", "fold",
+    "unfold", "fold", "conv1d", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "avg_pool1d",
+    "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "dropout1d", "dropout2d",
     "softmax", "log_softmax", "linear", "conv2d", "max_pool2d", "avg_pool2d",
     "adaptive_avg_pool2d", "dropout",
     "layer_norm", "batch_norm", "embedding", "mse_loss", "l1_loss", "cross_entropy",
@@ -415,6 +416,63 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return out
 
 
+def _feature_dropout(input, p, training, inplace):
+    """Whole channels zeroed: one draw per (batch, channel), as PyTorch's
+    feature dropout draws its noise of shape (N, C, 1, ...)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    shape = list(input.shape[:2]) + [1] * (input.dim() - 2)
+    noise = _C._dropout(torch.ones(shape, dtype=input.dtype, device=input._device), float(p), True)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def _unbatched_dropout(input, p, training, inplace):
+    """Feature dropout of an input without its batch dim, as PyTorch adds
+    one and takes it away."""
+    out = _feature_dropout(input.unsqueeze(0), p, training, False)
+    out = out if out.dim() == input.dim() else out.squeeze(0)
+    return input.copy_(out) if inplace and out is not input else out
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    if input.dim() not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note that dropout1d "
+            "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, "
+            "and an optional batch dimension (i.e. 2D or 3D inputs)."
+        )
+    if input.dim() == 3:
+        return _feature_dropout(input, p, training, inplace)
+    return _unbatched_dropout(input, p, training, inplace)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    import warnings
+
+    if input.dim() not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {input.dim()}-D input to dropout2d, which is deprecated and will result "
+            "in an error in a future release. To retain the behavior and silence this warning, please use "
+            "dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 "
+            "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
+            stacklevel=2,
+        )
+    if input.dim() == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+            "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+            "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+            "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+            "dropout1d instead.",
+            stacklevel=2,
+        )
+    if input.dim() == 4:
+        return _feature_dropout(input, p, training, inplace)
+    return _unbatched_dropout(input, p, training, inplace)
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return _C._layer_norm(input, _ints(normalized_shape), weight, bias, float(eps))
 
@@ -754,6 +812,9 @@ def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, i
 
 
 from ._resample import fold, interpolate, pixel_shuffle, pixel_unshuffle, unfold  # noqa: E402
+from ._convolution import conv1d, conv_transpose1d, conv_transpose2d  # noqa: E402
+from ._pooling import (adaptive_avg_pool1d, adaptive_max_pool1d, adaptive_max_pool2d, avg_pool1d,  # noqa: E402
+                       max_pool1d)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

@@ -11,7 +11,9 @@ from .padding import *  # noqa: F401,F403
 from . import padding as _padding
 from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
-from .dropout import Dropout
+from .dropout import Dropout, Dropout1d, Dropout2d
+from .convolution import Conv1d, ConvTranspose1d, ConvTranspose2d
+from .pooling import AdaptiveAvgPool1d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d, MaxPool1d
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .sparse import Embedding
 from .rnn import GRU, LSTM, RNN
@@ -28,7 +30,8 @@ __all__ = [
     "PReLU", "ReLU6", "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
     "CosineSimilarity", "PairwiseDistance", "PixelShuffle", "PixelUnshuffle", "Upsample",
     "UpsamplingBilinear2d", "UpsamplingNearest2d", "Fold", "Unfold", *_padding.__all__,
-    "Dropout", "MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer", "RNN", "LSTM", "GRU", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "AvgPool2d", "Conv2d",
+    "Dropout", "Dropout1d", "Dropout2d", "Conv1d", "ConvTranspose1d", "ConvTranspose2d", "AdaptiveAvgPool1d",
+    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d", "MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer", "RNN", "LSTM", "GRU", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "AvgPool2d", "Conv2d",
     "Flatten", "MaxPool2d", "Unflatten", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
     "L1Loss", "MSELoss", "NLLLoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss",
 ]
