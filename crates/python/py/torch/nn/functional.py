@@ -15,6 +15,7 @@ __all__ = [
     "pairwise_distance", "cosine_similarity", "softmin", "interpolate", "pixel_shuffle", "pixel_unshuffle",
     "unfold", "fold", "conv1d", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "avg_pool1d",
     "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "dropout1d", "dropout2d",
+    "group_norm", "instance_norm", "rms_norm",
     "softmax", "log_softmax", "linear", "conv2d", "max_pool2d", "avg_pool2d",
     "adaptive_avg_pool2d", "dropout",
     "layer_norm", "batch_norm", "embedding", "mse_loss", "l1_loss", "cross_entropy",
@@ -813,6 +814,7 @@ def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, i
 
 from ._resample import fold, interpolate, pixel_shuffle, pixel_unshuffle, unfold  # noqa: E402
 from ._convolution import conv1d, conv_transpose1d, conv_transpose2d  # noqa: E402
+from ._normalization import group_norm, instance_norm, rms_norm  # noqa: E402
 from ._pooling import (adaptive_avg_pool1d, adaptive_max_pool1d, adaptive_max_pool2d, avg_pool1d,  # noqa: E402
                        max_pool1d)
 

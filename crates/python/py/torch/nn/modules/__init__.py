@@ -14,9 +14,10 @@ from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .dropout import Dropout, Dropout1d, Dropout2d
 from .convolution import Conv1d, ConvTranspose1d, ConvTranspose2d
 from .pooling import AdaptiveAvgPool1d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d, MaxPool1d
-from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from .normalization import (BatchNorm1d, BatchNorm2d, GroupNorm, InstanceNorm1d, InstanceNorm2d, LayerNorm,
+                            RMSNorm)
 from .sparse import Embedding
-from .rnn import GRU, LSTM, RNN
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .activation_attention import MultiheadAttention
 from .transformer import TransformerEncoder, TransformerEncoderLayer
 from .conv import AdaptiveAvgPool2d, AvgPool2d, Conv2d, Flatten, MaxPool2d, Unflatten
@@ -24,14 +25,18 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDi
                    MSELoss, NLLLoss, SmoothL1Loss)
 
 __all__ = [
-    "Module", "ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential", "Identity", "Linear", "ELU", "GELU",
-    "LeakyReLU", "LogSoftmax", "ReLU", "Sigmoid", "SiLU", "Softmax", "Softplus", "Tanh",
-    "CELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish",
-    "PReLU", "ReLU6", "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
-    "CosineSimilarity", "PairwiseDistance", "PixelShuffle", "PixelUnshuffle", "Upsample",
-    "UpsamplingBilinear2d", "UpsamplingNearest2d", "Fold", "Unfold", *_padding.__all__,
-    "Dropout", "Dropout1d", "Dropout2d", "Conv1d", "ConvTranspose1d", "ConvTranspose2d", "AdaptiveAvgPool1d",
-    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d", "MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer", "RNN", "LSTM", "GRU", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "AvgPool2d", "Conv2d",
-    "Flatten", "MaxPool2d", "Unflatten", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
-    "L1Loss", "MSELoss", "NLLLoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss",
+    "Module", "ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential",
+    "Identity", "Linear", "ELU", "GELU", "LeakyReLU", "LogSoftmax", "ReLU", "Sigmoid", "SiLU",
+    "Softmax", "Softplus", "Tanh", "CELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish",
+    "Hardtanh", "LogSigmoid", "Mish", "PReLU", "ReLU6", "Softmax2d", "Softmin", "Softshrink",
+    "Softsign", "Tanhshrink", "Threshold", "CosineSimilarity", "PairwiseDistance", "PixelShuffle",
+    "PixelUnshuffle", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "Fold", "Unfold",
+    *_padding.__all__, "Dropout", "Dropout1d", "Dropout2d", "Conv1d", "ConvTranspose1d",
+    "ConvTranspose2d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d",
+    "MaxPool1d", "MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer", "RNN",
+    "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "AdaptiveAvgPool2d", "BatchNorm1d",
+    "BatchNorm2d", "LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "RMSNorm",
+    "Embedding", "AvgPool2d", "Conv2d", "Flatten", "MaxPool2d", "Unflatten", "BCELoss",
+    "BCEWithLogitsLoss", "CrossEntropyLoss", "L1Loss", "MSELoss", "NLLLoss", "HuberLoss",
+    "KLDivLoss", "SmoothL1Loss",
 ]

@@ -1,4 +1,5 @@
-"""`nn.LayerNorm`, `nn.BatchNorm1d`, `nn.BatchNorm2d`."""
+"""`nn.LayerNorm`, `nn.BatchNorm1d`, `nn.BatchNorm2d`, `nn.GroupNorm`,
+`nn.InstanceNorm1d`, `nn.InstanceNorm2d`, `nn.RMSNorm`."""
 
 import torch
 
@@ -6,7 +7,8 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d"]
+__all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d",
+           "RMSNorm"]
 
 
 class LayerNorm(Module):
@@ -139,3 +141,122 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class GroupNorm(Module):
+    __module__ = "torch.nn.modules.normalization"
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, bias=True, device=None, dtype=None):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if affine:
+            self.weight = Parameter(torch.empty(num_channels, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(torch.empty(num_channels, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return "{num_groups}, {num_channels}, eps={eps}, affine={affine}, bias={use_bias}".format(
+            **self.__dict__, use_bias=self.bias is not None
+        )
+
+
+class _InstanceNorm(Module):
+    __module__ = "torch.nn.modules.instancenorm"
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False,
+                 device=None, dtype=None):
+        super().__init__()
+        if track_running_stats:
+            raise NotImplementedError("gradscope's instance norm does not track running statistics yet")
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = Parameter(torch.ones(num_features, device=device, dtype=dtype))
+            self.bias = Parameter(torch.zeros(num_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input):
+        if input.dim() not in (self._dims + 1, self._dims + 2):
+            raise ValueError(
+                f"expected {self._dims + 1}D or {self._dims + 2}D input (got {input.dim()}D input)"
+            )
+        batched = input.dim() == self._dims + 2
+        channels = input.shape[1 if batched else 0]
+        if channels != self.num_features:
+            if self.affine:
+                raise ValueError(
+                    f"expected input's size at dim={1 if batched else 0} to match num_features "
+                    f"({self.num_features}), but got: {channels}."
+                )
+            import warnings
+
+            warnings.warn(
+                f"input's size at dim={1 if batched else 0} does not match num_features. You can silence this "
+                "warning by not passing in num_features, which is not used because affine=False"
+            )
+        x = input if batched else input.unsqueeze(0)
+        out = F.instance_norm(x, None, None, self.weight, self.bias, True, self.momentum, self.eps)
+        return out if batched else out.squeeze(0)
+
+    def extra_repr(self):
+        return (
+            "{num_features}, eps={eps}, momentum={momentum}, affine={affine}, bias={affine}, "
+            "track_running_stats={track_running_stats}".format(**self.__dict__)
+        )
+
+
+class InstanceNorm1d(_InstanceNorm):
+    __module__ = "torch.nn.modules.instancenorm"
+    _dims = 1
+
+
+class InstanceNorm2d(_InstanceNorm):
+    __module__ = "torch.nn.modules.instancenorm"
+    _dims = 2
+
+
+class RMSNorm(Module):
+    __module__ = "torch.nn.modules.normalization"
+
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(torch.ones(self.normalized_shape, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+
+    def forward(self, x):
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(**self.__dict__)

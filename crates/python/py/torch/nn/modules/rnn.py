@@ -10,7 +10,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["RNN", "LSTM", "GRU"]
+__all__ = ["RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]
 
 
 class RNNBase(Module):
@@ -196,3 +196,89 @@ class GRU(RNNBase):
         input_gate = (h_z + i_z).sigmoid()
         new_gate = (i_n + h_n * reset_gate).tanh()
         return ((h - new_gate) * input_gate + new_gate,)
+
+
+class RNNCellBase(Module):
+    """One step of a recurrent layer: PyTorch's parameters (`weight_ih`,
+    `weight_hh`, `bias_ih`, `bias_hh`), initialisation and the same cell
+    arithmetic as the layers above."""
+
+    _gates = 1
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        gate_size = self._gates * hidden_size
+        self.weight_ih = Parameter(torch.empty((gate_size, input_size), dtype=dtype))
+        self.weight_hh = Parameter(torch.empty((gate_size, hidden_size), dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(torch.empty(gate_size, dtype=dtype))
+            self.bias_hh = Parameter(torch.empty(gate_size, dtype=dtype))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    reset_parameters = RNNBase.reset_parameters
+
+    def extra_repr(self):
+        s = "{input_size}, {hidden_size}"
+        if self.bias is not True:
+            s += ", bias={bias}"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            s += ", nonlinearity={nonlinearity}"
+        return s.format(**self.__dict__)
+
+    def _step(self, input, states):
+        """The cell on a batch (adding the batch dim to an unbatched input)."""
+        if input.dim() not in (1, 2):
+            raise ValueError(
+                f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.dim()}D instead"
+            )
+        batched = input.dim() == 2
+        x = input if batched else input.unsqueeze(0)
+        if states is None:
+            zeros = torch.zeros(x.shape[0], self.hidden_size, dtype=x.dtype, device=x.device)
+            states = (zeros,) * self._states
+        elif not batched:
+            states = tuple(s.unsqueeze(0) for s in states)
+        out = self._cell(x, states, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        return out if batched else tuple(o.squeeze(0) for o in out)
+
+
+class RNNCell(RNNCellBase):
+    __module__ = "torch.nn.modules.rnn"
+    _states = 1
+
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, device, dtype)
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
+        self.nonlinearity = nonlinearity
+
+    _cell = RNN._cell
+
+    def forward(self, input, hx=None):
+        return self._step(input, None if hx is None else (hx,))[0]
+
+
+class LSTMCell(RNNCellBase):
+    __module__ = "torch.nn.modules.rnn"
+    _gates = 4
+    _states = 2
+    _cell = LSTM._cell
+
+    def forward(self, input, hx=None):
+        return self._step(input, hx)
+
+
+class GRUCell(RNNCellBase):
+    __module__ = "torch.nn.modules.rnn"
+    _gates = 3
+    _states = 1
+    _cell = GRU._cell
+
+    def forward(self, input, hx=None):
+        return self._step(input, None if hx is None else (hx,))[0]
