@@ -144,13 +144,15 @@ def op(name, inputs, forward, backward, saves=()):
     return _C._apply_function(name, list(inputs), run, grads, True)
 
 
-def recorded(name, inputs, fn, names):
+def recorded(name, inputs, fn, names, once=None):
     """`fn(*inputs)`, a composition of the engine's ops, recorded as the one
     node `name` that PyTorch's op records (`ConvolutionBackward0` for a
     conv1d made of conv2d): the node keeps the inputs (under PyTorch's
     `names`) and its backward runs `fn` again with grad and differentiates
     it, so gradients and double backward are the composition's.
-    `inputs` may hold None (an absent bias), passed through to `fn`."""
+    `inputs` may hold None (an absent bias), passed through to `fn`.
+    `once` names PyTorch's backward kernel where it has no derivative
+    itself: differentiating the gradients then raises its error."""
     from .autograd import grad as autograd_grad
     from .autograd.grad_mode import enable_grad
 
@@ -169,7 +171,22 @@ def recorded(name, inputs, fn, names):
             out = call(kept)
             wanted = [k for k in kept if k.requires_grad]
             found = iter(autograd_grad(out, wanted, g, create_graph=create_graph, allow_unused=True))
-        return [next(found) if k.requires_grad else None for k in kept]
+        grads = [next(found) if k.requires_grad else None for k in kept]
+        if once is not None and create_graph:
+            grads = [_underivable(x, k, once) for x, k in zip(grads, kept)]
+        return grads
 
     saves = [(names[i], n) for n, i in enumerate(present)]
     return op(name, tensors, lambda: call(tensors), backward, saves)
+
+
+def _underivable(grad, input, kernel):
+    """`grad` (of `input`) as the output of PyTorch's NotImplemented node,
+    whose backward raises PyTorch's error for `kernel`."""
+    if grad is None:
+        return grad
+
+    def refuse(g):
+        raise RuntimeError(f"derivative for aten::{kernel} is not implemented")
+
+    return op("torch::autograd::NotImplemented", [input], lambda: grad.detach().clone(), refuse)

@@ -15,7 +15,9 @@ __all__ = [
     "pairwise_distance", "cosine_similarity", "softmin", "interpolate", "pixel_shuffle", "pixel_unshuffle",
     "unfold", "fold", "conv1d", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "avg_pool1d",
     "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "dropout1d", "dropout2d",
-    "group_norm", "instance_norm", "rms_norm",
+    "group_norm", "instance_norm", "rms_norm", "cosine_embedding_loss", "gaussian_nll_loss",
+    "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss", "multilabel_soft_margin_loss",
+    "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss",
     "softmax", "log_softmax", "linear", "conv2d", "max_pool2d", "avg_pool2d",
     "adaptive_avg_pool2d", "dropout",
     "layer_norm", "batch_norm", "embedding", "mse_loss", "l1_loss", "cross_entropy",
@@ -815,6 +817,9 @@ def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, i
 from ._resample import fold, interpolate, pixel_shuffle, pixel_unshuffle, unfold  # noqa: E402
 from ._convolution import conv1d, conv_transpose1d, conv_transpose2d  # noqa: E402
 from ._normalization import group_norm, instance_norm, rms_norm  # noqa: E402
+from ._losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss,  # noqa: E402
+                      margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss,
+                      soft_margin_loss, triplet_margin_loss)
 from ._pooling import (adaptive_avg_pool1d, adaptive_max_pool1d, adaptive_max_pool2d, avg_pool1d,  # noqa: E402
                        max_pool1d)
 

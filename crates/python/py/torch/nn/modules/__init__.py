@@ -21,8 +21,10 @@ from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .activation_attention import MultiheadAttention
 from .transformer import TransformerEncoder, TransformerEncoderLayer
 from .conv import AdaptiveAvgPool2d, AvgPool2d, Conv2d, Flatten, MaxPool2d, Unflatten
-from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss,
-                   MSELoss, NLLLoss, SmoothL1Loss)
+from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
+                   HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
+                   MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
+                   SoftMarginLoss, TripletMarginLoss)
 
 __all__ = [
     "Module", "ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential",
@@ -38,5 +40,7 @@ __all__ = [
     "BatchNorm2d", "LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "RMSNorm",
     "Embedding", "AvgPool2d", "Conv2d", "Flatten", "MaxPool2d", "Unflatten", "BCELoss",
     "BCEWithLogitsLoss", "CrossEntropyLoss", "L1Loss", "MSELoss", "NLLLoss", "HuberLoss",
-    "KLDivLoss", "SmoothL1Loss",
+    "KLDivLoss", "SmoothL1Loss", "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss",
+    "MarginRankingLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PoissonNLLLoss", "SoftMarginLoss",
+    "TripletMarginLoss",
 ]
