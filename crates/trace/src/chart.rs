@@ -454,7 +454,10 @@ impl MemoryChart {
         let steps = chart.steps(samples);
         let peak_total = steps.iter().map(|s| s.total).max().unwrap_or(0);
         chart.top_bytes = nice_ceiling(peak_total.max(ledger.reserved_peak));
-        chart.ticks = [0, chart.top_bytes / 2, chart.top_bytes]
+        // An axis of 1 byte (nothing held yet) has no half-way tick.
+        let mut marks = vec![0, chart.top_bytes / 2, chart.top_bytes];
+        marks.dedup();
+        chart.ticks = marks
             .into_iter()
             .map(|b| Tick {
                 y: chart.y(b),
@@ -919,6 +922,13 @@ mod tests {
         assert_eq!(chart.top_bytes, 100);
         let labels: Vec<&str> = chart.ticks.iter().map(|t| t.label.as_str()).collect();
         assert_eq!(labels, ["0 B", "50 B", "100 B"]);
+    }
+
+    #[test]
+    fn chart_of_nothing_held_has_two_ticks() {
+        let chart = MemoryChart::of(&[], Axis::Events, 200.0, 100.0);
+        let labels: Vec<&str> = chart.ticks.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels, ["0 B", "1 B"]);
     }
 
     #[test]
