@@ -14,18 +14,21 @@
 //   At 60 Hz it cannot be under 16.7 ms; an interval of two or more frames
 //   is a frame dropped, whether the page or the machine (on 2 cores, the
 //   worker and Chromium's background compilation) was the cause.
-// Long tasks (over 50 ms, as the PerformanceObserver reports them) are
-// counted too: a task between frames, not in one, shows up there.
+// Long tasks and long animation frames (over 50 ms, as the
+// PerformanceObserver reports them) are counted too: a task between
+// frames, not in one, shows up there, and a long animation frame's
+// duration counts the tasks that held its rendering back.
 
 /// Starts recording.
 export async function startFrames(page) {
   await page.evaluate(() => {
-    const f = (window.__frames = { work: [], intervals: [], long: [], on: true });
+    const f = (window.__frames = { work: [], intervals: [], long: [], loaf: [], on: true });
     try {
       f.observer = new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) f.long.push(e.duration);
+        for (const e of list.getEntries()) (e.entryType === "longtask" ? f.long : f.loaf).push(e.duration);
       });
       f.observer.observe({ type: "longtask" });
+      f.observer.observe({ type: "long-animation-frame" });
     } catch { /* no long task timing: the other figures still tell */ }
     const channel = new MessageChannel();
     let begun = null;
@@ -64,7 +67,7 @@ export async function stopFrames(page, label) {
     f.observer?.disconnect();
     // The last frame's message may still be queued.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    return { work: f.work, intervals: f.intervals, long: f.long };
+    return { work: f.work, intervals: f.intervals, long: f.long, loaf: f.loaf };
   });
   const work = quantiles(raw.work);
   const interval = quantiles(raw.intervals);
@@ -73,7 +76,8 @@ export async function stopFrames(page, label) {
   console.log(`  measured: ${label}: ${work.n} frames; main-thread frame time p50 ${ms(work.p50)} ms, ` +
     `p95 ${ms(work.p95)} ms, max ${ms(work.max)} ms; interval p50 ${ms(interval.p50)} ms, p95 ${ms(interval.p95)} ms, ` +
     `max ${ms(interval.max)} ms, ${dropped} of ${interval.n} over 1.5 frames; ${raw.long.length} long tasks` +
-    (raw.long.length ? ` (longest ${Math.max(...raw.long).toFixed(0)} ms)` : ""));
+    (raw.long.length ? ` (longest ${Math.max(...raw.long).toFixed(0)} ms)` : "") +
+    `, ${raw.loaf.length} long animation frames` + (raw.loaf.length ? ` (longest ${Math.max(...raw.loaf).toFixed(0)} ms)` : ""));
   return { work, interval, dropped, long: raw.long, raw };
 }
 
@@ -85,8 +89,9 @@ export function pooled(label, ...recordings) {
   const interval = quantiles(recordings.flatMap((r) => r.raw.intervals));
   const dropped = recordings.reduce((n, r) => n + r.dropped, 0);
   const long = recordings.flatMap((r) => r.long);
+  const loaf = recordings.flatMap((r) => r.raw.loaf);
   console.log(`  measured: ${label}: ${work.n} frames; main-thread frame time p50 ${work.p50.toFixed(1)} ms, ` +
     `p95 ${work.p95.toFixed(1)} ms, max ${work.max.toFixed(1)} ms; ${dropped} of ${interval.n} intervals over 1.5 frames; ` +
-    `${long.length} long tasks`);
-  return { work, interval, dropped, long };
+    `${long.length} long tasks, ${loaf.length} long animation frames`);
+  return { work, interval, dropped, long, loaf };
 }
