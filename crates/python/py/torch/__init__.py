@@ -77,11 +77,11 @@ _COMPOSITES = ("sort", "argsort", "topk", "cumsum", "masked_fill", "tril", "triu
 for _name in _C._FUNCTION_NAMES + _COMPOSITES:
     globals()[_name] = _method_as_function(_name)
 
-from . import _math, _products, _reduce, _select, _shape  # noqa: E402
+from . import _indexing, _math, _products, _reduce, _select, _shape  # noqa: E402
 
 # Functions of a tensor first, as Tensor methods are (`unfold` is a method
 # only), and the functions that are not methods.
-for _module in (_math, _shape, _select, _reduce, _products):
+for _module in (_math, _shape, _select, _reduce, _products, _indexing):
     for _name in _module.METHODS + getattr(_module, "FUNCTIONS", ()):
         if _name != "unfold":
             globals()[_name] = getattr(_module, _name)

@@ -155,8 +155,13 @@ class Tensor(_C.TensorBase):
             # MaskedFillBackward1, with a gradient for the value too: its
             # pieces' nodes for now.
             return _C.where(mask, value.to(self.dtype), self)
-        return _composite.node("MaskedFillBackward0", self, lambda: _C.where(mask, value, self),
-                               lambda g, m: g.masked_fill(m, 0), (mask,), ("mask",))
+        def forward():
+            out = _C.where(mask, value, self)
+            # The fill takes self's dtype (True into bools stays bool).
+            return out if out.dtype == self.dtype else out.to(self.dtype)
+
+        return _composite.node("MaskedFillBackward0", self, forward, lambda g, m: g.masked_fill(m, 0), (mask,),
+                               ("mask",))
 
     def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
         args = {"reduce": reduce} if reduce is not None else {}
@@ -631,14 +636,26 @@ def _correction(unbiased, correction):
     return {}
 
 
+def _in_place(name):
+    """`x.name_(...)`: `x.name(...)` written back into `x`."""
+
+    def method(self, *args, **kwargs):
+        return _C._inplace_with(self, name + "_", lambda t: getattr(t, name)(*args, **kwargs))
+
+    method.__name__ = name + "_"
+    return method
+
+
 def _attach_methods():
     """The methods written as functions in `_math`, `_shape`, `_select`,
-    `_reduce` and `_products`."""
-    from . import _math, _products, _reduce, _select, _shape
+    `_reduce`, `_products` and `_indexing`."""
+    from . import _indexing, _math, _products, _reduce, _select, _shape
 
-    for module in (_math, _shape, _select, _reduce, _products):
-        for name in module.METHODS:
+    for module in (_math, _shape, _select, _reduce, _products, _indexing):
+        for name in module.METHODS + getattr(module, "TENSOR_ONLY", ()):
             setattr(Tensor, name, getattr(module, name))
+    for name in _indexing.INPLACE:
+        setattr(Tensor, name + "_", _in_place(name))
     for alias, name in _math.ALIASES.items():
         setattr(Tensor, alias, getattr(_math, name))
     for name in _math.INPLACE:
