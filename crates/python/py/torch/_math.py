@@ -331,3 +331,124 @@ ALIASES = {"arccos": "acos", "arcsin": "asin", "arctan": "atan", "arcsinh": "asi
            "arccosh": "acosh", "arctanh": "atanh"}
 ALIASES_INPLACE = {"arccos_": "acos", "arcsin_": "asin", "arctan_": "atan", "arcsinh_": "asinh",
                    "arccosh_": "acosh", "arctanh_": "atanh", "arctan2_": "atan2"}
+
+
+# Integer bit operations, on the host (Python's ints are two's complement
+# for these, as int64 is), and their bool forms, which are logical.
+def _bitwise(name, fn, logical):
+    def function(self, other):
+        from . import Tensor
+
+        other_t = other if isinstance(other, Tensor) else _C.tensor(other, dtype=self.dtype, device=self._device)
+        if self.is_floating_point() or other_t.is_floating_point():
+            kind = "Float" if _C.float32 in (self.dtype, other_t.dtype) else "Double"
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{kind}'")
+        if self.dtype == _C.bool and other_t.dtype == _C.bool:
+            return logical(self, other_t)
+        from . import broadcast_tensors
+
+        a, b = broadcast_tensors(self.to(_C.int64), other_t.to(_C.int64))
+        values = [fn(x, y) for x, y in zip(a.reshape(-1).tolist(), b.reshape(-1).tolist())]
+        return _C.tensor(values, dtype=_C.int64, device=self._device).reshape(tuple(a.shape))
+
+    function.__name__ = name
+    return function
+
+
+def _wrapped64(v):
+    return (v + 2**63) % 2**64 - 2**63
+
+
+bitwise_and = _bitwise("bitwise_and", lambda x, y: x & y, lambda a, b: a.logical_and(b))
+bitwise_or = _bitwise("bitwise_or", lambda x, y: x | y, lambda a, b: a.logical_or(b))
+bitwise_xor = _bitwise("bitwise_xor", lambda x, y: x ^ y, lambda a, b: a.logical_xor(b))
+bitwise_left_shift = _bitwise("lshift", lambda x, y: _wrapped64(x << y) if 0 <= y < 64 else 0, None)
+bitwise_right_shift = _bitwise("rshift", lambda x, y: x >> _builtins.min(y, 63) if y >= 0 else 0, None)
+gcd = _bitwise("gcd", math.gcd, None)
+
+
+def lcm(self, other):
+    return _bitwise("lcm", lambda x, y: abs(x * y) // math.gcd(x, y) if x and y else 0, None)(self, other)
+
+
+def bitwise_not(self):
+    if self.dtype == _C.bool:
+        return self.logical_not()
+    if self.is_floating_point():
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    values = [~v for v in self.reshape(-1).tolist()]
+    return _C.tensor(values, dtype=self.dtype, device=self._device).reshape(tuple(self.shape))
+
+
+def signbit(self):
+    values = [math.copysign(1.0, v) < 0 for v in self.detach().cpu().to(_C.float64).reshape(-1).tolist()]
+    return _C.tensor(values, dtype=_C.bool, device=self._device).reshape(tuple(self.shape))
+
+
+def isposinf(self):
+    return self == _INF if self.is_floating_point() else self != self
+
+
+def isneginf(self):
+    return self == -_INF if self.is_floating_point() else self != self
+
+
+def isreal(self):
+    return _C.ones(tuple(self.shape), dtype=_C.bool, device=self._device)
+
+
+def positive(self):
+    if self.dtype == _C.bool:
+        raise TypeError("The `+` operator, on a bool tensor is not supported.")
+    return self
+
+
+def copysign(self, other):
+    """`|self|` with `other`'s sign (of zero too); the gradient flows to
+    `self` only, flipped where the sign changed."""
+    from . import Tensor
+
+    name = "CopysignBackward0" if isinstance(other, Tensor) else "CopysignBackward1"
+    signs = other if isinstance(other, Tensor) else _C.tensor(float(other), dtype=_float_dtype(self),
+                                                             device=self._device)
+    negative = signbit(signs)
+
+    def forward():
+        magnitude = self.abs() if self.is_floating_point() else self.to(_C.float32).abs()
+        # (times -1, not negation, so that a zero gets the sign too)
+        return _C.where(negative, magnitude * -1.0, magnitude)
+
+    def backward(g, x):
+        # copysign_tensor_self_backward: grad * sgn(self) * sgn(result),
+        # nothing for `other`.
+        result_sign = _C.where(negative, _C.full((), -1.0, dtype=g.dtype, device=g._device),
+                               _C.ones((), dtype=g.dtype, device=g._device))
+        grad = g * x.sign() * result_sign
+        return [grad] if len(inputs) == 1 else [grad, _C.zeros(tuple(other.shape), dtype=g.dtype, device=g._device)]
+
+    inputs = [self, other] if name == "CopysignBackward0" else [self]
+    return _composite.op(name, inputs, forward, backward, ("self",))
+
+
+def float_power(self, exponent):
+    from . import Tensor
+
+    base = self.to(_C.float64) if isinstance(self, Tensor) else self
+    power = exponent.to(_C.float64) if isinstance(exponent, Tensor) else float(exponent)
+    return base.pow(power) if isinstance(base, Tensor) else _C.tensor(float(base), dtype=_C.float64).pow(power)
+
+
+def _logaddexp2(a, b):
+    if a == b == -_INF or a == b == _INF:
+        return a
+    m = _builtins.max(a, b)
+    return m + math.log2(1 + 2.0 ** (-_builtins.abs(a - b)))
+
+
+logaddexp2 = _binary("Logaddexp2Backward0", _logaddexp2,
+                     lambda g, x, y: [g / ((y - x).exp2() + 1), g / ((x - y).exp2() + 1)])
+
+
+METHODS_MORE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
+                "bitwise_right_shift", "gcd", "lcm", "signbit", "isposinf", "isneginf", "isreal", "positive",
+                "copysign", "float_power", "logaddexp2")

@@ -133,7 +133,14 @@ class Tensor(_C.TensorBase):
 
     def remainder(self, other):
         if self.is_floating_point() or (isinstance(other, Tensor) and other.is_floating_point()) or isinstance(other, float):
-            return self - (self / other).floor() * other
+            def forward():
+                return self - (self / other).floor() * other
+
+            if isinstance(other, Tensor):
+                # remainder's formula: grad for self, -grad * floor(self / other) for other.
+                return _composite.op("RemainderBackward1", [self, other], forward,
+                                     lambda g, x, y: [g, -g * (x / y).floor()], ("self", "other"))
+            return _composite.node("RemainderBackward0", self, forward, lambda g: g)
         q = (self.double() / (other.double() if isinstance(other, Tensor) else other)).floor()
         return (self.double() - q * (other.double() if isinstance(other, Tensor) else other)).long()
 
@@ -636,6 +643,11 @@ def _correction(unbiased, correction):
     return {}
 
 
+# In-place forms of the engine's elementwise ops and composites (`x.floor_()`).
+_INPLACE_ELEMENTWISE = ("floor", "ceil", "round", "trunc", "frac", "sign", "expm1", "log1p", "log2", "log10",
+                        "fmod", "remainder", "erf", "square", "negative")
+
+
 def _in_place(name):
     """`x.name_(...)`: `x.name(...)` written back into `x`."""
 
@@ -654,8 +666,18 @@ def _attach_methods():
     for module in (_math, _shape, _select, _reduce, _products, _indexing):
         for name in module.METHODS + getattr(module, "TENSOR_ONLY", ()):
             setattr(Tensor, name, getattr(module, name))
-    for name in _indexing.INPLACE:
+    for name in _indexing.INPLACE + _INPLACE_ELEMENTWISE:
         setattr(Tensor, name + "_", _in_place(name))
+    for name in _math.METHODS_MORE:
+        setattr(Tensor, name, getattr(_math, name))
+    Tensor.absolute = Tensor.abs
+    Tensor.absolute_ = Tensor.abs_
+    Tensor.__and__ = Tensor.__rand__ = _math.bitwise_and
+    Tensor.__or__ = Tensor.__ror__ = _math.bitwise_or
+    Tensor.__xor__ = Tensor.__rxor__ = _math.bitwise_xor
+    Tensor.__invert__ = _math.bitwise_not
+    Tensor.__lshift__ = _math.bitwise_left_shift
+    Tensor.__rshift__ = _math.bitwise_right_shift
     for alias, name in _math.ALIASES.items():
         setattr(Tensor, alias, getattr(_math, name))
     for name in _math.INPLACE:
