@@ -30,20 +30,18 @@ export async function startFrames(page) {
       f.observer.observe({ type: "longtask" });
       f.observer.observe({ type: "long-animation-frame" });
     } catch { /* no long task timing: the other figures still tell */ }
+    // Each frame's message carries its own start: where the browser runs
+    // the next frame before a message (it may, to keep rendering going),
+    // that message measures both frames, an overestimate, never a frame lost.
     const channel = new MessageChannel();
-    let begun = null;
-    channel.port1.onmessage = () => {
-      if (begun !== null) f.work.push(performance.now() - begun);
-      begun = null;
-    };
+    channel.port1.onmessage = (e) => f.work.push(performance.now() - e.data);
     let last = null;
     const tick = (t) => {
       if (!f.on) return;
       // Asked first, so that next frame this callback runs before the
       // page's own (callbacks run in the order they were asked for).
       requestAnimationFrame(tick);
-      begun = performance.now();
-      channel.port2.postMessage(0);
+      channel.port2.postMessage(performance.now());
       if (last !== null) f.intervals.push(t - last);
       last = t;
     };
