@@ -103,5 +103,60 @@ def det(self):
     return linalg_det(self)
 
 
-METHODS = ("addmv", "addbmm", "inverse", "det")
+def addr(self, vec1, vec2, *, beta=1, alpha=1):
+    """`beta * self + alpha * outer(vec1, vec2)`."""
+
+    def backward(g, v1, v2):
+        return [g * beta, g.mv(v2) * alpha, g.t().mv(v1) * alpha]
+
+    return _composite.op("AddrBackward0", [self, vec1, vec2],
+                         lambda: self * beta + vec1.unsqueeze(1) * vec2.unsqueeze(0) * alpha, backward,
+                         (("vec1", 1), ("vec2", 2)))
+
+
+def matrix_power(self, n):
+    """`self` multiplied by itself `n` times (its inverse's for negative
+    `n`), in PyTorch's order of products."""
+    if self.dim() < 2 or self.shape[-1] != self.shape[-2]:
+        raise RuntimeError(
+            f"linalg.matrix_power: A must be batches of square matrices, but they are "
+            f"{self.shape[-2] if self.dim() > 1 else 1} by {self.shape[-1]} matrices"
+        )
+    if n == 0:
+        eye = _C.eye(self.shape[-1], dtype=self.dtype, device=self._device)
+        return eye.expand(tuple(self.shape)).clone()
+    a = inverse(self) if n < 0 else self
+    n = abs(n)
+    if n == 1:
+        return a.clone()
+    if n == 2:
+        return a.matmul(a)
+    if n == 3:
+        return a.matmul(a).matmul(a)
+    z, result, first = None, None, True
+    while n > 0:
+        bit = n % 2
+        n //= 2
+        z = a if first else z.matmul(z)
+        first = False
+        if bit == 1:
+            result = z if result is None else result.matmul(z)
+    return result
+
+
+def slogdet(self):
+    from .linalg import slogdet as linalg_slogdet
+    from . import return_types
+
+    return return_types.slogdet(tuple(linalg_slogdet(self)))
+
+
+def logdet(self):
+    from .linalg import slogdet as linalg_slogdet
+
+    sign, logabsdet = linalg_slogdet(self)
+    return _C.where(sign == -1, _C.full((), float("nan"), dtype=logabsdet.dtype, device=logabsdet._device), logabsdet)
+
+
+METHODS = ("addmv", "addbmm", "addr", "matrix_power", "slogdet", "logdet", "inverse", "det")
 FUNCTIONS = ("cdist", "trapezoid", "trapz")

@@ -152,5 +152,106 @@ def histc(self, bins=100, min=0, max=0):
     return _C.tensor(counts, dtype=self.dtype, device=self._device).reshape(bins)
 
 
-METHODS = ("nansum", "nanmean", "count_nonzero", "logcumsumexp", "histc")
+METHODS = ("nansum", "nanmean", "count_nonzero", "logcumsumexp", "histc", "quantile", "renorm", "cov", "corrcoef")
 FUNCTIONS = ("std_mean", "var_mean")
+
+
+def cov(self, *, correction=1, fweights=None, aweights=None):
+    """The covariance of the rows (variables) over the columns
+    (observations), as PyTorch's `cov` computes it without weights."""
+    if fweights is not None or aweights is not None:
+        raise NotImplementedError("gradscope's cov does not take fweights or aweights yet")
+    if self.dim() > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with {self.dim()} dimensions")
+    x = self.reshape(1, -1) if self.dim() < 2 else self
+    if not x.is_floating_point():
+        x = x.to(_C.float32)
+    n = x.shape[1]
+    norm_factor = n - correction
+    if norm_factor <= 0:
+        import warnings
+
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of observations.")
+        norm_factor = 0
+    centred = x - (x.sum(1) / n).unsqueeze(1)
+    return (centred.mm(centred.t()) / norm_factor).squeeze()
+
+
+def corrcoef(self):
+    c = cov(self)
+    if c.dim() == 0:
+        return c / c
+    stddev = c.diagonal().sqrt()
+    c = c / stddev.reshape(-1, 1)
+    c = c / stddev.reshape(1, -1)
+    return c.clamp(-1, 1)
+
+
+def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+    """The `q`-th quantiles (of all values, or along `dim`), interpolated
+    between the sorted values as PyTorch's `quantile` does."""
+    from . import Tensor
+
+    if not self.is_floating_point():
+        raise RuntimeError(
+            "quantile() input tensor must be either float or double dtype"
+        )
+    scalar = not isinstance(q, Tensor) or q.dim() == 0
+    qs = q if isinstance(q, Tensor) else _C.tensor(float(q), dtype=self.dtype, device=self._device)
+    for v in qs.reshape(-1).tolist():
+        if not 0 <= v <= 1:
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {v}" if scalar
+                               else "quantile() q values must be in the range [0, 1]")
+    if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
+        raise RuntimeError(
+            "quantile() interpolation must be one of linear, lower, higher, midpoint or nearest. Found "
+            + interpolation
+        )
+    x = self.reshape(-1) if dim is None else self.movedim(dim, -1)
+    ordered = x.sort(-1).values
+    n = ordered.shape[-1]
+    ranks = qs.reshape(-1).to(self.dtype) * (n - 1)
+    if interpolation == "lower":
+        ranks = ranks.floor()
+    elif interpolation == "higher":
+        ranks = ranks.ceil()
+    elif interpolation == "nearest":
+        ranks = ranks.round()
+    below = ranks.floor().long()
+    above = ranks.ceil().long()
+    low = ordered.index_select(-1, below)
+    high = ordered.index_select(-1, above)
+    if interpolation == "midpoint":
+        weights = _C.where(above > below, _C.full((), 0.5, dtype=self.dtype, device=self._device),
+                           _C.zeros((), dtype=self.dtype, device=self._device))
+    else:
+        weights = ranks - below.to(self.dtype)
+    out = low.lerp(high, weights)
+    # A row with NaN has NaN quantiles.
+    nan = x.isnan().any(-1, keepdim=True)
+    out = _C.where(nan, _C.full((), float("nan"), dtype=self.dtype, device=self._device), out)
+    # As PyTorch: quantiles first, the reduced dims kept as 1, then those
+    # not wanted squeezed away in place (its SqueezeBackward4).
+    out = out.movedim(-1, 0)
+    reduced = list(range(self.dim())) if dim is None else [_wrap(dim, self.dim())]
+    for d in reduced:
+        out = out.unsqueeze(d + 1)
+    drop = ([0] if scalar else []) + ([] if keepdim else [d + 1 for d in reduced])
+    kept = out
+    return _composite.node("SqueezeBackward4", kept, lambda: kept.squeeze(tuple(drop)),
+                           lambda g: g.reshape(tuple(kept.shape)))
+
+
+def renorm(self, p, dim, maxnorm):
+    """Each slice along `dim` scaled down to p-norm `maxnorm` where its
+    norm exceeds it (recorded as PyTorch's RenormBackward0)."""
+    d = _wrap(dim, self.dim())
+    others = tuple(i for i in range(self.dim()) if i != d)
+
+    def fn(x):
+        norm = x.norm(float(p), others, True) if others else x.abs()
+        one = _C.ones((), dtype=x.dtype, device=x._device)
+        return x * _C.where(norm > maxnorm, maxnorm / (norm + 1e-7), one)
+
+    return _composite.recorded("RenormBackward0", [self], fn, ("self",))
+

@@ -127,6 +127,49 @@ def median(self, dim=None, keepdim=False):
     return return_types.median(_kth("MedianBackward1", self, (n - 1) // 2, dim, keepdim, "median"))
 
 
+def nanmedian(self, dim=None, keepdim=False):
+    """The median of the values that are not NaN (NaN where all are)."""
+    if dim is None:
+        flat = self.reshape(-1).detach()
+        values = [v for v in flat.tolist() if v == v]
+        if not values:
+            return _C.full((), float("nan"), dtype=self.dtype, device=self._device)
+        value = _builtins.sorted(values)[(len(values) - 1) // 2]
+        target = _C.full((), value, dtype=self.dtype, device=self._device)
+
+        def backward(g, x):
+            mask = (x == target).to(g.dtype)
+            return [mask * (g / mask.sum())]
+
+        return _composite.op("NanmedianBackward0", [self], lambda: target.clone(), backward, ("self",))
+    d = _wrap(dim, self.dim())
+    rows, shape = _rows(self, d)
+    picks = []
+    for row in rows:
+        valid = [i for i, v in enumerate(row) if v == v]
+        if not valid:
+            picks.append([0])
+            continue
+        valid.sort(key=row.__getitem__)
+        picks.append([valid[(len(valid) - 1) // 2]])
+    index = _index_tensor(picks, shape[:-1] + (1,), d, self._device)
+    kept = index
+    if not keepdim:
+        index = index.squeeze(d)
+
+    def forward():
+        values = self.gather(d, kept)
+        return values if keepdim else values.squeeze(d)
+
+    def backward(g, i):
+        if not keepdim:
+            g, i = g.unsqueeze(d), i.unsqueeze(d)
+        return _C.zeros(tuple(self.shape), dtype=g.dtype, device=g.device).scatter(d, i, g)
+
+    values = _composite.node("NanmedianBackward1", self, forward, backward, (index,), ("indices",))
+    return return_types.nanmedian((values, index))
+
+
 def kthvalue(self, k, dim=-1, keepdim=False):
     return return_types.kthvalue(_kth("KthvalueBackward0", self, k - 1, dim, keepdim, "kthvalue"))
 
@@ -278,5 +321,5 @@ def mode(self, dim=-1, keepdim=False):
     return return_types.mode((values, index))
 
 
-METHODS = ("mode", "cummax", "cummin", "median", "kthvalue", "aminmax", "bincount", "unique", "bernoulli")
+METHODS = ("nanmedian", "mode", "cummax", "cummin", "median", "kthvalue", "aminmax", "bincount", "unique", "bernoulli")
 FUNCTIONS = ("searchsorted",)

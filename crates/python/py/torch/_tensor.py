@@ -658,6 +658,21 @@ def _in_place(name):
     return method
 
 
+def _bernoulli_(self, p=0.5, *, generator=None):
+    """Fills `self` with 0/1 draws: of the probability tensor `p` as
+    `torch.bernoulli` draws them, or of a number `p` as PyTorch's CPU
+    `bernoulli_(p)` does (the noise of `dropout(1 - p)`)."""
+    from ._generator import drawing
+
+    if isinstance(p, Tensor):
+        draws = p.expand(tuple(self.shape)).bernoulli(generator=generator)
+    else:
+        with drawing(generator):
+            ones = _C.ones(tuple(self.shape), dtype=_C.float32, device=self._device)
+            draws = _C._dropout(ones, 1.0 - float(p), True) != 0 if p < 1 else ones
+    return _C._inplace_with(self, "bernoulli_", lambda t: draws.to(t.dtype).detach())
+
+
 def _attach_methods():
     """The methods written as functions in `_math`, `_shape`, `_select`,
     `_reduce`, `_products` and `_indexing`."""
@@ -670,6 +685,7 @@ def _attach_methods():
         setattr(Tensor, name + "_", _in_place(name))
     for name in _math.METHODS_MORE:
         setattr(Tensor, name, getattr(_math, name))
+    Tensor.bernoulli_ = _bernoulli_
     Tensor.absolute = Tensor.abs
     Tensor.absolute_ = Tensor.abs_
     Tensor.__and__ = Tensor.__rand__ = _math.bitwise_and

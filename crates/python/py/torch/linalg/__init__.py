@@ -12,8 +12,8 @@ import torch
 from torch import _composite
 from torch._shape import cross as _cross
 
-__all__ = ["norm", "vector_norm", "matrix_norm", "cross", "multi_dot", "det", "inv", "solve",
-           "LinAlgError", "matmul", "vecdot"]
+__all__ = ["norm", "vector_norm", "matrix_norm", "cross", "multi_dot", "det", "slogdet", "inv", "solve",
+           "matrix_power", "LinAlgError", "matmul", "vecdot"]
 
 
 class _LinAlgError(RuntimeError):
@@ -174,6 +174,25 @@ def det(A):
         return [(g * det(a)).unsqueeze(-1).unsqueeze(-1) * inv(a).transpose(-2, -1)]
 
     return _composite.op("LinalgDetBackward0", [A], forward, backward, ("self",))
+
+
+def slogdet(A):
+    """`(sign, log|det|)` of square matrices, each recorded as PyTorch's
+    LinalgSlogdetBackward0 (the sign's gradient is zero)."""
+    from torch import return_types
+
+    _check_square("linalg.slogdet", A)
+    d = det(A.detach())
+    sign = _composite.op("LinalgSlogdetBackward0", [A], lambda: d.sign(), lambda g, a: [a * 0], ("self",))
+    logabsdet = _composite.op(
+        "LinalgSlogdetBackward0", [A], lambda: d.abs().log(),
+        lambda g, a: [g.unsqueeze(-1).unsqueeze(-1) * inv(a).transpose(-2, -1)], ("self",),
+    )
+    return return_types.linalg_slogdet((sign, logabsdet))
+
+
+def matrix_power(A, n):
+    return A.matrix_power(n)
 
 
 def inv(A):
