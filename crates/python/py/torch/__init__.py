@@ -364,7 +364,8 @@ def broadcast_tensors(*tensors):
                     f"The size of tensor a ({x}) must match the size of tensor b ({y}) "
                     f"at non-singleton dimension {d}"
                 )
-    return tuple(t.expand(shape) for t in tensors)
+    # A tensor already of the shape is returned itself, as in PyTorch.
+    return tuple(t if list(t.shape) == shape else t.expand(shape) for t in tensors)
 
 
 _default_device = device("cpu")
@@ -396,7 +397,7 @@ from .serialization import load, save  # noqa: E402  (it imports torch)
 # are most of the start-up's time and many programs use none or a few of
 # them. `torch.nn.Linear`, `import torch.nn as nn` and `from torch import
 # nn` all work as in PyTorch, which imports them eagerly.
-_LAZY_SUBMODULES = ("nn", "optim", "utils", "profiler", "linalg", "special")
+_LAZY_SUBMODULES = ("nn", "optim", "utils", "profiler", "linalg", "special", "distributions")
 
 
 def __getattr__(name):

@@ -1,0 +1,5 @@
+"""`torch.distributions.bernoulli`."""
+
+from . import Bernoulli
+
+__all__ = ["Bernoulli"]

@@ -1,0 +1,5 @@
+"""`torch.distributions.categorical`."""
+
+from . import Categorical
+
+__all__ = ["Categorical"]

@@ -1,0 +1,5 @@
+"""`torch.distributions.kl`."""
+
+from . import kl_divergence
+
+__all__ = ["kl_divergence"]

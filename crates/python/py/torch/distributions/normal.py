@@ -1,0 +1,5 @@
+"""`torch.distributions.normal`."""
+
+from . import Normal
+
+__all__ = ["Normal"]

@@ -1,0 +1,5 @@
+"""`torch.distributions.uniform`."""
+
+from . import Uniform
+
+__all__ = ["Uniform"]
