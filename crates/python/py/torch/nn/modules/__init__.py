@@ -19,7 +19,8 @@ from .normalization import (BatchNorm1d, BatchNorm2d, GroupNorm, InstanceNorm1d,
 from .sparse import Embedding
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .activation_attention import MultiheadAttention
-from .transformer import TransformerEncoder, TransformerEncoderLayer
+from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
+                          TransformerEncoderLayer)
 from .conv import AdaptiveAvgPool2d, AvgPool2d, Conv2d, Flatten, MaxPool2d, Unflatten
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
                    HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
@@ -35,12 +36,12 @@ __all__ = [
     "PixelUnshuffle", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "Fold", "Unfold",
     *_padding.__all__, "Dropout", "Dropout1d", "Dropout2d", "Conv1d", "ConvTranspose1d",
     "ConvTranspose2d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d",
-    "MaxPool1d", "MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer", "RNN",
-    "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "AdaptiveAvgPool2d", "BatchNorm1d",
-    "BatchNorm2d", "LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "RMSNorm",
-    "Embedding", "AvgPool2d", "Conv2d", "Flatten", "MaxPool2d", "Unflatten", "BCELoss",
-    "BCEWithLogitsLoss", "CrossEntropyLoss", "L1Loss", "MSELoss", "NLLLoss", "HuberLoss",
-    "KLDivLoss", "SmoothL1Loss", "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss",
-    "MarginRankingLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PoissonNLLLoss", "SoftMarginLoss",
-    "TripletMarginLoss",
+    "MaxPool1d", "MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer",
+    "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "RNN", "LSTM", "GRU", "RNNCell",
+    "LSTMCell", "GRUCell", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm",
+    "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "RMSNorm", "Embedding", "AvgPool2d", "Conv2d",
+    "Flatten", "MaxPool2d", "Unflatten", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
+    "L1Loss", "MSELoss", "NLLLoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss", "CosineEmbeddingLoss",
+    "GaussianNLLLoss", "HingeEmbeddingLoss", "MarginRankingLoss", "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss", "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss",
 ]
