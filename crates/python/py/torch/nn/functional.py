@@ -15,7 +15,8 @@ __all__ = [
     "pairwise_distance", "cosine_similarity", "softmin", "interpolate", "pixel_shuffle", "pixel_unshuffle",
     "unfold", "fold", "conv1d", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "avg_pool1d",
     "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "dropout1d", "dropout2d",
-    "group_norm", "instance_norm", "rms_norm", "cosine_embedding_loss", "gaussian_nll_loss",
+    "group_norm", "instance_norm", "rms_norm", "local_response_norm", "embedding_bag", "bilinear",
+    "alpha_dropout", "cosine_embedding_loss", "gaussian_nll_loss",
     "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss", "multilabel_soft_margin_loss",
     "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss",
     "softmax", "log_softmax", "linear", "conv2d", "max_pool2d", "avg_pool2d",
@@ -349,6 +350,18 @@ def linear(input, weight, bias=None):
     return _C._linear(input, weight, bias)
 
 
+def bilinear(input1, input2, weight, bias=None):
+    """`x1^T W x2 + b` for each pair of rows, as a product of matrices then
+    a view (PyTorch's last node without a bias)."""
+    lead = tuple(input1.shape[:-1])
+    x1 = input1.reshape(-1, input1.shape[-1])
+    x2 = input2.reshape(-1, input2.shape[-1])
+    out_features, in1, in2 = weight.shape
+    mixed = x1.matmul(weight.transpose(0, 1).reshape(in1, out_features * in2)).reshape(-1, out_features, in2)
+    out = mixed.bmm(x2.unsqueeze(-1)).reshape(lead + (out_features,))
+    return out if bias is None else out + bias
+
+
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     if isinstance(padding, str):
         if padding == "valid":
@@ -417,6 +430,25 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if inplace and out is not input:
         return input.copy_(out)
     return out
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Dropout that keeps SELU's mean and variance: dropped values become
+    SELU's negative saturation, then all are scaled and shifted back
+    (PyTorch's formula over the same noise as `dropout`)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        return input * torch.zeros((), dtype=input.dtype, device=input._device)
+    ones = torch.ones(tuple(input.shape), dtype=input.dtype, device=input._device)
+    noise = (_C._dropout(ones, float(p), True) != 0).to(input.dtype)
+    alpha = 1.7580993408473766
+    a = 1.0 / math.sqrt((alpha * alpha * p + 1) * (1 - p))
+    b = (noise - 1) * (alpha * a) + alpha * a * p
+    out = input * (noise * a) + b
+    return input.copy_(out) if inplace else out
 
 
 def _feature_dropout(input, p, training, inplace):
@@ -816,7 +848,8 @@ def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, i
 
 from ._resample import fold, interpolate, pixel_shuffle, pixel_unshuffle, unfold  # noqa: E402
 from ._convolution import conv1d, conv_transpose1d, conv_transpose2d  # noqa: E402
-from ._normalization import group_norm, instance_norm, rms_norm  # noqa: E402
+from ._normalization import group_norm, instance_norm, local_response_norm, rms_norm  # noqa: E402
+from ._embedding_bag import embedding_bag  # noqa: E402
 from ._losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss,  # noqa: E402
                       margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss,
                       soft_margin_loss, triplet_margin_loss)

@@ -3,7 +3,7 @@
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Dropout", "Dropout1d", "Dropout2d"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d", "AlphaDropout"]
 
 
 class Dropout(Module):
@@ -35,3 +35,10 @@ class Dropout2d(Dropout):
 
     def forward(self, input):
         return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(Dropout):
+    __module__ = "torch.nn.modules.dropout"
+
+    def forward(self, input):
+        return F.alpha_dropout(input, self.p, self.training)
