@@ -7,7 +7,6 @@ formula from `derivatives.yaml`."""
 
 import builtins as _builtins
 import math
-import warnings
 
 import _gradscope as _C
 
@@ -135,6 +134,8 @@ def cross(self, other, dim=None):
     shape = broadcast_shapes(tuple(self.shape), tuple(other.shape))
     if dim is None:
         # PyTorch's torch.cross (not linalg.cross): the first dim of size 3.
+        import warnings  # here, not at the top: `import torch` stays lean
+
         warnings.warn(
             "Using torch.cross without specifying the dim arg is deprecated.\n"
             "Please either pass the dim explicitly or simply use torch.linalg.cross.\n"
@@ -263,6 +264,8 @@ def meshgrid(*tensors, indexing=None):
     if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
         tensors = tuple(tensors[0])
     if indexing is None:
+        import warnings
+
         warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
                       stacklevel=2)
         indexing = "ij"
