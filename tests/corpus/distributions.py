@@ -48,3 +48,13 @@ for bad in [lambda: Normal(torch.tensor([0.0]), torch.tensor([-1.0])), lambda: C
         bad()
     except ValueError as e:
         print(type(e).__name__, e)
+
+# torch.normal of tensor means and deviations: the same draws, a zero gradient.
+torch.manual_seed(3)
+m = torch.tensor([0.0, 1.0, 2.0], requires_grad=True)
+s = torch.tensor([1.0, 0.5, 2.0], requires_grad=True)
+noisy = torch.normal(m, s)
+print(noisy, noisy.grad_fn.name(), torch.normal(m, 0.3).grad_fn.name(), torch.normal(1.0, s).grad_fn.name())
+noisy.sum().backward()
+print(m.grad, s.grad)
+print(torch.normal(torch.zeros(2, 20), 0.3)[1, -5:], torch.normal(2.0, torch.tensor([1.0, 3.0])))

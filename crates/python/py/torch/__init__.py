@@ -297,12 +297,37 @@ def floor_divide(input, other):
     return input.floor_divide(other)
 
 
-def normal(mean, std, size=None, *, generator=None, dtype=None, **kwargs):
-    if size is None or isinstance(mean, Tensor) or isinstance(std, Tensor):
-        raise NotImplementedError("gradscope's torch.normal takes float mean and std with a size")
-    out = empty(size, dtype=dtype or float32)
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, **kwargs):
+    """Normal draws: of float `mean` and `std` with a `size`, or elementwise
+    of tensor means and/or deviations, as PyTorch draws them (standard
+    draws of the output's shape, then scaled and shifted)."""
+    if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        if size is None:
+            raise TypeError("normal() missing required argument 'size'")
+        out = empty(size, dtype=dtype or float32)
+        with _drawing(generator):
+            return _C._normal_(out, _builtins.float(mean), _builtins.float(std))
+    like = mean if isinstance(mean, Tensor) else std
+    if isinstance(std, Tensor) and _builtins.bool((std < 0).any()):
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    if not isinstance(std, Tensor) and std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    shape = broadcast_shapes(tuple(mean.shape) if isinstance(mean, Tensor) else (),
+                             tuple(std.shape) if isinstance(std, Tensor) else ())
+    out = empty(tuple(shape), dtype=like.dtype, device=like._device)
     with _drawing(generator):
-        return _C._normal_(out, float(mean), float(std))
+        _C._normal_(out, 0.0, 1.0 if isinstance(std, Tensor) else _builtins.float(std))
+    inputs = [t for t in (mean, std) if isinstance(t, Tensor)]
+
+    def forward():
+        return out * std + mean if isinstance(std, Tensor) else out + mean
+
+    # PyTorch's node for the overload; a draw's gradient is zero.
+    name = {(True, False): "NormalBackward1", (False, True): "NormalBackward2", (True, True): "NormalBackward3"}[
+        (isinstance(mean, Tensor), isinstance(std, Tensor))]
+    from . import _composite
+
+    return _composite.op(name, inputs, forward, lambda g: [t.zeros_like() for t in inputs])
 
 
 def typename(obj):
