@@ -85,7 +85,7 @@ for _module in (_math, _shape, _select, _reduce, _products, _indexing):
     for _name in _module.METHODS + getattr(_module, "FUNCTIONS", ()):
         if _name != "unfold":
             globals()[_name] = getattr(_module, _name)
-for _name in _math.METHODS_MORE:
+for _name in _math.METHODS_MORE + _math.METHODS_GAMMA + ("polygamma",):
     globals()[_name] = getattr(_math, _name)
 absolute = abs  # noqa: F821 (defined above from the engine's names)
 for _name, _target in _math.ALIASES.items():

@@ -452,3 +452,77 @@ logaddexp2 = _binary("Logaddexp2Backward0", _logaddexp2,
 METHODS_MORE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
                 "bitwise_right_shift", "gcd", "lcm", "signbit", "isposinf", "isneginf", "isreal", "positive",
                 "copysign", "float_power", "logaddexp2")
+
+
+# The gamma family, on the host in double precision: lgamma, digamma and
+# polygamma, each the next one's derivative.
+_B2J = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
+
+
+def _hurwitz(s, z):
+    """sum over k >= 0 of 1 / (z + k)**s (s >= 2): terms until z + k >= 20,
+    then the Euler-Maclaurin tail."""
+    total = 0.0
+    while z < 20:
+        if z == 0:
+            return _INF
+        total += 1 / z ** s
+        z += 1
+    tail = z ** (1 - s) / (s - 1) + 0.5 * z ** -s
+    rising, factorial = 1.0, 1.0
+    for j, b in enumerate(_B2J, start=1):
+        # (s)(s+1)...(s+2j-2) / (2j)!
+        rising *= (s + 2 * j - 3) * (s + 2 * j - 2) if j > 1 else s
+        factorial *= (2 * j - 1) * (2 * j)
+        tail += b * rising / factorial * z ** (-s - 2 * j + 1)
+    return total + tail
+
+
+def _polygamma(n, x):
+    if n == 0:
+        return _digamma(x)
+    if x <= 0 and x == math.floor(x):
+        return _INF if n % 2 else -_INF
+    sign = 1 if n % 2 else -1
+    return sign * math.factorial(n) * _hurwitz(n + 1, x)
+
+
+def _digamma(x):
+    if x == 0:
+        return -_INF
+    if x < 0 and x == math.floor(x):
+        return _NAN
+    if x < 0:
+        return _digamma(1 - x) - math.pi / math.tan(math.pi * x)
+    result = 0.0
+    while x < 10:
+        result -= 1 / x
+        x += 1
+    f = 1 / (x * x)
+    series = f * (1 / 12 - f * (1 / 120 - f * (1 / 252 - f * (1 / 240 - f * (1 / 132)))))
+    return result + math.log(x) - 0.5 / x - series
+
+
+def _lgamma(x):
+    try:
+        return math.lgamma(x)
+    except (ValueError, OverflowError):
+        return _INF
+
+
+def polygamma(n, input):
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    return _composite.op("PolygammaBackward0", [input], lambda: _host(lambda v: _polygamma(n, v), input),
+                         lambda g, x: [g * polygamma(n + 1, x)], ("self",))
+
+
+digamma = _unary("DigammaBackward0", _digamma, lambda g, x: g * polygamma(1, x))
+lgamma = _unary("LgammaBackward0", _lgamma, lambda g, x: g * digamma(x))
+
+
+def _polygamma_method(self, n):
+    return polygamma(n, self)
+
+
+METHODS_GAMMA = ("digamma", "lgamma")

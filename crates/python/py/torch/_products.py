@@ -31,6 +31,22 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
                          ("self", "other"))
 
 
+def pdist(input, p=2):
+    """The distances between each pair of rows i < j, in order, as
+    PyTorch's PdistBackward0."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    n = input.shape[0]
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    first = _C.tensor([i for i, _ in pairs], dtype=_C.int64, device=input._device).reshape(len(pairs))
+    second = _C.tensor([j for _, j in pairs], dtype=_C.int64, device=input._device).reshape(len(pairs))
+
+    def fn(x):
+        return (x.index_select(0, first) - x.index_select(0, second)).norm(float(p), 1)
+
+    return _composite.recorded("PdistBackward0", [input], fn, ("self",))
+
+
 def addmv(self, mat, vec, *, beta=1, alpha=1):
     """`beta * self + alpha * (mat @ vec)`."""
 
@@ -159,4 +175,4 @@ def logdet(self):
 
 
 METHODS = ("addmv", "addbmm", "addr", "matrix_power", "slogdet", "logdet", "inverse", "det")
-FUNCTIONS = ("cdist", "trapezoid", "trapz")
+FUNCTIONS = ("cdist", "pdist", "trapezoid", "trapz")

@@ -152,7 +152,8 @@ def histc(self, bins=100, min=0, max=0):
     return _C.tensor(counts, dtype=self.dtype, device=self._device).reshape(bins)
 
 
-METHODS = ("nansum", "nanmean", "count_nonzero", "logcumsumexp", "histc", "quantile", "renorm", "cov", "corrcoef")
+METHODS = ("nansum", "nanmean", "count_nonzero", "logcumsumexp", "histc", "quantile", "nanquantile", "renorm",
+           "cov", "corrcoef")
 FUNCTIONS = ("std_mean", "var_mean")
 
 
@@ -236,6 +237,52 @@ def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
     reduced = list(range(self.dim())) if dim is None else [_wrap(dim, self.dim())]
     for d in reduced:
         out = out.unsqueeze(d + 1)
+    drop = ([0] if scalar else []) + ([] if keepdim else [d + 1 for d in reduced])
+    kept = out
+    return _composite.node("SqueezeBackward4", kept, lambda: kept.squeeze(tuple(drop)),
+                           lambda g: g.reshape(tuple(kept.shape)))
+
+
+def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+    """`quantile` of the values that are not NaN (NaN where none is)."""
+    from . import Tensor
+
+    scalar = not isinstance(q, Tensor) or q.dim() == 0
+    qs = q if isinstance(q, Tensor) else _C.tensor(float(q), dtype=self.dtype, device=self._device)
+    for v in qs.reshape(-1).tolist():
+        if not 0 <= v <= 1:
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {v}" if scalar
+                               else "quantile() q values must be in the range [0, 1]")
+    x = self.reshape(1, -1) if dim is None else self.movedim(dim, -1)
+    lead = tuple(x.shape[:-1])
+    rows = x.reshape(-1, x.shape[-1])
+    nan = rows.isnan()
+    # NaN sorted last (as +inf), and each row's ranks over its own count.
+    ordered = rows.masked_fill(nan, float("inf")).sort(-1).values
+    counts = nan.logical_not().sum(-1, keepdim=True).to(self.dtype)
+    ranks = qs.reshape(1, -1).to(self.dtype) * (counts - 1).clamp(min=0)
+    if interpolation == "lower":
+        ranks = ranks.floor()
+    elif interpolation == "higher":
+        ranks = ranks.ceil()
+    elif interpolation == "nearest":
+        ranks = ranks.round()
+    below, above = ranks.floor().long(), ranks.ceil().long()
+    low, high = ordered.gather(-1, below), ordered.gather(-1, above)
+    if interpolation == "midpoint":
+        weights = _C.where(above > below, _C.full((), 0.5, dtype=self.dtype, device=self._device),
+                           _C.zeros((), dtype=self.dtype, device=self._device))
+    else:
+        weights = ranks - below.to(self.dtype)
+    out = low.lerp(high, weights)
+    out = _C.where(counts == 0, _C.full((), float("nan"), dtype=self.dtype, device=self._device), out)
+    out = out.reshape(lead + (qs.numel(),)).movedim(-1, 0)
+    if dim is None:
+        out = out.reshape((qs.numel(),) + (1,) * self.dim())
+        reduced = list(range(self.dim()))
+    else:
+        reduced = [_wrap(dim, self.dim())]
+        out = out.unsqueeze(reduced[0] + 1)
     drop = ([0] if scalar else []) + ([] if keepdim else [d + 1 for d in reduced])
     kept = out
     return _composite.node("SqueezeBackward4", kept, lambda: kept.squeeze(tuple(drop)),

@@ -16,7 +16,7 @@ __all__ = [
     "unfold", "fold", "conv1d", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "avg_pool1d",
     "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "dropout1d", "dropout2d",
     "group_norm", "instance_norm", "rms_norm", "local_response_norm", "embedding_bag", "bilinear",
-    "alpha_dropout", "cosine_embedding_loss", "gaussian_nll_loss",
+    "alpha_dropout", "pdist", "cosine_embedding_loss", "gaussian_nll_loss",
     "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss", "multilabel_soft_margin_loss",
     "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss",
     "softmax", "log_softmax", "linear", "conv2d", "max_pool2d", "avg_pool2d",
@@ -850,6 +850,7 @@ from ._resample import fold, interpolate, pixel_shuffle, pixel_unshuffle, unfold
 from ._convolution import conv1d, conv_transpose1d, conv_transpose2d  # noqa: E402
 from ._normalization import group_norm, instance_norm, local_response_norm, rms_norm  # noqa: E402
 from ._embedding_bag import embedding_bag  # noqa: E402
+from torch._products import pdist  # noqa: E402
 from ._losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss,  # noqa: E402
                       margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss,
                       soft_margin_loss, triplet_margin_loss)

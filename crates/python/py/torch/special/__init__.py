@@ -7,7 +7,8 @@ import torch
 from torch import _composite
 
 __all__ = ["expit", "logit", "erf", "erfc", "erfinv", "exp2", "expm1", "log1p", "logsumexp", "softmax",
-           "log_softmax", "round", "sinc", "xlogy", "xlog1py", "ndtr", "entr"]
+           "log_softmax", "round", "sinc", "xlogy", "xlog1py", "ndtr", "entr", "digamma", "psi", "gammaln",
+           "polygamma"]
 
 erf = torch.erf
 erfc = torch.erfc
@@ -19,6 +20,9 @@ logsumexp = torch.logsumexp
 logit = torch.logit
 sinc = torch.sinc
 xlogy = torch.xlogy
+digamma = psi = torch.digamma
+gammaln = torch.lgamma
+polygamma = torch.polygamma
 
 
 def expit(input):
