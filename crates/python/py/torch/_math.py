@@ -325,8 +325,9 @@ def _in_place(name):
     return method
 
 
-METHODS = ("heaviside", "erfc", "erfinv", "sgn", "deg2rad", "rad2deg", "logit", "xlogy", "sinc", "acos", "asin", "atan", "tan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2",
-           "atan2", "arctan2", "hypot", "logaddexp", "fmax", "fmin", "nan_to_num")
+METHODS = ("heaviside", "erfc", "erfinv", "sgn", "deg2rad", "rad2deg", "logit", "xlogy", "sinc", "acos",
+           "asin", "atan", "tan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2", "atan2", "arctan2",
+           "hypot", "logaddexp", "fmax", "fmin", "nan_to_num")
 ALIASES = {"arccos": "acos", "arcsin": "asin", "arctan": "atan", "arcsinh": "asinh",
            "arccosh": "acosh", "arctanh": "atanh"}
 ALIASES_INPLACE = {"arccos_": "acos", "arcsin_": "asin", "arctan_": "atan", "arcsinh_": "asinh",

@@ -8,7 +8,7 @@ import math
 
 import _gradscope as _C
 
-from . import _composite, return_types
+from . import _composite
 from ._shape import _wrap
 
 
@@ -46,7 +46,8 @@ def nansum(self, dim=None, keepdim=False, *, dtype=None):
 def nanmean(self, dim=None, keepdim=False, *, dtype=None):
     if not self.is_floating_point():
         raise RuntimeError(
-            f"nanmean(): expected input to have floating point or complex dtype but got {str(self.dtype)[6:].capitalize()}"
+            "nanmean(): expected input to have floating point or complex dtype but got "
+            f"{str(self.dtype)[6:].capitalize()}"
         )
     count = self.isnan().logical_not().sum(_dims(self, dim), keepdim)
     return nansum(self, dim, keepdim, dtype=dtype) / count
@@ -163,7 +164,9 @@ def cov(self, *, correction=1, fweights=None, aweights=None):
     if fweights is not None or aweights is not None:
         raise NotImplementedError("gradscope's cov does not take fweights or aweights yet")
     if self.dim() > 2:
-        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with {self.dim()} dimensions")
+        raise RuntimeError(
+            f"cov(): expected input to have two or fewer dimensions but got an input with {self.dim()} dimensions"
+        )
     x = self.reshape(1, -1) if self.dim() < 2 else self
     if not x.is_floating_point():
         x = x.to(_C.float32)
@@ -172,7 +175,9 @@ def cov(self, *, correction=1, fweights=None, aweights=None):
     if norm_factor <= 0:
         import warnings
 
-        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of observations.")
+        warnings.warn(
+            "cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of observations."
+        )
         norm_factor = 0
     centred = x - (x.sum(1) / n).unsqueeze(1)
     return (centred.mm(centred.t()) / norm_factor).squeeze()

@@ -191,7 +191,9 @@ def aminmax(self, *, dim=None, keepdim=False):
             return [g * mask / count]
 
         if self.numel() == 0:
-            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.")
+            raise RuntimeError(
+                "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity."
+            )
         return _composite.op("AminmaxBackward0", [self], forward, backward, ("self",))
 
     return return_types.aminmax((reduced("amin"), reduced("amax")))

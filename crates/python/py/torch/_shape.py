@@ -453,7 +453,8 @@ def diagflat(self, offset=0):
     return diag_embed(self.reshape(-1), offset)
 
 
-METHODS = ("diag_embed", "diagflat", "movedim", "moveaxis", "swapaxes", "swapdims", "take_along_dim", "diff", "cross", "kron",
-           "rot90", "inner", "dist", "repeat_interleave", "unfold")
+METHODS = ("diag_embed", "diagflat", "movedim", "moveaxis", "swapaxes", "swapdims", "take_along_dim", "diff",
+           "cross", "kron", "rot90", "inner", "dist", "repeat_interleave", "unfold")
 FUNCTIONS = ("vstack", "row_stack", "hstack", "dstack", "column_stack", "atleast_1d", "atleast_2d",
-             "tensordot", "meshgrid", "block_diag", "cartesian_prod", "tril_indices", "triu_indices", "logspace", "as_tensor")
+             "tensordot", "meshgrid", "block_diag", "cartesian_prod", "tril_indices", "triu_indices",
+             "logspace", "as_tensor")
