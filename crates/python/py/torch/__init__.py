@@ -52,7 +52,14 @@ randn = _with_generator(_C.randn)
 randint = _with_generator(_C.randint)
 cat = concat = concatenate = _C.cat
 stack = _C.stack
-where = _C.where
+def where(condition, input=None, other=None, *, out=None):
+    """`input` where `condition` holds, else `other`; given only the
+    condition, the indices where it holds (`nonzero(as_tuple=True)`)."""
+    if input is None and other is None:
+        return condition.nonzero(as_tuple=True)
+    return _C.where(condition, input, other)
+
+
 initial_seed = _C.initial_seed
 
 OutOfMemoryError = _C.OutOfMemoryError
@@ -143,6 +150,60 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return input.norm(p, dim, keepdim)
+
+
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+def is_nonzero(input):
+    if input.numel() != 1:
+        if input.numel() == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return _builtins.bool(input.item() != 0)
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, generator=None, **kwargs):
+    if high is None:
+        low, high = 0, low
+    out = randint(low, high, tuple(input.shape), generator=generator)
+    return out.to(dtype or input.dtype)
+
+
+_PROMOTION = {bool: 0, int64: 1, float32: 2, float64: 3}
+
+
+def promote_types(type1, type2):
+    return type1 if _PROMOTION[type1] >= _PROMOTION[type2] else type2
+
+
+def result_type(tensor1, tensor2):
+    """The dtype an operation of the two would give: a number only lifts
+    a tensor of a lower kind (int into float takes the default float)."""
+
+    def kind(x):
+        if isinstance(x, Tensor):
+            return x.dtype, x.dim() > 0
+        if isinstance(x, _builtins.bool):
+            return bool, False
+        if isinstance(x, _builtins.int):
+            return int64, False
+        return float32, False
+
+    (a, a_dim), (b, b_dim) = kind(tensor1), kind(tensor2)
+    if a_dim == b_dim:
+        return promote_types(a, b)
+    high, low = (a, b) if a_dim else (b, a)
+    category = {bool: 0, int64: 1, float32: 2, float64: 2}
+    if category[low] > category[high]:
+        return float32 if low in (float32, float64) else low
+    return high
+
+
+def can_cast(from_, to):
+    category = {bool: 0, int64: 1, float32: 2, float64: 2}
+    return category[from_] <= category[to]
 
 
 def is_tensor(obj):

@@ -118,3 +118,142 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
     gain = calculate_gain(nonlinearity, a)
     std = gain / math.sqrt(fan)
     return normal_(tensor, 0, std, generator)
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """Normal values cut to [a, b], drawn as PyTorch 2.15 draws them: by
+    redrawing those outside when most of the mass is inside, else by
+    rejection sampling uniform proposals (the same draws, in order)."""
+
+    def cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    if mean < a - 2 * std or mean > b + 2 * std:
+        import warnings
+
+        warnings.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may be "
+            "incorrect.",
+            stacklevel=2,
+        )
+    with torch.no_grad():
+        p = cdf((b - mean) / std) - cdf((a - mean) / std)
+        if p > 0.3:
+            lo = torch.tensor(float(a), dtype=tensor.dtype).item()
+            hi = torch.tensor(float(b), dtype=tensor.dtype).item()
+            result = normal_(tensor, mean, std, generator=generator)
+            while True:
+                outside = (result < lo).logical_or(result > hi)
+                if not bool(outside.any()):
+                    break
+                redrawn = normal_(torch.empty(tuple(result.shape), dtype=result.dtype), mean, std,
+                                  generator=generator)
+                result = torch.where(outside, redrawn, result)
+            if tensor is not result:
+                tensor.copy_(result)
+            return tensor
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+        def log_density(x):
+            return ((x - mean) / std).pow(2) * -0.5 - log_peak
+
+        uniform_(tensor, a, b, generator=generator)
+        candidates = log_density(tensor)
+        accept = torch.empty(tuple(tensor.shape), dtype=tensor.dtype)
+        pending = uniform_(accept, generator=generator).log().gt(candidates)
+        if bool(pending.any()):
+            result = tensor.clone()
+            proposals = torch.empty(tuple(tensor.shape), dtype=tensor.dtype)
+            while True:
+                uniform_(proposals, a, b, generator=generator)
+                result = torch.where(pending, proposals, result)
+                candidates = log_density(proposals)
+                pending = torch.where(pending, uniform_(accept, generator=generator).log().gt(candidates), pending)
+                if not bool(pending.any()):
+                    break
+            tensor.copy_(result)
+        return tensor
+
+
+def eye_(tensor):
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    with torch.no_grad():
+        tensor.copy_(torch.eye(tensor.shape[0], tensor.shape[1], dtype=tensor.dtype))
+    return tensor
+
+
+def dirac_(tensor, groups=1):
+    dims = tensor.dim()
+    if dims not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tuple(tensor.shape)
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    out_per_group = sizes[0] // groups
+    min_dim = min(out_per_group, sizes[1])
+    values = [0.0] * tensor.numel()
+    strides = [1] * dims
+    for d in range(dims - 2, -1, -1):
+        strides[d] = strides[d + 1] * sizes[d + 1]
+    for g in range(groups):
+        for d in range(min_dim):
+            index = [g * out_per_group + d, d] + [k // 2 for k in sizes[2:]]
+            values[sum(i * s for i, s in zip(index, strides))] = 1.0
+    with torch.no_grad():
+        tensor.copy_(torch.tensor(values, dtype=tensor.dtype).reshape(sizes))
+    return tensor
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    """A (semi-)orthogonal matrix: the Q of normal draws' QR, its signs
+    fixed by R's diagonal, as PyTorch makes it (the QR on the host)."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    flattened = torch.empty(rows, cols, dtype=tensor.dtype)
+    normal_(flattened, 0.0, 1.0, generator=generator)
+    if rows < cols:
+        flattened = flattened.t()
+    a = flattened.detach().cpu().to(torch.float64).tolist()
+    m, n = len(a), len(a[0])
+    # Modified Gram-Schmidt: Q (m x n) with R's diagonal positive, the
+    # unique QR that PyTorch's sign correction arrives at.
+    columns = [[a[i][j] for i in range(m)] for j in range(n)]
+    q = []
+    for v in columns:
+        v = list(v)
+        for u in q:
+            dot = sum(x * y for x, y in zip(u, v))
+            v = [x - dot * y for x, y in zip(v, u)]
+        norm = math.sqrt(sum(x * x for x in v))
+        q.append([x / norm for x in v])
+    matrix = torch.tensor([[q[j][i] for j in range(n)] for i in range(m)], dtype=tensor.dtype, device="cpu")
+    matrix = matrix.to(tensor.device)
+    if rows < cols:
+        matrix = matrix.t()
+    with torch.no_grad():
+        tensor.view(rows, cols).copy_(matrix * gain)
+    return tensor
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """Each column's `ceil(sparsity * rows)` randomly chosen rows zeroed,
+    the rest normal draws, as PyTorch does."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = int(math.ceil(sparsity * rows))
+    with torch.no_grad():
+        normal_(tensor, 0, std, generator=generator)
+        zeroed = [[False] * cols for _ in range(rows)]
+        for col_idx in range(cols):
+            # (PyTorch draws these from the global generator.)
+            for row in torch.randperm(rows)[:num_zeros].tolist():
+                zeroed[row][col_idx] = True
+        tensor.masked_fill_(torch.tensor(zeroed, dtype=torch.bool), 0.0)
+    return tensor

@@ -1,9 +1,10 @@
 """`torch.nn.utils`."""
 
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_
+from . import rnn
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "parameters_to_vector",
-           "vector_to_parameters"]
+           "vector_to_parameters", "rnn"]
 
 
 def parameters_to_vector(parameters):
