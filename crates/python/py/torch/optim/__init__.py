@@ -6,6 +6,11 @@ from .optimizer import Optimizer
 from .sgd import SGD
 from .adam import Adam, AdamW
 from .rmsprop import Adagrad, RMSprop
+from .adadelta import Adadelta
+from .adamax import Adamax
+from .nadam import NAdam
+from .radam import RAdam
 from . import lr_scheduler
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
+           "lr_scheduler"]
