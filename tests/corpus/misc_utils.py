@@ -48,3 +48,13 @@ try:
     torch.is_nonzero(torch.tensor([1, 2]))
 except RuntimeError as e:
     print(e)
+print(torch.finfo(torch.float32), torch.finfo().eps, torch.finfo(torch.float64).max, torch.iinfo(torch.int64))
+f = torch.finfo(torch.float32)
+print(f.bits, f.max, f.min, f.tiny, f.smallest_normal, f.resolution, f.dtype, torch.iinfo(torch.int64).min)
+for bad in [lambda: torch.finfo(torch.int64), lambda: torch.iinfo(torch.float32)]:
+    try:
+        bad()
+    except TypeError as e:
+        print(type(e).__name__, e)
+model = torch.nn.Linear(2, 1)
+print(torch.compile(model)(torch.ones(1, 2)).shape, torch.detach(torch.ones(1, requires_grad=True)).requires_grad)
