@@ -1,12 +1,16 @@
-"""`torch.utils.data`: `Dataset`, `TensorDataset`, `DataLoader` (batches
-in order, or shuffled by `torch.randperm` from the seeded generator)."""
+"""`torch.utils.data`: `Dataset`, `TensorDataset`, `ConcatDataset`,
+`DataLoader` (batches in order, shuffled by `torch.randperm` from the
+seeded generator, or from a sampler) and the samplers, drawing what
+PyTorch's draw in the same order."""
 
 import _gradscope as _C
 
 import torch
 from torch._generator import drawing
 
-__all__ = ["Dataset", "TensorDataset", "DataLoader", "random_split"]
+__all__ = ["Dataset", "TensorDataset", "ConcatDataset", "DataLoader", "random_split", "Subset", "Sampler",
+           "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler",
+           "default_collate"]
 
 
 class Dataset:
@@ -38,50 +42,203 @@ def _collate(items):
     return items
 
 
+class Sampler:
+    def __init__(self, data_source=None):
+        pass
+
+    def __iter__(self):
+        raise NotImplementedError
+
+
+class SequentialSampler(Sampler):
+    def __init__(self, data_source):
+        self.data_source = data_source
+
+    def __iter__(self):
+        return iter(range(len(self.data_source)))
+
+    def __len__(self):
+        return len(self.data_source)
+
+
+class RandomSampler(Sampler):
+    """A permutation (or, with `replacement`, draws) of the indices: from
+    `generator`, else from a generator seeded by one draw of the global
+    one, as PyTorch's sampler does."""
+
+    def __init__(self, data_source, replacement=False, num_samples=None, generator=None):
+        self.data_source = data_source
+        self.replacement = replacement
+        self._num_samples = num_samples
+        self.generator = generator
+        if not isinstance(self.num_samples, int) or self.num_samples <= 0:
+            raise ValueError(
+                f"num_samples should be a positive integer value, but got num_samples={self.num_samples}"
+            )
+
+    @property
+    def num_samples(self):
+        return len(self.data_source) if self._num_samples is None else self._num_samples
+
+    def __iter__(self):
+        n = len(self.data_source)
+        if self.generator is None:
+            seed = _C._random_int64()
+            generator = torch.Generator()
+            generator.manual_seed(seed)
+        else:
+            generator = self.generator
+        if self.replacement:
+            draws = []
+            for _ in range(self.num_samples // 32):
+                draws += torch.randint(0, n, (32,), generator=generator).tolist()
+            draws += torch.randint(0, n, (self.num_samples % 32,), generator=generator).tolist()
+            return iter(draws)
+        order = []
+        for _ in range(self.num_samples // n):
+            order += torch.randperm(n, generator=generator).tolist()
+        order += torch.randperm(n, generator=generator).tolist()[: self.num_samples % n]
+        return iter(order)
+
+    def __len__(self):
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    def __init__(self, indices, generator=None):
+        self.indices = indices
+        self.generator = generator
+
+    def __iter__(self):
+        return iter([self.indices[i] for i in torch.randperm(len(self.indices), generator=self.generator).tolist()])
+
+    def __len__(self):
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    def __init__(self, weights, num_samples, replacement=True, generator=None):
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
+        values = weights.tolist() if isinstance(weights, torch.Tensor) else list(weights)
+        self.weights = torch.tensor(values, dtype=torch.float64, device="cpu")
+        if self.weights.dim() != 1:
+            raise ValueError(
+                f"weights should be a 1d sequence but given weights have shape {tuple(self.weights.shape)}"
+            )
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self):
+        draws = torch.multinomial(self.weights, self.num_samples, self.replacement, generator=self.generator)
+        return iter(draws.tolist())
+
+    def __len__(self):
+        return self.num_samples
+
+
+class BatchSampler(Sampler):
+    def __init__(self, sampler, batch_size, drop_last):
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+            raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
+        self.sampler = sampler
+        self.batch_size = batch_size
+        self.drop_last = drop_last
+
+    def __iter__(self):
+        batch = []
+        for idx in self.sampler:
+            batch.append(idx)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
+
+    def __len__(self):
+        if self.drop_last:
+            return len(self.sampler) // self.batch_size
+        return (len(self.sampler) + self.batch_size - 1) // self.batch_size
+
+
+class ConcatDataset(Dataset):
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise AssertionError("datasets should not be an empty iterable")
+        self.cumulative_sizes = []
+        total = 0
+        for d in self.datasets:
+            total += len(d)
+            self.cumulative_sizes.append(total)
+
+    def __len__(self):
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx):
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        from bisect import bisect_right
+
+        which = bisect_right(self.cumulative_sizes, idx)
+        start = self.cumulative_sizes[which - 1] if which > 0 else 0
+        return self.datasets[which][idx - start]
+
+
+default_collate = _collate
+
+
 class DataLoader:
     def __init__(self, dataset, batch_size=1, shuffle=False, sampler=None, batch_sampler=None,
                  num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
                  worker_init_fn=None, generator=None, **kwargs):
+        if sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError(
+                    "batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last"
+                )
+            batch_size = None
+            drop_last = False
         self.dataset = dataset
         self.batch_size = batch_size
         self.shuffle = shuffle
         self.drop_last = drop_last
         self.collate_fn = collate_fn or _collate
         self.generator = generator
-
-    def _order(self):
-        n = len(self.dataset)
-        if self.shuffle and self.generator is not None:
-            with drawing(self.generator):
-                return _C._randperm(n, None).tolist()
-        if self.shuffle:
-            # RandomSampler: a seed drawn from the global generator, then a
-            # permutation from a generator seeded with it.
-            return _C._randperm(n, _C._random_int64()).tolist()
-        return list(range(n))
+        if sampler is None:
+            sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+        self.sampler = sampler
+        if batch_sampler is None and batch_size is not None:
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        self.batch_sampler = batch_sampler
 
     def __iter__(self):
         # Each pass draws the workers' base seed first, as PyTorch's
         # iterator does, whether or not it shuffles.
         with drawing(self.generator):
             _C._random_int64()
-        order = self._order()
-        size = self.batch_size
-        for start in range(0, len(order), size):
-            idx = order[start:start + size]
-            if len(idx) < size and self.drop_last:
-                break
-            if isinstance(self.dataset, TensorDataset):
+        if self.batch_sampler is None:
+            for i in self.sampler:
+                yield self.collate_fn(self.dataset[i]) if self.collate_fn is not _collate else self.dataset[i]
+            return
+        for idx in self.batch_sampler:
+            if isinstance(self.dataset, TensorDataset) and self.collate_fn is _collate:
                 index = torch.tensor(idx)
                 yield [t[index] for t in self.dataset.tensors]
             else:
                 yield self.collate_fn([self.dataset[i] for i in idx])
 
     def __len__(self):
-        n = len(self.dataset)
-        if self.drop_last:
-            return n // self.batch_size
-        return (n + self.batch_size - 1) // self.batch_size
+        if self.batch_sampler is None:
+            return len(self.sampler)
+        return len(self.batch_sampler)
 
 
 def random_split(dataset, lengths, generator=None):
