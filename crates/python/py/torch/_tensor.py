@@ -170,6 +170,10 @@ class Tensor(_C.TensorBase):
         return _composite.node("MaskedFillBackward0", self, forward, lambda g, m: g.masked_fill(m, 0), (mask,),
                                ("mask",))
 
+    def index_add(self, dim, index, source, *, alpha=1):
+        # The engine's op adds the source as is; alpha scales it first.
+        return _C.TensorBase.index_add(self, dim, index, source if alpha == 1 else source * alpha)
+
     def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
         args = {"reduce": reduce} if reduce is not None else {}
         given = src if src is not None else value
