@@ -71,3 +71,15 @@ try:
     F.dropout1d(torch.ones(3), 0.5)
 except RuntimeError as e:
     print(e)
+
+# output_size picks the output padding, as U-Net decoders use it.
+torch.manual_seed(3)
+up = nn.ConvTranspose2d(2, 1, 3, stride=2, padding=1)
+small = torch.randn(1, 2, 4, 4)
+print(up(small).shape, up(small, output_size=(8, 8)).shape, up(small, output_size=torch.Size([1, 1, 8, 7])).shape)
+print(up(small, output_size=[8, 8])[0, 0, -1].detach().round(decimals=4))
+print(nn.ConvTranspose1d(2, 1, 4, stride=3)(torch.randn(1, 2, 5), output_size=[16]).shape)
+try:
+    up(small, output_size=(10, 10))
+except ValueError as e:
+    print(e)

@@ -67,20 +67,51 @@ class Conv1d(_ConvNd):
         return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
 
-class ConvTranspose1d(_ConvNd):
+class _ConvTransposeNd(_ConvNd):
+    transposed_kind = True
+
+    def _output_padding(self, input, output_size):
+        """The output padding that gives `output_size` (PyTorch's
+        `_ConvTransposeNd._output_padding`), else the module's."""
+        if output_size is None:
+            return self.output_padding
+        n = self.dims
+        size = list(output_size)
+        if len(size) == n + 2 or len(size) == n + 1:
+            size = size[-n:]
+        if len(size) != n:
+            raise ValueError(
+                f"ConvTranspose{n}D: for {input.dim()}D input, output_size must have {n} or {n + 2} elements "
+                f"(got {len(output_size)})"
+            )
+        smallest, largest = [], []
+        for d in range(n):
+            length = input.shape[input.dim() - n + d]
+            low = ((length - 1) * self.stride[d] - 2 * self.padding[d]
+                   + self.dilation[d] * (self.kernel_size[d] - 1) + 1)
+            smallest.append(low)
+            largest.append(low + self.stride[d] - 1)
+        for d in range(n):
+            if not smallest[d] <= size[d] <= largest[d]:
+                raise ValueError(
+                    f"requested an output size of {output_size}, but valid sizes range from {smallest} to "
+                    f"{largest} (for an input of {input.shape[input.dim() - n:]})"
+                )
+        return tuple(s - low for s, low in zip(size, smallest))
+
+
+class ConvTranspose1d(_ConvTransposeNd):
     __module__ = "torch.nn.modules.conv"
     dims = 1
-    transposed_kind = True
 
-    def forward(self, input):
-        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
-                                  self.groups, self.dilation)
+    def forward(self, input, output_size=None):
+        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups, self.dilation)
 
 
-class ConvTranspose2d(_ConvNd):
+class ConvTranspose2d(_ConvTransposeNd):
     __module__ = "torch.nn.modules.conv"
-    transposed_kind = True
 
-    def forward(self, input):
-        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
-                                  self.groups, self.dilation)
+    def forward(self, input, output_size=None):
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups, self.dilation)
