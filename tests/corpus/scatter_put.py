@@ -44,3 +44,14 @@ print(t)
 y = x * 1
 y.index_add_(0, torch.tensor([2]), torch.ones(1, 4), alpha=3)
 print(y.grad_fn.name(), y)
+
+# amax and amin (graph max-pooling): ties share the gradient.
+feats = torch.tensor([[1.0, 5.0], [3.0, 2.0], [3.0, 7.0], [0.5, 0.5]], requires_grad=True)
+groups = torch.tensor([[0, 0], [1, 1], [1, 1], [0, 0]])
+start = torch.zeros(2, 2, requires_grad=True)
+for reduce in ["amax", "amin"]:
+    for include in [True, False]:
+        out = start.scatter_reduce(0, groups, feats, reduce, include_self=include)
+        print(reduce, include, out.grad_fn.name(), out.detach())
+        g_start, g_feats = torch.autograd.grad((out * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum(), (start, feats))
+        print(g_start, g_feats)

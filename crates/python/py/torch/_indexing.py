@@ -347,13 +347,15 @@ def put(self, index, source, accumulate=False):
 
 
 def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
-    """`src`'s values reduced into `self` at `index` along `dim`: "sum" or
-    "mean" (the others are not in gradscope yet)."""
+    """`src`'s values reduced into `self` at `index` along `dim`: "sum",
+    "mean", "amax" or "amin" ("prod" is not in gradscope yet)."""
     if reduce not in ("sum", "mean", "amax", "amin", "prod"):
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
-    if reduce not in ("sum", "mean"):
-        raise NotImplementedError(f"gradscope's scatter_reduce does {reduce!r} not yet: only 'sum' and 'mean'")
+    if reduce == "prod":
+        raise NotImplementedError("gradscope's scatter_reduce does not do 'prod' yet")
     d = _wrap(dim, self.dim())
+    if reduce in ("amax", "amin"):
+        return _scatter_extreme(self, d, index, src, reduce, include_self)
 
     def fn(x, s):
         base = x if include_self else x.scatter(d, index, 0.0)
@@ -367,6 +369,53 @@ def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
         return _C.where(count > 0, total / count.clamp(min=1), x)
 
     return _composite.recorded("ScatterReduceBackward0", [self, src], fn, ("self", "src"))
+
+
+def _scatter_extreme(self, d, index, src, reduce, include_self):
+    """scatter_reduce's "amax"/"amin", found on the host; ties share the
+    gradient, as PyTorch's formula divides it among the equal values."""
+    better = max if reduce == "amax" else min
+    shape = tuple(self.shape)
+    strides = [1] * len(shape)
+    for k in range(len(shape) - 2, -1, -1):
+        strides[k] = strides[k + 1] * shape[k + 1]
+    values = self.detach().cpu().reshape(-1).tolist()
+    picks = index.reshape(-1).tolist()
+    sources = src.detach().cpu().reshape(-1).tolist()
+    index_shape = tuple(index.shape)
+    src_strides = [1] * len(tuple(src.shape))
+    for k in range(len(src_strides) - 2, -1, -1):
+        src_strides[k] = src_strides[k + 1] * src.shape[k + 1]
+    result = list(values)
+    touched = set()
+    for flat, target_index in enumerate(picks):
+        coords, rest = [], flat
+        for n in reversed(index_shape):
+            coords.append(rest % n)
+            rest //= n
+        coords.reverse()
+        value = sources[sum(c * st for c, st in zip(coords, src_strides))]
+        coords[d] = target_index
+        at = sum(c * st for c, st in zip(coords, strides))
+        if at not in touched and not include_self:
+            result[at] = value
+        else:
+            result[at] = better(result[at], value)
+        touched.add(at)
+    out = _C.tensor(result, dtype=self.dtype, device=self._device).reshape(shape)
+    scattered = _C.tensor([i in touched for i in range(len(result))], dtype=_C.bool,
+                          device=self._device).reshape(shape)
+
+    def backward(g, x, s):
+        value = out.gather(d, index)
+        self_is = (x == out).to(g.dtype)
+        if not include_self:
+            self_is = self_is.masked_fill(scattered, 0)
+        src_is = (s == value).to(g.dtype)
+        share = g / self_is.scatter_add(d, index, src_is)
+        return [self_is * share, src_is * share.gather(d, index)]
+
+    return _composite.op("ScatterReduceBackward0", [self, src], lambda: out.clone(), backward, ("self", "other"))
 
 
 METHODS = ("index_put", "put", "scatter_reduce", "flipud", "fliplr", "tensor_split", "hsplit", "vsplit", "dsplit", "split_with_sizes", "narrow_copy",
