@@ -69,3 +69,17 @@ b1 = torch.tensor([[[1.0, 2.0], [0.0, -1.0]], [[0.5, 0.5], [2.0, 1.0]]], require
 show("addbmm", torch.addbmm(a, b1, b1.transpose(1, 2), alpha=0.5), (a, b1))
 show("inverse", a.inverse(), (a,))
 show("det", torch.det(a), (a,))
+
+print(torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0, 7.0]), bins=4, range=(0.0, 8.0)))
+print(torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=3))
+print(torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=torch.tensor([0.0, 1.5, 5.0]),
+                      weight=torch.tensor([1.0, 2.0, 3.0, 4.0])))
+print(torch.tensor([1.0, 2.0, 1.0, 4.0]).histogram(2, density=True))
+c = torch.tensor([[1.0, 2.0, 4.0], [0.0, 1.0, 3.0]], requires_grad=True)
+show("cumulative_trapezoid", torch.cumulative_trapezoid(c), (c,))
+show("cumulative_trapezoid dx dim 0", torch.cumulative_trapezoid(c, dx=0.5, dim=0), (c,))
+show("cumulative_trapezoid x", torch.cumulative_trapezoid(c, torch.tensor([0.0, 1.0, 3.0])), (c,))
+flags = torch.tensor([True, False, True])
+flags.logical_and_(torch.tensor([True, True, False]))
+flags.logical_or_(torch.tensor([False, True, False]))
+print(flags, flags.logical_not_())

@@ -103,6 +103,24 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     return _scaled("MulBackward1", y.sum(d) - ends, dx)
 
 
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running trapezoid rule along `dim` (one fewer value than `y`)."""
+    from . import Tensor
+
+    d = _wrap(dim, y.dim())
+    n = y.shape[d]
+    pairs = y.narrow(d, 1, max(n - 1, 0)) + y.narrow(d, 0, max(n - 1, 0))
+    if isinstance(x, Tensor):
+        spacing = x.diff(dim=-1 if x.dim() == 1 else d)
+        if x.dim() == 1:
+            shape = [1] * y.dim()
+            shape[d] = spacing.shape[0]
+            spacing = spacing.reshape(shape)
+        return _scaled("DivBackward1", (spacing * pairs).cumsum(d), 2.0, divide=True)
+    step = 1.0 if dx is None and x is None else (x if x is not None else dx)
+    return (pairs * (step / 2.0)).cumsum(d)
+
+
 def trapz(y, x=None, *, dx=None, dim=-1):
     return trapezoid(y, x, dx=dx, dim=dim)
 
@@ -175,4 +193,4 @@ def logdet(self):
 
 
 METHODS = ("addmv", "addbmm", "addr", "matrix_power", "slogdet", "logdet", "inverse", "det")
-FUNCTIONS = ("cdist", "pdist", "trapezoid", "trapz")
+FUNCTIONS = ("cdist", "pdist", "trapezoid", "trapz", "cumulative_trapezoid")

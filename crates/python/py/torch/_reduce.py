@@ -153,9 +153,41 @@ def histc(self, bins=100, min=0, max=0):
     return _C.tensor(counts, dtype=self.dtype, device=self._device).reshape(bins)
 
 
-METHODS = ("nansum", "nanmean", "count_nonzero", "logcumsumexp", "histc", "quantile", "nanquantile", "renorm",
+METHODS = ("nansum", "nanmean", "count_nonzero", "logcumsumexp", "histc", "histogram", "quantile", "nanquantile",
+           "renorm",
            "cov", "corrcoef")
 FUNCTIONS = ("std_mean", "var_mean")
+
+
+def histogram(self, bins, *, range=None, weight=None, density=False):
+    """Counts (or weights) of the values per bin, and the bins' edges: `bins`
+    equal bins over `range` (the data's, by default) or the given edges."""
+    import bisect
+    from . import Tensor, return_types
+
+    values = self.detach().cpu().reshape(-1).tolist()
+    weights = weight.detach().cpu().reshape(-1).tolist() if weight is not None else [1.0] * len(values)
+    if isinstance(bins, Tensor):
+        edges = bins.detach().cpu().tolist()
+    else:
+        low, high = (float(range[0]), float(range[1])) if range is not None else (
+            (_builtins.min(values), _builtins.max(values)) if values else (0.0, 0.0))
+        if low == high:
+            low, high = low - 0.5, high + 0.5
+        edge_tensor = _C.linspace(low, high, bins + 1, dtype=self.dtype, device="cpu")
+        edges = edge_tensor.tolist()
+    n = len(edges) - 1
+    hist = [0.0] * n
+    for v, w in zip(values, weights):
+        if edges[0] <= v <= edges[-1]:
+            b = _builtins.min(bisect.bisect_right(edges, v) - 1, n - 1)
+            hist[b] += w
+    if density:
+        total = _builtins.sum(hist)
+        hist = [h / (total * (edges[i + 1] - edges[i])) for i, h in enumerate(hist)]
+    out = _C.tensor(hist, dtype=self.dtype, device=self._device).reshape(n)
+    edge_out = _C.tensor(edges, dtype=self.dtype, device=self._device).reshape(n + 1)
+    return return_types.histogram((out, edge_out))
 
 
 def cov(self, *, correction=1, fweights=None, aweights=None):

@@ -649,7 +649,8 @@ def _correction(unbiased, correction):
 
 # In-place forms of the engine's elementwise ops and composites (`x.floor_()`).
 _INPLACE_ELEMENTWISE = ("floor", "ceil", "round", "trunc", "frac", "sign", "expm1", "log1p", "log2", "log10",
-                        "fmod", "remainder", "erf", "square", "negative")
+                        "fmod", "remainder", "erf", "square", "negative", "logical_and", "logical_or",
+                        "logical_xor", "logical_not")
 
 
 def _in_place(name):
