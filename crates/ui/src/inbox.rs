@@ -23,6 +23,17 @@ pub trait Chunks {
     fn next_chunk(&mut self) -> Option<String>;
 }
 
+/// Where a piece of UTF-8 text that may run from `at` to `end` (of `len`
+/// bytes in all) must end so that it splits no character: `end`, backed
+/// off over continuation bytes (`byte` reads the text's byte at an index).
+pub fn utf8_piece_end(byte: impl Fn(u32) -> u8, at: u32, end: u32, len: u32) -> u32 {
+    let mut end = end.min(len);
+    while end < len && end > at && byte(end) & 0xC0 == 0x80 {
+        end -= 1;
+    }
+    end
+}
+
 /// One message not yet handed over.
 enum Pending {
     /// Parsed already (a small message).
@@ -321,6 +332,45 @@ mod tests {
     impl Chunks for Pieces {
         fn next_chunk(&mut self) -> Option<String> {
             (!self.0.is_empty()).then(|| self.0.remove(0))
+        }
+    }
+
+    /// UTF-8 bytes handed over as the worker's replies are: pieces of at
+    /// most `size` bytes, each ended where [`utf8_piece_end`] says.
+    fn byte_pieces(text: &str, size: u32) -> (String, Option<Box<dyn Chunks>>) {
+        let bytes = text.as_bytes();
+        let len = bytes.len() as u32;
+        let mut all = Vec::new();
+        let mut at = 0;
+        while at < len {
+            let end = utf8_piece_end(|i| bytes[i as usize], at, at + size, len);
+            assert!(
+                end > at,
+                "a piece of {size} bytes holds at least one character"
+            );
+            all.push(String::from_utf8(bytes[at as usize..end as usize].to_vec()).unwrap());
+            at = end;
+        }
+        let first = all.remove(0);
+        (first, Some(Box::new(Pieces(all))))
+    }
+
+    #[test]
+    fn inbox_reads_utf8_bytes_split_anywhere() {
+        let printed = Reply::Stdout {
+            text: "loss × 2 — café 😀 done\n".repeat(3),
+        };
+        let whole = text(&printed);
+        // Pieces of 4 bytes or more hold any character (4 bytes at most).
+        for size in 4..=13 {
+            let mut inbox = Inbox::default();
+            let (first, more) = byte_pieces(&whole, size);
+            inbox.push_chunks(first, more);
+            assert_eq!(
+                inbox.take(|| false),
+                vec![printed.clone()],
+                "pieces of {size} bytes"
+            );
         }
     }
 

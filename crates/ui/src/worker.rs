@@ -327,11 +327,8 @@ impl Chunks for ByteChunks {
         if self.at >= len {
             return None;
         }
-        let mut end = (self.at + CHUNK).min(len);
-        // Never split a character: back off over continuation bytes.
-        while end < len && end > self.at && self.bytes.get_index(end) & 0xC0 == 0x80 {
-            end -= 1;
-        }
+        let bytes = &self.bytes;
+        let end = inbox::utf8_piece_end(|i| bytes.get_index(i), self.at, self.at + CHUNK, len);
         let piece = self.bytes.subarray(self.at, end).to_vec();
         self.at = end;
         Some(
