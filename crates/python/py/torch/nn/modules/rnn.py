@@ -79,6 +79,10 @@ class RNNBase(Module):
         return w_ih, w_hh, b_ih, b_hh
 
     def forward(self, input, hx=None):
+        from ..utils.rnn import PackedSequence
+
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         batched = input.dim() == 3
         if input.dim() not in (2, 3):
             raise ValueError(
@@ -120,6 +124,49 @@ class RNNBase(Module):
             final = tuple(f.squeeze(1) for f in final)
         elif self.batch_first:
             output = output.transpose(0, 1)
+        return output, self._pack(final)
+
+    def _forward_packed(self, packed, hx):
+        """A packed batch: the padded steps run with each sequence's state
+        held once its length is reached (so the final states are the last
+        valid steps'), and the output packed again, in the input's order."""
+        from ..utils.rnn import PackedSequence, _padded_of
+
+        padded, lengths = _padded_of(packed)
+        steps_total, batch = padded.shape[0], padded.shape[1]
+        num_directions = 2 if self.bidirectional else 1
+        zeros = torch.zeros(self.num_layers * num_directions, batch, self.hidden_size, dtype=padded.dtype)
+        states = self._initial_states(hx, zeros, True)
+        if hx is not None and packed.sorted_indices is not None:
+            states = tuple(s.index_select(1, packed.sorted_indices) for s in states)
+        valid = [torch.tensor([t < n for n in lengths]).unsqueeze(1) for t in range(steps_total)]
+        layer_input = padded
+        finals = []
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction in range(num_directions):
+                index = layer * num_directions + direction
+                state = tuple(s[index] for s in states)
+                steps = range(steps_total)
+                if direction == 1:
+                    steps = reversed(steps)
+                weights = self._weights(layer, direction)
+                out = [None] * steps_total
+                for t in steps:
+                    stepped = self._cell(layer_input[t], state, *weights)
+                    state = tuple(torch.where(valid[t], new, old) for new, old in zip(stepped, state))
+                    out[t] = state[0]
+                outputs.append(torch.stack(out))
+                finals.append(state)
+            layer_input = outputs[0] if num_directions == 1 else torch.cat(outputs, 2)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        sizes = packed.batch_sizes.tolist()
+        data = torch.cat([layer_input[t].narrow(0, 0, b) for t, b in enumerate(sizes)], 0)
+        final = tuple(torch.stack([f[i] for f in finals]) for i in range(len(states)))
+        if packed.unsorted_indices is not None:
+            final = tuple(f.index_select(1, packed.unsorted_indices) for f in final)
+        output = PackedSequence(data, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices)
         return output, self._pack(final)
 
     def _initial_states(self, hx, zeros, batched):
