@@ -3,9 +3,11 @@
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_
 from . import rnn
 from .weight_norm import remove_weight_norm, weight_norm
+from .spectral_norm import remove_spectral_norm, spectral_norm
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "parameters_to_vector",
-           "vector_to_parameters", "rnn", "weight_norm", "remove_weight_norm"]
+           "vector_to_parameters", "rnn", "weight_norm", "remove_weight_norm",
+           "spectral_norm", "remove_spectral_norm"]
 
 
 def parameters_to_vector(parameters):
