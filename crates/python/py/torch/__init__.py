@@ -25,6 +25,29 @@ float64 = double = _C.float64
 int64 = long = _C.int64
 bool = _C.bool
 
+
+class _MissingDtype:
+    """A dtype gradscope has no tensors of (`torch.float16`): code may name
+    it (autocast's `dtype=`), but a tensor of it cannot be made."""
+
+    __module__ = "torch"
+    is_floating_point = True
+    is_complex = False
+
+    def __init__(self, name, itemsize):
+        self._name = name
+        self.itemsize = itemsize
+
+    def __repr__(self):
+        return f"torch.{self._name}"
+
+    def refuse(self):
+        raise TypeError(f"gradscope has no {self!r} tensors (only float32, float64, int64 and bool)")
+
+
+float16 = half = _MissingDtype("float16", 2)
+bfloat16 = _MissingDtype("bfloat16", 2)
+
 tensor = _C.tensor
 ones = _C.ones
 zeros = _C.zeros
@@ -255,6 +278,63 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
     if model is None:
         return lambda fn: fn
     return model
+
+
+def autocast(device_type, dtype=None, enabled=True, cache_enabled=None):
+    from .amp import autocast as amp_autocast
+
+    return amp_autocast(device_type, dtype, enabled, cache_enabled)
+
+
+_deterministic = [False, False]
+_matmul_precision = ["highest"]
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    """gradscope's kernels are deterministic already; this records the flag."""
+    _deterministic[0], _deterministic[1] = _builtins.bool(mode), _builtins.bool(warn_only)
+
+
+def are_deterministic_algorithms_enabled():
+    return _deterministic[0]
+
+
+def is_deterministic_algorithms_warn_only_enabled():
+    return _deterministic[1]
+
+
+def set_float32_matmul_precision(precision):
+    if precision not in ("highest", "high", "medium"):
+        import warnings
+
+        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
+                      "setFloat32MatmulPrecision call has no effect.", stacklevel=2)
+        return
+    _matmul_precision[0] = precision
+
+
+def get_float32_matmul_precision():
+    return _matmul_precision[0]
+
+
+def set_default_dtype(d):
+    if d == float32:
+        return
+    if d not in (float64,):
+        raise TypeError("only floating-point types are supported as the default type")
+    raise NotImplementedError("gradscope keeps float32 as the default dtype (float64 tensors must be asked for)")
+
+
+class _Version:
+    __name__ = "torch.version"
+    __version__ = __version__
+    cuda = None
+    hip = None
+    debug = False
+    git_version = "gradscope"
+
+
+version = _Version()
 
 
 def is_tensor(obj):
@@ -534,7 +614,7 @@ from .serialization import load, save  # noqa: E402  (it imports torch)
 # are most of the start-up's time and many programs use none or a few of
 # them. `torch.nn.Linear`, `import torch.nn as nn` and `from torch import
 # nn` all work as in PyTorch, which imports them eagerly.
-_LAZY_SUBMODULES = ("nn", "optim", "utils", "profiler", "linalg", "special", "distributions")
+_LAZY_SUBMODULES = ("nn", "optim", "utils", "profiler", "linalg", "special", "distributions", "backends", "amp")
 
 
 def __getattr__(name):

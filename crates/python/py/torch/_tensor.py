@@ -61,7 +61,11 @@ class Tensor(_C.TensorBase):
         kwargs.pop("memory_format", None)
         if kwargs:
             raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if getattr(dtype, "refuse", None) is not None:
+            dtype.refuse()
         for arg in args:
+            if getattr(arg, "refuse", None) is not None:
+                arg.refuse()
             if isinstance(arg, _C.dtype):
                 dtype = arg
             elif isinstance(arg, Tensor):
@@ -541,6 +545,13 @@ class Tensor(_C.TensorBase):
         if dtype is None:
             return "torch." + {"bool": "BoolTensor", "int64": "LongTensor", "float32": "FloatTensor", "float64": "DoubleTensor"}[str(self.dtype)[6:]]
         return self.to(dtype)
+
+    def half(self):
+        from . import float16
+
+        float16.refuse()
+
+    bfloat16 = half
 
     def float(self):
         return self._to_dtype(_C.float32)

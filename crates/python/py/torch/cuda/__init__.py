@@ -21,6 +21,14 @@ def manual_seed_all(seed):
     pass
 
 
+def get_device_name(device=None):
+    raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+def current_device():
+    raise AssertionError("Torch not compiled with CUDA enabled")
+
+
 def synchronize(device=None):
     pass
 
@@ -38,3 +46,40 @@ def max_memory_allocated(device=None):
 
 
 OutOfMemoryError = None  # set by torch/__init__.py
+
+
+class _AmpModule:
+    """`torch.cuda.amp`: PyTorch's deprecated spellings of `torch.amp`'s."""
+
+    __name__ = "torch.cuda.amp"
+
+    @staticmethod
+    def autocast(enabled=True, dtype=None, cache_enabled=True):
+        import warnings
+
+        from ..amp import autocast
+
+        warnings.warn(
+            "`torch.cuda.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('cuda', args...)` "
+            "instead.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return autocast("cuda", dtype=dtype, enabled=enabled)
+
+    @staticmethod
+    def GradScaler(init_scale=2.0**16, growth_factor=2.0, backoff_factor=0.5, growth_interval=2000, enabled=True):
+        import warnings
+
+        from ..amp import GradScaler
+
+        warnings.warn(
+            "`torch.cuda.amp.GradScaler(args...)` is deprecated. Please use `torch.amp.GradScaler('cuda', args...)` "
+            "instead.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return GradScaler("cuda", init_scale, growth_factor, backoff_factor, growth_interval, enabled)
+
+
+amp = _AmpModule()
