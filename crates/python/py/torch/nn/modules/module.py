@@ -98,6 +98,73 @@ class _RemovableHandle:
 _next_hook_id = [0]
 
 
+class _BackwardHookCall:
+    """One call's full backward hooks, as PyTorch's BackwardHookFunction
+    nodes: identity nodes on the outputs keep their gradients, identity
+    nodes on the inputs that need one gather theirs, and the hooks run
+    once all are in (their result replacing the input gradients)."""
+
+    def __init__(self, module, hooks):
+        self.module = module
+        self.hooks = list(hooks.values())
+        self.grad_output = None
+        self.inputs = 0
+        self.grad_input = {}
+
+    def _identity(self, tensor, backward):
+        from torch import _composite
+
+        return _composite.op("BackwardHookFunctionBackward", [tensor], lambda: tensor.detach().clone(),
+                             lambda g: [backward(g)])
+
+    def wrap_inputs(self, args):
+        wrapped = list(args)
+        for position, a in enumerate(args):
+            if isinstance(a, torch.Tensor) and a.requires_grad and torch.is_grad_enabled():
+                slot = self.inputs
+                self.inputs += 1
+                wrapped[position] = self._identity(a, lambda g, slot=slot: self._input_grad(slot, g))
+        return tuple(wrapped)
+
+    def wrap_outputs(self, result):
+        if not torch.is_grad_enabled():
+            return result
+        outputs = result if isinstance(result, tuple) else (result,)
+        wrapped = tuple(self._identity(o, self._output_grad) if isinstance(o, torch.Tensor) and o.requires_grad
+                        else o for o in outputs)
+        return wrapped if isinstance(result, tuple) else wrapped[0]
+
+    def _output_grad(self, g):
+        self.grad_output = (g,)
+        if self.inputs == 0:
+            import warnings
+
+            warnings.warn(
+                "Full backward hook is firing when gradients are computed with respect to module outputs since no "
+                "inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
+                "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.",
+                stacklevel=2,
+            )
+            self._run((None,))
+        return g
+
+    def _input_grad(self, slot, g):
+        self.grad_input[slot] = g
+        if len(self.grad_input) < self.inputs:
+            return g
+        grads = tuple(self.grad_input[i] for i in range(self.inputs))
+        replaced = self._run(grads)
+        return replaced[slot] if replaced is not None else g
+
+    def _run(self, grad_input):
+        current = grad_input
+        for hook in self.hooks:
+            out = hook(self.module, current, self.grad_output)
+            if out is not None:
+                current = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+        return current if current is not grad_input else None
+
+
 # The module calls in progress while a trace records, outermost first:
 # each is (qualified names of the outermost module's submodules by id, the
 # call's own qualified name).
@@ -146,6 +213,7 @@ class Module:
         d["_modules"] = {}
         d["_forward_hooks"] = {}
         d["_forward_pre_hooks"] = {}
+        d["_backward_hooks"] = {}
 
     def forward(self, *input):
         raise NotImplementedError(
@@ -165,7 +233,13 @@ class Module:
                 result = hook(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
+            hooks = self.__dict__.get("_backward_hooks")
+            if hooks:
+                call = _BackwardHookCall(self, hooks)
+                args = call.wrap_inputs(args)
             result = self.forward(*args, **kwargs)
+            if hooks:
+                result = call.wrap_outputs(result)
             for hook in list(self.__dict__.get("_forward_hooks", {}).values()):
                 hook_result = hook(self, args, result)
                 if hook_result is not None:
@@ -182,6 +256,16 @@ class Module:
         _next_hook_id[0] += 1
         self._forward_hooks[_next_hook_id[0]] = hook
         return _RemovableHandle(self._forward_hooks, _next_hook_id[0])
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """`hook(module, grad_input, grad_output)` once the gradients of the
+        module's inputs are known (of its outputs, where no input needs one);
+        what it returns replaces `grad_input`."""
+        if "_backward_hooks" not in self.__dict__:
+            self.__dict__["_backward_hooks"] = {}
+        _next_hook_id[0] += 1
+        self._backward_hooks[_next_hook_id[0]] = hook
+        return _RemovableHandle(self._backward_hooks, _next_hook_id[0])
 
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
         _next_hook_id[0] += 1
