@@ -199,9 +199,15 @@ impl Node {
     }
 
     /// Drops what backward would have read; a later backward through this
-    /// node is an error.
+    /// node is an error if it saved anything. As in PyTorch, only a freed
+    /// saved tensor is: a node that saved none (a view's `SelectBackward0`,
+    /// `SumBackward0`) can run again.
     fn release_saved(&self) {
-        self.saved.borrow_mut().take();
+        let mut saved = self.saved.borrow_mut();
+        if saved.as_ref().is_some_and(|s| !s.is_empty()) {
+            *saved = None;
+        }
+        drop(saved);
         let node = self.id;
         trace::emit(|| EventKind::SavedReleased { node });
     }
