@@ -25,6 +25,39 @@ def _state_like(p):
     return t
 
 
+# PyTorch's wording for an argument that must be non-negative; others read
+# "Invalid <name> value: <value>".
+_ARG_LABELS = {"lr": "learning rate", "eps": "epsilon value"}
+
+
+def _check_nonnegative(**values):
+    """PyTorch's `if not 0.0 <= value: raise ValueError(...)` for each keyword,
+    in the order given."""
+    for name, value in values.items():
+        if not 0.0 <= value:
+            raise ValueError(f"Invalid {_ARG_LABELS.get(name, name + ' value')}: {value}")
+
+
+def _check_adam_args(lr, eps, betas, weight_decay):
+    """The argument checks Adam, Adamax, NAdam and RAdam share, in PyTorch's order."""
+    _check_nonnegative(lr=lr, eps=eps)
+    for i in (0, 1):
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+    _check_nonnegative(weight_decay=weight_decay)
+
+
+def _weight_decay(p, grad, lr, weight_decay, decoupled=False):
+    """The gradient after L2 weight decay (`grad + weight_decay * p`), or, when
+    `decoupled`, the gradient unchanged after `p` is shrunk by `lr * weight_decay`."""
+    if weight_decay != 0:
+        if decoupled:
+            p.copy_(p * (1 - lr * weight_decay))
+        else:
+            grad = _C._add_alpha(grad, p, weight_decay, False)
+    return grad
+
+
 class Optimizer:
     __module__ = "torch.optim.optimizer"
 
@@ -143,6 +176,44 @@ class Optimizer:
     def _emit_step(self):
         updated = sum(1 for g in self.param_groups for p in g["params"] if p.grad is not None)
         _C._emit_optimizer_step(type(self).__name__, updated)
+
+    def _step_groups(self, closure):
+        """The `step` the built-in optimizers share: evaluate `closure` under
+        grad mode, then, without grad, update each parameter group with
+        `self._update_group(group)`; returns the closure's loss."""
+        loss = self._closure(closure)
+        self._emit_step()
+        with torch.no_grad():
+            for group in self.param_groups:
+                self._update_group(group)
+        return loss
+
+    @staticmethod
+    def _with_grad(group):
+        """Each parameter of `group` that has a gradient, with that gradient
+        (negated under `maximize`)."""
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            yield p, (p.grad if not group["maximize"] else -p.grad)
+
+    def _stepped(self, group, *buffers):
+        """PyTorch's per-parameter step prologue: each parameter of `group` that
+        has a gradient, that gradient (negated under `maximize`), and its state,
+        created on first use (a float step count, then for each of `buffers` a
+        zero tensor like the parameter, or for a `(name, value)` pair a scalar
+        tensor of that value), with its step count advanced by one."""
+        for p, grad in self._with_grad(group):
+            state = self.state[p]
+            if len(state) == 0:
+                state["step"] = torch.tensor(0.0)
+                for name in buffers:
+                    if isinstance(name, tuple):
+                        state[name[0]] = torch.tensor(name[1])
+                    else:
+                        state[name] = _state_like(p)
+            state["step"].add_(1)
+            yield p, grad, state
 
     def _closure(self, closure):
         if closure is None:

@@ -4,7 +4,7 @@ import _gradscope as _C
 
 import torch
 
-from .optimizer import Optimizer, _state_like, required
+from .optimizer import Optimizer, _state_like, _weight_decay, required
 
 __all__ = ["SGD"]
 
@@ -30,34 +30,27 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
 
     def step(self, closure=None):
-        loss = self._closure(closure)
-        self._emit_step()
-        with torch.no_grad():
-            for group in self.param_groups:
-                lr = group["lr"]
-                momentum = group["momentum"]
-                dampening = group["dampening"]
-                weight_decay = group["weight_decay"]
-                nesterov = group["nesterov"]
-                maximize = group["maximize"]
-                for p in group["params"]:
-                    if p.grad is None:
-                        continue
-                    d_p = p.grad if not maximize else -p.grad
-                    if weight_decay != 0:
-                        d_p = _C._add_alpha(d_p, p, weight_decay, False)
-                    if momentum != 0:
-                        state = self.state[p]
-                        buf = state.get("momentum_buffer")
-                        if buf is None:
-                            buf = _state_like(p)
-                            buf.copy_(d_p)
-                            state["momentum_buffer"] = buf
-                        else:
-                            buf.copy_(_C._add_alpha(buf * momentum, d_p, 1 - dampening, False))
-                        if nesterov:
-                            d_p = _C._add_alpha(d_p, buf, momentum, False)
-                        else:
-                            d_p = buf
-                    p.copy_(_C._add_alpha(p, d_p, -lr, False))
-        return loss
+        return self._step_groups(closure)
+
+    def _update_group(self, group):
+        lr = group["lr"]
+        momentum = group["momentum"]
+        dampening = group["dampening"]
+        weight_decay = group["weight_decay"]
+        nesterov = group["nesterov"]
+        for p, d_p in self._with_grad(group):
+            d_p = _weight_decay(p, d_p, lr, weight_decay)
+            if momentum != 0:
+                state = self.state[p]
+                buf = state.get("momentum_buffer")
+                if buf is None:
+                    buf = _state_like(p)
+                    buf.copy_(d_p)
+                    state["momentum_buffer"] = buf
+                else:
+                    buf.copy_(_C._add_alpha(buf * momentum, d_p, 1 - dampening, False))
+                if nesterov:
+                    d_p = _C._add_alpha(d_p, buf, momentum, False)
+                else:
+                    d_p = buf
+            p.copy_(_C._add_alpha(p, d_p, -lr, False))
