@@ -9,18 +9,48 @@ __all__ = ["ReLU", "GELU", "Tanh", "Sigmoid", "LeakyReLU", "Softmax", "LogSoftma
            "PReLU", "Softmin", "Softmax2d"]
 
 
-class ReLU(Module):
-    __module__ = "torch.nn.modules.activation"
+class _Pointwise(Module):
+    """A module computing `F.<_fn>(input, *args)`, its arguments being the
+    constructor's, kept as attributes named `_args` (in the functional's order).
+    `extra_repr` prints the `_repr_args` attributes (`_args` other than
+    `inplace` unless given) as `name=value` (bare values when not `_repr_named`),
+    then `inplace=True` when `inplace` is set and `_repr_inplace`, as PyTorch
+    prints each module."""
 
-    def __init__(self, inplace=False):
+    _fn = None
+    _args = ()
+    _repr_args = None
+    _repr_named = True
+    _repr_inplace = True
+
+    def __init__(self, *values):
         super().__init__()
-        self.inplace = inplace
+        for name, value in zip(self._args, values):
+            setattr(self, name, value)
 
     def forward(self, input):
-        return F.relu(input, inplace=self.inplace)
+        return getattr(F, self._fn)(input, *[getattr(self, name) for name in self._args])
 
     def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
+        names = self._repr_args
+        if names is None:
+            names = [name for name in self._args if name != "inplace"]
+        if self._repr_named:
+            parts = [f"{name}={getattr(self, name)}" for name in names]
+        else:
+            parts = [f"{getattr(self, name)}" for name in names]
+        if self._repr_inplace and "inplace" in self._args and self.inplace:
+            parts.append("inplace=True")
+        return ", ".join(parts)
+
+
+class ReLU(_Pointwise):
+    __module__ = "torch.nn.modules.activation"
+    _fn = "relu"
+    _args = ("inplace",)
+
+    def __init__(self, inplace=False):
+        super().__init__(inplace)
 
 
 class GELU(Module):
@@ -51,163 +81,105 @@ class Sigmoid(Module):
         return input.sigmoid()
 
 
-class SiLU(Module):
+class SiLU(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "silu"
+    _args = ("inplace",)
 
     def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.silu(input, self.inplace)
-
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
+        super().__init__(inplace)
 
 
-class ELU(Module):
+class ELU(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "elu"
+    _args = ("alpha", "inplace")
 
     def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.elu(input, self.alpha, self.inplace)
-
-    def extra_repr(self):
-        inplace_str = ", inplace=True" if self.inplace else ""
-        return f"alpha={self.alpha}{inplace_str}"
+        super().__init__(alpha, inplace)
 
 
-class LeakyReLU(Module):
+class LeakyReLU(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "leaky_relu"
+    _args = ("negative_slope", "inplace")
 
     def __init__(self, negative_slope=1e-2, inplace=False):
-        super().__init__()
-        self.negative_slope = negative_slope
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.leaky_relu(input, self.negative_slope, inplace=self.inplace)
-
-    def extra_repr(self):
-        inplace_str = ", inplace=True" if self.inplace else ""
-        return f"negative_slope={self.negative_slope}{inplace_str}"
+        super().__init__(negative_slope, inplace)
 
 
-class Softplus(Module):
+class Softplus(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "softplus"
+    _args = ("beta", "threshold")
 
     def __init__(self, beta=1.0, threshold=20.0):
-        super().__init__()
-        self.beta = beta
-        self.threshold = threshold
-
-    def forward(self, input):
-        return F.softplus(input, self.beta, self.threshold)
-
-    def extra_repr(self):
-        return f"beta={self.beta}, threshold={self.threshold}"
+        super().__init__(beta, threshold)
 
 
-class Softmax(Module):
+class Softmax(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "softmax"
+    _args = ("dim",)
 
     def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.softmax(input, self.dim)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
+        super().__init__(dim)
 
 
-class LogSoftmax(Module):
+class LogSoftmax(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "log_softmax"
+    _args = ("dim",)
 
     def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.log_softmax(input, self.dim)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
+        super().__init__(dim)
 
 
-class SELU(Module):
+class SELU(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "selu"
+    _args = ("inplace",)
 
     def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.selu(input, self.inplace)
-
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
+        super().__init__(inplace)
 
 
-class CELU(Module):
+class CELU(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "celu"
+    _args = ("alpha", "inplace")
 
     def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.celu(input, self.alpha, self.inplace)
-
-    def extra_repr(self):
-        inplace_str = ", inplace=True" if self.inplace else ""
-        return f"alpha={self.alpha}{inplace_str}"
+        super().__init__(alpha, inplace)
 
 
-class Mish(Module):
+class Mish(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "mish"
+    _args = ("inplace",)
+    _repr_inplace = False
 
     def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.mish(input, self.inplace)
+        super().__init__(inplace)
 
 
-class Hardtanh(Module):
+class Hardtanh(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "hardtanh"
+    _args = ("min_val", "max_val", "inplace")
 
     def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
-        super().__init__()
-        self.min_val = min_val
-        self.max_val = max_val
-        self.inplace = inplace
+        super().__init__(min_val, max_val, inplace)
         if self.max_val <= self.min_val:
             raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})")
-
-    def forward(self, input):
-        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
-
-    def extra_repr(self):
-        inplace_str = ", inplace=True" if self.inplace else ""
-        return f"min_val={self.min_val}, max_val={self.max_val}{inplace_str}"
 
 
 class ReLU6(Hardtanh):
     __module__ = "torch.nn.modules.activation"
+    _repr_args = ()
 
     def __init__(self, inplace=False):
         super().__init__(0.0, 6.0, inplace)
-
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
 
 
 class LogSigmoid(Module):
@@ -217,40 +189,33 @@ class LogSigmoid(Module):
         return F.logsigmoid(input)
 
 
-class GLU(Module):
+class GLU(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "glu"
+    _args = ("dim",)
 
     def __init__(self, dim=-1):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.glu(input, self.dim)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
+        super().__init__(dim)
 
 
-class Hardsigmoid(Module):
+class Hardsigmoid(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "hardsigmoid"
+    _args = ("inplace",)
+    _repr_inplace = False
 
     def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.hardsigmoid(input, self.inplace)
+        super().__init__(inplace)
 
 
-class Hardswish(Module):
+class Hardswish(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "hardswish"
+    _args = ("inplace",)
+    _repr_inplace = False
 
     def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.hardswish(input, self.inplace)
+        super().__init__(inplace)
 
 
 class Softsign(Module):
@@ -267,49 +232,33 @@ class Tanhshrink(Module):
         return F.tanhshrink(input)
 
 
-class Softshrink(Module):
+class Softshrink(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "softshrink"
+    _args = ("lambd",)
+    _repr_named = False
 
     def __init__(self, lambd=0.5):
-        super().__init__()
-        self.lambd = lambd
-
-    def forward(self, input):
-        return F.softshrink(input, self.lambd)
-
-    def extra_repr(self):
-        return str(self.lambd)
+        super().__init__(lambd)
 
 
-class Hardshrink(Module):
+class Hardshrink(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "hardshrink"
+    _args = ("lambd",)
+    _repr_named = False
 
     def __init__(self, lambd=0.5):
-        super().__init__()
-        self.lambd = lambd
-
-    def forward(self, input):
-        return F.hardshrink(input, self.lambd)
-
-    def extra_repr(self):
-        return f"{self.lambd}"
+        super().__init__(lambd)
 
 
-class Threshold(Module):
+class Threshold(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _fn = "threshold"
+    _args = ("threshold", "value", "inplace")
 
     def __init__(self, threshold, value, inplace=False):
-        super().__init__()
-        self.threshold = threshold
-        self.value = value
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.threshold(input, self.threshold, self.value, self.inplace)
-
-    def extra_repr(self):
-        inplace_str = ", inplace=True" if self.inplace else ""
-        return f"threshold={self.threshold}, value={self.value}{inplace_str}"
+        super().__init__(threshold, value, inplace)
 
 
 class PReLU(Module):
@@ -331,18 +280,15 @@ class PReLU(Module):
         return f"num_parameters={self.num_parameters}"
 
 
-class Softmin(Module):
+class Softmin(_Pointwise):
     __module__ = "torch.nn.modules.activation"
+    _args = ("dim",)
 
     def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
+        super().__init__(dim)
 
     def forward(self, input):
         return F.softmin(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
 
 
 class Softmax2d(Module):
