@@ -225,21 +225,28 @@ def corrcoef(self):
     return c.clamp(-1, 1)
 
 
-def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
-    """The `q`-th quantiles (of all values, or along `dim`), interpolated
-    between the sorted values as PyTorch's `quantile` does."""
+def _checked_q(self, q):
+    """`quantile`'s and `nanquantile`'s q: whether it is one number, and it
+    as a tensor, each value checked to lie in [0, 1] as PyTorch checks it."""
     from . import Tensor
 
-    if not self.is_floating_point():
-        raise RuntimeError(
-            "quantile() input tensor must be either float or double dtype"
-        )
     scalar = not isinstance(q, Tensor) or q.dim() == 0
     qs = q if isinstance(q, Tensor) else _C.tensor(float(q), dtype=self.dtype, device=self._device)
     for v in qs.reshape(-1).tolist():
         if not 0 <= v <= 1:
             raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {v}" if scalar
                                else "quantile() q values must be in the range [0, 1]")
+    return scalar, qs
+
+
+def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+    """The `q`-th quantiles (of all values, or along `dim`), interpolated
+    between the sorted values as PyTorch's `quantile` does."""
+    if not self.is_floating_point():
+        raise RuntimeError(
+            "quantile() input tensor must be either float or double dtype"
+        )
+    scalar, qs = _checked_q(self, q)
     if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
         raise RuntimeError(
             "quantile() interpolation must be one of linear, lower, higher, midpoint or nearest. Found "
@@ -282,14 +289,7 @@ def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
 
 def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
     """`quantile` of the values that are not NaN (NaN where none is)."""
-    from . import Tensor
-
-    scalar = not isinstance(q, Tensor) or q.dim() == 0
-    qs = q if isinstance(q, Tensor) else _C.tensor(float(q), dtype=self.dtype, device=self._device)
-    for v in qs.reshape(-1).tolist():
-        if not 0 <= v <= 1:
-            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {v}" if scalar
-                               else "quantile() q values must be in the range [0, 1]")
+    scalar, qs = _checked_q(self, q)
     x = self.reshape(1, -1) if dim is None else self.movedim(dim, -1)
     lead = tuple(x.shape[:-1])
     rows = x.reshape(-1, x.shape[-1])

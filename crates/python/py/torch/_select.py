@@ -90,10 +90,15 @@ def _kth(name, x, k, dim, keepdim, what):
         # NaN sorts last, as in PyTorch.
         order = sorted(range(n), key=lambda i: (row[i] != row[i], row[i]))
         picks.append([order[k]])
-    index = _index_tensor(picks, shape[:-1] + (1,), dim, x._device)
-    if not keepdim:
-        index = index.squeeze(dim)
-    kept = index if keepdim else index.unsqueeze(dim)
+    return _picked(name, x, picks, shape, dim, keepdim)
+
+
+def _picked(name, x, picks, shape, dim, keepdim):
+    """The values of `x` at `picks` (one index per row of `_rows(x, dim)`,
+    each a one-item list) and their indices, recorded as node `name` with
+    PyTorch's value_selecting_reduction_backward."""
+    kept = _index_tensor(picks, shape[:-1] + (1,), dim, x._device)
+    index = kept if keepdim else kept.squeeze(dim)
 
     def forward():
         values = x.gather(dim, kept)
@@ -152,22 +157,7 @@ def nanmedian(self, dim=None, keepdim=False):
             continue
         valid.sort(key=row.__getitem__)
         picks.append([valid[(len(valid) - 1) // 2]])
-    index = _index_tensor(picks, shape[:-1] + (1,), d, self._device)
-    kept = index
-    if not keepdim:
-        index = index.squeeze(d)
-
-    def forward():
-        values = self.gather(d, kept)
-        return values if keepdim else values.squeeze(d)
-
-    def backward(g, i):
-        if not keepdim:
-            g, i = g.unsqueeze(d), i.unsqueeze(d)
-        return _C.zeros(tuple(self.shape), dtype=g.dtype, device=g.device).scatter(d, i, g)
-
-    values = _composite.node("NanmedianBackward1", self, forward, backward, (index,), ("indices",))
-    return return_types.nanmedian((values, index))
+    return return_types.nanmedian(_picked("NanmedianBackward1", self, picks, shape, d, keepdim))
 
 
 def kthvalue(self, k, dim=-1, keepdim=False):
@@ -305,22 +295,7 @@ def mode(self, dim=-1, keepdim=False):
             counts[v] = counts.get(v, 0) + 1
         best = _builtins.min(counts, key=lambda v: (-counts[v], v))
         picks.append([_builtins.max(i for i, v in enumerate(row) if v == best)])
-    index = _index_tensor(picks, shape[:-1] + (1,), dim, self._device)
-    kept = index
-    if not keepdim:
-        index = index.squeeze(dim)
-
-    def forward():
-        values = self.gather(dim, kept)
-        return values if keepdim else values.squeeze(dim)
-
-    def backward(g, i):
-        if not keepdim:
-            g, i = g.unsqueeze(dim), i.unsqueeze(dim)
-        return _C.zeros(tuple(self.shape), dtype=g.dtype, device=g.device).scatter(dim, i, g)
-
-    values = _composite.node("ModeBackward0", self, forward, backward, (index,), ("indices",))
-    return return_types.mode((values, index))
+    return return_types.mode(_picked("ModeBackward0", self, picks, shape, dim, keepdim))
 
 
 METHODS = ("nanmedian", "mode", "cummax", "cummin", "median", "kthvalue", "aminmax", "bincount", "unique", "bernoulli")
