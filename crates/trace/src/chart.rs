@@ -2,12 +2,11 @@
 //! peak and the phases (backward, grad modes, recomputation) marked, placed
 //! in a plot box, so the page only writes the SVG.
 
-use std::fmt::Write;
-
 use crate::event::{Category, Event, EventKind};
 use crate::follow::Fold;
 use crate::log::EventList;
 use crate::memory::{MemorySample, MemoryTracker};
+use crate::svg::push_tenths;
 
 /// What the horizontal axis counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -694,23 +693,6 @@ impl MemoryChart {
     }
 }
 
-/// Appends `v` with one decimal, as `{v:.1}` writes it but for ties (a
-/// hundredth's difference): the band paths of a long run hold thousands of
-/// numbers, and the formatter's exact decimal conversion was a third of the
-/// chart's cost per frame.
-fn push_tenths(out: &mut String, v: f64) {
-    if !v.is_finite() || v.abs() >= 1e15 {
-        let _ = write!(out, "{v:.1}");
-        return;
-    }
-    let tenths = (v * 10.0).round() as i64;
-    if tenths < 0 {
-        out.push('-');
-    }
-    let tenths = tenths.unsigned_abs();
-    let _ = write!(out, "{}.{}", tenths / 10, tenths % 10);
-}
-
 /// Microseconds as the time axis prints them: `850 us`, `1.2 ms`, `3.4 s`.
 pub fn duration_label(us: u64) -> String {
     match us {
@@ -811,28 +793,6 @@ mod tests {
             .enumerate()
             .map(|(i, k)| ev(i as u64, k))
             .collect()
-    }
-
-    #[test]
-    fn chart_tenths_as_the_formatter_writes_them() {
-        for v in [
-            0.0,
-            1.0,
-            50.0,
-            2.04,
-            99.96,
-            123.456,
-            0.05001,
-            -3.17,
-            1e9 + 0.3,
-        ] {
-            let mut mine = String::new();
-            push_tenths(&mut mine, v);
-            assert_eq!(mine, format!("{v:.1}"), "{v}");
-        }
-        let mut odd = String::new();
-        push_tenths(&mut odd, f64::NAN);
-        assert_eq!(odd, "NaN");
     }
 
     fn tenths(xs: &[f64]) -> Vec<f64> {

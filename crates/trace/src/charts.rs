@@ -14,11 +14,10 @@
 //! NaN and infinite values are kept and marked, never dropped: a NaN loss
 //! is what a learner most needs to see.
 
-use std::fmt::Write;
-
 use crate::chart::{MemoryChart, Span};
 use crate::event::{Event, EventKind, TensorId};
 use crate::follow::Fold;
+use crate::svg::push_tenths;
 
 /// One value at one step.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -385,8 +384,10 @@ impl Plot {
         let mut path = String::new();
         let mut end_segment = |segment: &mut Vec<(f64, f64)>, kept: &mut Vec<(f64, f64)>| {
             for (k, (x, y)) in segment.iter().enumerate() {
-                let command = if k == 0 { 'M' } else { 'L' };
-                let _ = write!(path, "{command}{x:.1},{y:.1}");
+                path.push(if k == 0 { 'M' } else { 'L' });
+                push_tenths(&mut path, *x);
+                path.push(',');
+                push_tenths(&mut path, *y);
             }
             kept.append(segment);
         };

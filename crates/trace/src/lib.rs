@@ -22,6 +22,7 @@ pub mod playback;
 pub mod protocol;
 pub mod snapshot;
 pub mod step;
+pub mod svg;
 pub mod viewport;
 
 pub use event::{Category, Event, EventKind, NodeId, SavedInfo, StorageId, TensorId};

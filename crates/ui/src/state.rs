@@ -9,6 +9,7 @@ use gradscope_trace::protocol::{ClaimResult, Device, WebGpu};
 use gradscope_trace::step::StepBy;
 use yew::Reducible;
 
+use crate::console::{Console, Stream};
 use crate::share::Shared;
 
 /// Where the engine's worker stands.
@@ -41,17 +42,6 @@ pub enum Run {
     },
     /// Stopped by the learner.
     Stopped,
-}
-
-/// One piece of console output.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Output {
-    /// What the program printed.
-    Stdout(Rc<str>),
-    /// What the program wrote to `sys.stderr`.
-    Stderr(Rc<str>),
-    /// A note from the engine.
-    Notice(Rc<str>),
 }
 
 /// A lesson's claims, as far as the engine has checked them.
@@ -130,7 +120,8 @@ pub struct State {
     pub playback: Playback,
     /// Replay of the recorded trace, statement by statement.
     pub replay: Replay,
-    pub output: Vec<Output>,
+    /// What the run printed, as the console keeps it.
+    pub output: Console,
     pub axis: Axis,
     /// The open lesson's slug, if one is open.
     pub lesson: Option<&'static str>,
@@ -156,7 +147,7 @@ impl State {
             run: Run::Idle,
             playback: Playback::default(),
             replay: Replay::default(),
-            output: vec![],
+            output: Console::default(),
             axis: Axis::Events,
             lesson: None,
             claims: Claims::Unchecked,
@@ -352,6 +343,7 @@ impl Reducible for State {
 /// Applies one frame's replies: their events join the trace as one batch.
 fn apply_replies(next: &mut State, replies: Vec<Reply>) {
     let mut batch = Vec::new();
+    let mut written = Pending::default();
     for reply in replies {
         match reply {
             Reply::Ready { startup_ms } => next.engine = Engine::Ready { startup_ms },
@@ -360,9 +352,14 @@ fn apply_replies(next: &mut State, replies: Vec<Reply>) {
             // join the trace without being copied.
             Reply::Events { events } if batch.is_empty() => batch = events,
             Reply::Events { events } => batch.extend(events),
-            Reply::Stdout { text } => next.output.push(Output::Stdout(text.into())),
-            Reply::Stderr { text } => next.output.push(Output::Stderr(text.into())),
-            Reply::Notice { text } => next.output.push(Output::Notice(text.into())),
+            // A frame's pieces of one stream are written at once: joining
+            // a piece to its line copies the line.
+            Reply::Stdout { text } => written.push(Stream::Stdout, text, &mut next.output),
+            Reply::Stderr { text } => written.push(Stream::Stderr, text, &mut next.output),
+            Reply::Notice { text } => {
+                written.flush(&mut next.output);
+                next.output.notice(&text);
+            }
             Reply::Finished => next.run = Run::Finished,
             Reply::LessonChecked {
                 slug,
@@ -395,7 +392,30 @@ fn apply_replies(next: &mut State, replies: Vec<Reply>) {
             }
         }
     }
+    written.flush(&mut next.output);
     next.playback.push(batch);
+}
+
+/// A frame's output of one stream, not yet written to the console.
+#[derive(Default)]
+struct Pending(Option<(Stream, String)>);
+
+impl Pending {
+    fn push(&mut self, stream: Stream, text: String, console: &mut Console) {
+        match &mut self.0 {
+            Some((s, pending)) if *s == stream => pending.push_str(&text),
+            _ => {
+                self.flush(console);
+                self.0 = Some((stream, text));
+            }
+        }
+    }
+
+    fn flush(&mut self, console: &mut Console) {
+        if let Some((stream, text)) = self.0.take() {
+            console.write(stream, &text);
+        }
+    }
 }
 
 #[cfg(test)]

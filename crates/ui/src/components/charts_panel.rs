@@ -3,6 +3,7 @@
 
 use gradscope_trace::EventLog;
 use gradscope_trace::charts::{Marker, Plot, PlotLine, Scale, TrainingBuilder, line_style};
+use gradscope_trace::svg::{push_command, tenths};
 use yew::prelude::*;
 
 use crate::follow::use_follow;
@@ -70,22 +71,22 @@ pub fn ChartsPanel(props: &Props) -> Html {
             format!("{name} per step; {off_count} values not finite or off the scale, marked")
         };
         html! {
-            <svg data-testid={testid} role="img" aria-label={label} width={width.to_string()}
-                 height={(TOP + PLOT_HEIGHT + BOTTOM).to_string()}>
+            <svg data-testid={testid} role="img" aria-label={label} width={tenths(width)}
+                 height={tenths(TOP + PLOT_HEIGHT + BOTTOM)}>
                 <text class="chart-name" x="2" y="11">{ name }</text>
                 <g transform={format!("translate({LEFT},{TOP})")}>
                     { for plot.ticks.iter().map(|t| html! {
                         <g class="tick">
-                            <line x1="0" x2={plot_width.to_string()} y1={t.y.to_string()} y2={t.y.to_string()} />
+                            <line x1="0" x2={tenths(plot_width)} y1={tenths(t.y)} y2={tenths(t.y)} />
                             <text x="-5" y={(t.y + 3.5).to_string()}>{ t.label.clone() }</text>
                         </g>
                     }) }
                     { for plot.lines.iter().zip(styles).map(|(line, &k)| series_line(line, k)) }
                     if let Some(x) = cursor {
-                        <line class="cursor" x1={x.to_string()} x2={x.to_string()} y1="-4"
-                              y2={PLOT_HEIGHT.to_string()} />
+                        <line class="cursor" x1={tenths(x)} x2={tenths(x)} y1="-4"
+                              y2={tenths(PLOT_HEIGHT)} />
                     }
-                    <text class="axis end" x={plot_width.to_string()} y={(PLOT_HEIGHT + 12.0).to_string()}>
+                    <text class="axis end" x={tenths(plot_width)} y={tenths(PLOT_HEIGHT + 12.0)}>
                         { if steps == 1 { "step 1".to_string() } else { format!("steps 1–{steps}") } }
                     </text>
                 </g>
@@ -154,7 +155,7 @@ fn series_line(line: &PlotLine, k: usize) -> Html {
             { for line.points.iter().map(|&(x, y)| marker(style.marker, x, y, style.colour)) }
             { for line.off.iter().map(|m| html! {
                 <g class="off" data-testid="off-mark" data-step={(m.step + 1).to_string()}>
-                    <path d={format!("M{:.1},{:.1}l-3,-3m3,3l3,3m-3,-3l3,-3m-3,3l-3,3", m.x, m.y)} />
+                    <path d={cross(m.x, m.y)} />
                     <text x={m.x.to_string()} y={if m.y <= 0.0 { "8".to_string() } else { (m.y - 3.0).to_string() }}>
                         { m.label }
                     </text>
@@ -164,16 +165,34 @@ fn series_line(line: &PlotLine, k: usize) -> Html {
     }
 }
 
+/// The cross that marks a value off the chart at (x, y).
+fn cross(x: f64, y: f64) -> String {
+    let mut d = String::with_capacity(48);
+    push_command(&mut d, 'M', &[(x, y)]);
+    d.push_str("l-3,-3m3,3l3,3m-3,-3l3,-3m-3,3l-3,3");
+    d
+}
+
 /// A small marker shape centred on (x, y).
 fn marker(shape: Marker, x: f64, y: f64, colour: &'static str) -> Html {
-    let d = match shape {
-        Marker::Circle => format!(
-            "M{:.1},{y:.1}a2.5,2.5 0 1,0 5,0a2.5,2.5 0 1,0 -5,0",
-            x - 2.5
-        ),
-        Marker::Square => format!("M{:.1},{:.1}h5v5h-5z", x - 2.5, y - 2.5),
-        Marker::Triangle => format!("M{x:.1},{:.1}l3,5h-6z", y - 3.0),
-        Marker::Diamond => format!("M{x:.1},{:.1}l3,3l-3,3l-3,-3z", y - 3.0),
-    };
+    let mut d = String::with_capacity(40);
+    match shape {
+        Marker::Circle => {
+            push_command(&mut d, 'M', &[(x - 2.5, y)]);
+            d.push_str("a2.5,2.5 0 1,0 5,0a2.5,2.5 0 1,0 -5,0");
+        }
+        Marker::Square => {
+            push_command(&mut d, 'M', &[(x - 2.5, y - 2.5)]);
+            d.push_str("h5v5h-5z");
+        }
+        Marker::Triangle => {
+            push_command(&mut d, 'M', &[(x, y - 3.0)]);
+            d.push_str("l3,5h-6z");
+        }
+        Marker::Diamond => {
+            push_command(&mut d, 'M', &[(x, y - 3.0)]);
+            d.push_str("l3,3l-3,3l-3,-3z");
+        }
+    }
     html! { <path class="marker" d={d} fill={colour} /> }
 }

@@ -2,22 +2,48 @@
 
 use yew::prelude::*;
 
-use crate::state::{Output, Run};
+use crate::console::{Console, MAX_LINES, Stream};
+use crate::state::Run;
 
 /// Props of [`ConsolePanel`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub output: Vec<Output>,
+    pub output: Console,
     pub run: Run,
 }
 
 /// Program output, engine notes, and a traceback pointing at the program's line.
 #[function_component]
 pub fn ConsolePanel(props: &Props) -> Html {
-    let lines = props.output.iter().map(|o| match o {
-        Output::Stdout(text) => html! { <span class="stdout">{ text.to_string() }</span> },
-        Output::Stderr(text) => html! { <span class="stderr">{ text.to_string() }</span> },
-        Output::Notice(text) => html! { <span class="notice">{ format!("{text}\n") }</span> },
+    // Keyed by line number: a new line adds one element, and dropping
+    // the oldest removes one (see `console`).
+    let lines = props.output.lines().map(|line| {
+        let class = match line.stream {
+            Stream::Stdout => "stdout",
+            Stream::Stderr => "stderr",
+            Stream::Notice => "notice",
+        };
+        let text = if line.cut == 0 {
+            html! { { line.text.to_string() } }
+        } else {
+            let (body, end) = match line.text.strip_suffix('\n') {
+                Some(body) => (body, "\n"),
+                None => (&*line.text, ""),
+            };
+            html! {
+                <>{ body.to_string() }<span class="notice">{ format!(" … {} more bytes not shown", line.cut) }</span>{ end }</>
+            }
+        };
+        html! { <span key={line.number} {class}>{ text }</span> }
+    });
+    let dropped = props.output.dropped();
+    let dropped = (dropped > 0).then(|| {
+        let lines = if dropped == 1 { "line" } else { "lines" };
+        html! {
+            <span class="notice" data-testid="console-dropped">
+                { format!("… {dropped} earlier {lines} not shown: the console keeps the newest {MAX_LINES}\n") }
+            </span>
+        }
     });
     let ending = match &props.run {
         Run::Raised {
@@ -49,7 +75,7 @@ pub fn ConsolePanel(props: &Props) -> Html {
                 if empty {
                     <span class="notice">{ "Output appears here. Ctrl+Enter runs the program." }</span>
                 }
-                { for lines }{ ending }
+                { for dropped }<span class="lines">{ for lines }</span>{ ending }
             </pre>
         </section>
     }

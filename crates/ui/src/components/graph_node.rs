@@ -4,6 +4,7 @@
 use gradscope_trace::chart::bytes_label;
 use gradscope_trace::group::GroupKey;
 use gradscope_trace::layout::{FRAME_HEADER, LaidFrame, NODE_HEIGHT, NODE_WIDTH};
+use gradscope_trace::svg::tenths;
 use gradscope_trace::{NodePhase, NodeView};
 use yew::prelude::*;
 
@@ -121,10 +122,10 @@ pub fn GraphNodeBox(props: &Props) -> Html {
         <g {class} display={spare.then_some("none")} aria-hidden={spare.then_some("true")}
            data-node={view.name.clone()} data-phase={phase_class(view.phase)} tabindex="0" role="button"
            aria-label={view.describe()} {onclick} {onkeydown}>
-            <rect x={x.to_string()} y={y.to_string()} width={NODE_WIDTH.to_string()}
-                  height={NODE_HEIGHT.to_string()} rx="6" />
-            <text x={cx.to_string()} y={(y + 15.0).to_string()} class="name">{ view.name.clone() }</text>
-            <text x={cx.to_string()} y={(y + 29.0).to_string()} class="status">{ view.status() }</text>
+            <rect x={tenths(x)} y={tenths(y)} width={tenths(NODE_WIDTH)}
+                  height={tenths(NODE_HEIGHT)} rx="6" />
+            <text x={tenths(cx)} y={tenths(y + 15.0)} class="name">{ view.name.clone() }</text>
+            <text x={tenths(cx)} y={tenths(y + 29.0)} class="status">{ view.status() }</text>
         </g>
     }
 }
@@ -239,13 +240,13 @@ pub fn GroupBox(props: &GroupProps) -> Html {
            data-nodes={view.nodes.to_string()} data-open="false" tabindex="0" role="button"
            aria-expanded="false" aria-label={label} {onclick} {onkeydown}>
             <title>{ view.label.clone() }</title>
-            <rect x={(x + 4.0).to_string()} y={(y - 4.0).to_string()} width={NODE_WIDTH.to_string()}
-                  height={NODE_HEIGHT.to_string()} rx="6" style={phase_style(view.phase)} />
-            <rect x={x.to_string()} y={y.to_string()} width={NODE_WIDTH.to_string()}
-                  height={NODE_HEIGHT.to_string()} rx="6" style={phase_style(view.phase)} />
-            <text x={cx.to_string()} y={(y + 15.0).to_string()} text-anchor="middle" font-family={TEXT}
+            <rect x={tenths(x + 4.0)} y={tenths(y - 4.0)} width={tenths(NODE_WIDTH)}
+                  height={tenths(NODE_HEIGHT)} rx="6" style={phase_style(view.phase)} />
+            <rect x={tenths(*x)} y={tenths(*y)} width={tenths(NODE_WIDTH)}
+                  height={tenths(NODE_HEIGHT)} rx="6" style={phase_style(view.phase)} />
+            <text x={tenths(cx)} y={tenths(y + 15.0)} text-anchor="middle" font-family={TEXT}
                   font-size="12" font-weight="600">{ format!("▸ {}", view.label) }</text>
-            <text x={cx.to_string()} y={(y + 29.0).to_string()} text-anchor="middle" font-family={TEXT}
+            <text x={tenths(cx)} y={tenths(y + 29.0)} text-anchor="middle" font-family={TEXT}
                   font-size="10" fill="#555">{ view.status() }</text>
         </g>
     }
@@ -273,14 +274,14 @@ pub fn GroupFrame(props: &FrameProps) -> Html {
     );
     html! {
         <g class="group-frame" data-group={f.label.clone()} data-open="true">
-            <rect x={f.x.to_string()} y={f.y.to_string()} width={f.width.to_string()}
-                  height={f.height.to_string()} rx="8" pointer-events="none"
+            <rect x={tenths(f.x)} y={tenths(f.y)} width={tenths(f.width)}
+                  height={tenths(f.height)} rx="8" pointer-events="none"
                   style="fill:rgba(0,114,178,0.03);stroke:#6b8fa8;stroke-width:1;stroke-dasharray:5 3" />
             <g class="group-header" tabindex="0" role="button" aria-expanded="true"
                aria-label={label} {onclick} {onkeydown} style="cursor:pointer">
-                <rect x={f.x.to_string()} y={f.y.to_string()} width={header.to_string()}
-                      height={FRAME_HEADER.to_string()} rx="4" style="fill:#dde8f0;stroke:#6b8fa8;stroke-width:1" />
-                <text x={(f.x + 6.0).to_string()} y={(f.y + 12.0).to_string()} font-family={TEXT}
+                <rect x={tenths(f.x)} y={tenths(f.y)} width={tenths(header)}
+                      height={tenths(FRAME_HEADER)} rx="4" style="fill:#dde8f0;stroke:#6b8fa8;stroke-width:1" />
+                <text x={tenths(f.x + 6.0)} y={tenths(f.y + 12.0)} font-family={TEXT}
                       font-size="11" fill="#234">{ text }</text>
             </g>
         </g>

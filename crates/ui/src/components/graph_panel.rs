@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use gradscope_trace::chart::bytes_label;
 use gradscope_trace::group::{COLLAPSE_ABOVE, Expansion, GroupKey};
+use gradscope_trace::svg::push_command;
 use gradscope_trace::viewport::{PAN_STEP, Viewport, ZOOM_STEP};
 use gradscope_trace::{EventLog, GraphAt, GraphLayout, LaidEdge, LaidFrame, NodeId, NodePhase};
 use yew::prelude::*;
@@ -332,15 +333,13 @@ pub fn GraphEdges(props: &EdgesProps) -> Html {
 /// head is a triangle with its tip at the end, along the curve's last
 /// tangent.
 fn edge_paths(edges: &[[f64; 4]]) -> (String, String) {
-    use std::fmt::Write;
     let mut curves = String::with_capacity(edges.len() * 48);
     let mut heads = String::with_capacity(edges.len() * 40);
     for &[x1, y1, x2, y2] in edges {
         let mid = (y1 + y2) / 2.0;
-        let _ = write!(
-            curves,
-            "M{x1:.1},{y1:.1} C{x1:.1},{mid:.1} {x2:.1},{mid:.1} {x2:.1},{y2:.1}"
-        );
+        push_command(&mut curves, 'M', &[(x1, y1)]);
+        curves.push(' ');
+        push_command(&mut curves, 'C', &[(x1, mid), (x2, mid), (x2, y2)]);
         // The curve's direction at its end: from its last control point,
         // or (a flat edge) from its start.
         let (mut dx, mut dy) = (0.0, y2 - mid);
@@ -355,14 +354,12 @@ fn edge_paths(edges: &[[f64; 4]]) -> (String, String) {
         };
         let (bx, by) = (x2 - ux * ARROW_LENGTH, y2 - uy * ARROW_LENGTH);
         let (px, py) = (-uy * ARROW_HALF_WIDTH, ux * ARROW_HALF_WIDTH);
-        let _ = write!(
-            heads,
-            "M{:.1},{:.1} L{x2:.1},{y2:.1} L{:.1},{:.1}z",
-            bx + px,
-            by + py,
-            bx - px,
-            by - py
-        );
+        push_command(&mut heads, 'M', &[(bx + px, by + py)]);
+        heads.push(' ');
+        push_command(&mut heads, 'L', &[(x2, y2)]);
+        heads.push(' ');
+        push_command(&mut heads, 'L', &[(bx - px, by - py)]);
+        heads.push('z');
     }
     (curves, heads)
 }
@@ -393,7 +390,7 @@ mod tests {
         // base ARROW_LENGTH above it.
         assert_eq!(
             heads,
-            "M45.5,90.9 L50.0,100.0 L54.5,90.9zM-4.5,30.9 L0.0,40.0 L4.5,30.9z"
+            "M45.5,90.9 L50.0,100.0 L54.6,90.9zM-4.6,30.9 L0.0,40.0 L4.6,30.9z"
         );
         // A flat edge's head points along the edge.
         let (_, flat) = edge_paths(&[[0.0, 5.02, 100.0, 5.02]]);

@@ -8,6 +8,7 @@
 use gradscope_trace::chart::{Axis, MarkerKind, MemoryChart, MemoryRecord, bytes_label};
 use gradscope_trace::charts::{budget_y, merge_spans};
 use gradscope_trace::memory::MemoryTracker;
+use gradscope_trace::svg::{push_command, push_tenths, tenths};
 use gradscope_trace::{Category, EventLog};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -146,12 +147,12 @@ pub fn MemoryPanel(props: &Props) -> Html {
     let spans = merged.iter().map(|(s, count)| {
         html! {
             <g class={classes!("span", s.kind.label().replace('_', "-"))}>
-                <rect x={s.x0.to_string()} y="0" width={(s.x1 - s.x0).max(1.0).to_string()}
-                      height={PLOT_HEIGHT.to_string()} />
+                <rect x={tenths(s.x0)} y="0" width={tenths((s.x1 - s.x0).max(1.0))}
+                      height={tenths(PLOT_HEIGHT)} />
                 // A label only where it fits, and on a single span: a
                 // training loop's many narrow spans would print over each other.
                 if *count == 1 && s.x1 - s.x0 >= LABEL_CHAR_WIDTH * s.kind.label().len() as f64 + 6.0 {
-                    <text x={(s.x0 + 3.0).to_string()} y={(10.0 + 11.0 * s.depth as f64).to_string()}>
+                    <text x={tenths(s.x0 + 3.0)} y={tenths(10.0 + 11.0 * s.depth as f64)}>
                         { s.kind.label() }
                     </text>
                 }
@@ -163,11 +164,13 @@ pub fn MemoryPanel(props: &Props) -> Html {
             <path class={classes!("band", category_class(b.category))} d={b.path.clone()} />
         }
     });
-    let ticks = chart.ticks.iter().map(|t| html! {
-        <g class="tick">
-            <line x1="0" x2={plot_width.to_string()} y1={t.y.to_string()} y2={t.y.to_string()} />
-            <text x="-6" y={(t.y + 4.0).to_string()}>{ t.label.clone() }</text>
-        </g>
+    let ticks = chart.ticks.iter().map(|t| {
+        html! {
+            <g class="tick">
+                <line x1="0" x2={tenths(plot_width)} y1={tenths(t.y)} y2={tenths(t.y)} />
+                <text x="-6" y={(t.y + 4.0).to_string()}>{ t.label.clone() }</text>
+            </g>
+        }
     });
     let peak = chart.peak.as_ref().map(|p| {
         let anchor = if p.x > plot_width * 0.7 {
@@ -177,8 +180,8 @@ pub fn MemoryPanel(props: &Props) -> Html {
         };
         html! {
             <g class="peak" data-testid="memory-peak">
-                <circle cx={p.x.to_string()} cy={p.y.to_string()} r="3.5" />
-                <text x={p.x.to_string()} y={(p.y - 6.0).to_string()} text-anchor={anchor}>
+                <circle cx={tenths(p.x)} cy={tenths(p.y)} r="3.5" />
+                <text x={tenths(p.x)} y={tenths(p.y - 6.0)} text-anchor={anchor}>
                     { format!("peak {}", bytes_label(p.bytes)) }
                 </text>
             </g>
@@ -193,14 +196,16 @@ pub fn MemoryPanel(props: &Props) -> Html {
         let y = MARKS_TOP + MARK_ROW * row as f64;
         let mut d = String::new();
         for x in found.map(|m| m.xs.as_slice()).unwrap_or_default() {
-            d.push_str(&format!("M{x:.1},{:.1}v{:.1}", y + 1.0, MARK_ROW - 2.0));
+            push_command(&mut d, 'M', &[(*x, y + 1.0)]);
+            d.push('v');
+            push_tenths(&mut d, MARK_ROW - 2.0);
         }
         let words = format!("{}: {count} × {}", kind.label(), marker_meaning(kind));
         html! {
             <g class={classes!("marks", marker_class(kind))} data-testid={format!("marks-{}", marker_class(kind))}
                data-count={count.to_string()} role="img" aria-label={words.clone()}>
                 <title>{ words }</title>
-                <text x="-6" y={(y + MARK_ROW - 1.0).to_string()}>{ kind.label() }</text>
+                <text x="-6" y={tenths(y + MARK_ROW - 1.0)}>{ kind.label() }</text>
                 if !d.is_empty() {
                     <path d={d} />
                 }
@@ -219,7 +224,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
             <g class="reserved" data-testid="memory-reserved" role="img"
                aria-label={format!("reserved by the GPU's caching allocator; at most {}", bytes_label(r.peak_bytes))}>
                 <path d={r.path.clone()} />
-                <text x={(plot_width - 2.0).to_string()} y={(r.end_y - 3.0).max(9.0).to_string()}>{ "reserved" }</text>
+                <text x={tenths(plot_width - 2.0)} y={tenths((r.end_y - 3.0).max(9.0))}>{ "reserved" }</text>
             </g>
         }
     });
@@ -253,8 +258,8 @@ pub fn MemoryPanel(props: &Props) -> Html {
         match budget_y(&chart, bytes) {
             Some(y) => html! {
                 <g class="budget" data-testid="memory-budget">
-                    <line x1="0" x2={plot_width.to_string()} y1={y.to_string()} y2={y.to_string()} />
-                    <text x={plot_width.to_string()} y={(y + 10.0).max(9.0).to_string()}>{ label }</text>
+                    <line x1="0" x2={tenths(plot_width)} y1={tenths(y)} y2={tenths(y)} />
+                    <text x={tenths(plot_width)} y={tenths((y + 10.0).max(9.0))}>{ label }</text>
                 </g>
             },
             // Far above what the run used: say so rather than squash the chart.
@@ -292,17 +297,17 @@ pub fn MemoryPanel(props: &Props) -> Html {
                 </div>
             </div>
             <div class="chart" ref={container}>
-                <svg data-testid="memory-chart" role="img" width={width.to_string()}
-                     height={(TOP + PLOT_HEIGHT + BOTTOM).to_string()}
+                <svg data-testid="memory-chart" role="img" width={tenths(width)}
+                     height={tenths(TOP + PLOT_HEIGHT + BOTTOM)}
                      data-device={device.clone()}
                      aria-label={format!("memory on {device} by category; peak {}", chart.peak.as_ref().map_or("none".into(), |p| bytes_label(p.bytes)))}>
                     <g transform={format!("translate({LEFT},{TOP})")}>
                         { for ticks }{ for spans }{ for bands }{ for reserved_line }{ for peak }{ for budget }
                         <g data-testid="memory-markers">{ for marks }</g>
-                        <line class="cursor" x1={cursor.to_string()} x2={cursor.to_string()} y1="-4"
-                              y2={(MARKS_TOP + MARKS_HEIGHT).to_string()} />
-                        <text class="axis start" x="0" y={(MARKS_TOP + MARKS_HEIGHT + 12.0).to_string()}>{ "0" }</text>
-                        <text class="axis end" x={plot_width.to_string()} y={(MARKS_TOP + MARKS_HEIGHT + 12.0).to_string()}>
+                        <line class="cursor" x1={tenths(cursor)} x2={tenths(cursor)} y1="-4"
+                              y2={tenths(MARKS_TOP + MARKS_HEIGHT)} />
+                        <text class="axis start" x="0" y={tenths(MARKS_TOP + MARKS_HEIGHT + 12.0)}>{ "0" }</text>
+                        <text class="axis end" x={tenths(plot_width)} y={tenths(MARKS_TOP + MARKS_HEIGHT + 12.0)}>
                             { chart.end_label.clone() }
                         </text>
                     </g>
