@@ -183,7 +183,12 @@ pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> EngineHandle {
             Closure::<dyn FnMut()>::new(move || {
                 pending.set(false);
                 let now = js_sys::Date::now();
-                let end = now + PARSE_BUDGET_MS;
+                let end = now
+                    + if now - handed_at >= HAND_OVER_EVERY_MS {
+                        HAND_OVER_PARSE_BUDGET_MS
+                    } else {
+                        PARSE_BUDGET_MS
+                    };
                 let replies = inbox.borrow_mut().take(|| js_sys::Date::now() >= end);
                 if replies
                     .iter()
@@ -340,7 +345,11 @@ impl Chunks for ByteChunks {
 
 /// How long one animation frame may spend parsing the worker's replies (ms):
 /// with the views' work, a frame stays well within 16 ms.
-const PARSE_BUDGET_MS: f64 = 3.0;
+const PARSE_BUDGET_MS: f64 = 4.0;
+
+/// The parsing budget of a frame that hands events over (ms): the views
+/// update in it.
+const HAND_OVER_PARSE_BUDGET_MS: f64 = 1.0;
 
 /// How often, at most, parsed events are handed to the reducer while more
 /// wait to be parsed (ms). Each hand-over re-renders the page's light parts
