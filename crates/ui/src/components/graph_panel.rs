@@ -19,6 +19,14 @@ use crate::follow::use_follow;
 use crate::graph_window::{BoxPool, window};
 use crate::size::use_size;
 
+/// The zoom below which the boxes' text is not drawn (see `style.css`,
+/// `.overview`): the 12-pixel names are under 5 pixels there, not
+/// readable, and the browser's style, layout and paint of a training
+/// loop's hundred and fifty boxes' text were half of the browser's work
+/// in a graph update's frame. Each box keeps its name and state for
+/// assistive technology (`aria-label`); zooming in shows the text.
+const OVERVIEW_BELOW: f64 = 0.4;
+
 /// Props of [`GraphPanel`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -144,7 +152,8 @@ pub fn GraphPanel(props: &Props) -> Html {
                     <p class="empty">{ "Run the program to see autograd build its graph." }</p>
                 }
                 <svg data-testid="graph" role="img" aria-label="autograd graph"
-                     data-scale={format!("{:.4}", viewport.scale)}>
+                     data-scale={format!("{:.4}", viewport.scale)}
+                     class={(viewport.scale < OVERVIEW_BELOW).then_some("overview")}>
                     // Each keyed list in an element of its own: yew puts a
                     // `for`'s items among their siblings, and a list with an
                     // unkeyed sibling (the edges) is matched by position, so
