@@ -179,6 +179,15 @@ try {
   await page.waitForTimeout(1200);
   check((await position(page)).at === paused.at, `paused, it stays at event ${paused.at}`);
 
+  console.log("the console's limit");
+  await setCode(page, "for i in range(2500):\n    print(i)\n");
+  await run(page);
+  const printed = await page.getByTestId("console").textContent();
+  const kept = await page.locator("[data-testid=console] .lines > span").count();
+  check(printed.startsWith("… 500 earlier lines not shown: the console keeps the newest 2000\n500\n") &&
+    printed.trimEnd().endsWith("\n2499") && kept === 2000,
+    `2,500 printed lines: the newest 2,000 kept, one element each, the rest counted (${kept} lines; starts ${JSON.stringify(printed.slice(0, 70))})`);
+
   console.log("frame times while a loop runs");
   await setCode(page, LOOP);
   const short = await measuredRun(page, "main thread while the loop trained 20 steps");

@@ -575,4 +575,38 @@ mod tests {
         let state = reduce(state, Action::SetBudget(None));
         assert_eq!(state.budget_mib, None);
     }
+
+    #[test]
+    fn state_joins_a_frames_output_into_lines() {
+        let stdout = |t: &str| Reply::Stdout { text: t.into() };
+        let state = reduce(State::new("x".into(), Device::Cpu), Action::Started);
+        let replies = vec![
+            stdout("step 1"),
+            stdout("\n"),
+            stdout("step "),
+            Reply::Stderr {
+                text: "warn\n".into(),
+            },
+            stdout("2\n"),
+            Reply::Notice {
+                text: "note".into(),
+            },
+        ];
+        let state = reduce(state, Action::Replies(replies));
+        let lines: Vec<(Stream, String)> = state
+            .output
+            .lines()
+            .map(|l| (l.stream, l.text.to_string()))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (Stream::Stdout, "step 1\n".into()),
+                (Stream::Stdout, "step ".into()),
+                (Stream::Stderr, "warn\n".into()),
+                (Stream::Stdout, "2\n".into()),
+                (Stream::Notice, "note\n".into()),
+            ]
+        );
+    }
 }
