@@ -57,6 +57,7 @@ pub fn start() {
     gpu::register_opener();
     let startup_ms = program::start_runtime();
     post(&Reply::Ready { startup_ms });
+    program::warm_up();
 }
 
 // wasm-bindgen marks its JSPI support experimental with `#[deprecated]`,

@@ -63,6 +63,54 @@ fn make_runtime() -> Runtime {
     runtime
 }
 
+/// A short training loop the worker runs once, after it says it is ready,
+/// its output and trace thrown away. A fresh worker's first run compiled
+/// its hot code as it went: V8 compiles a wasm function on its first call,
+/// and recompiles the hot ones optimised on background threads (traced on
+/// the learner's first 20-step loop: 58 ms of lazy compiling in the worker
+/// and 243 ms of optimising on the thread pool), which on a 2-core machine
+/// took the core the page's frames need. Run here, that happens while the
+/// learner reads the page; a Run pressed meanwhile waits for it (about a
+/// tenth of a second). It draws no random numbers, so the programs' random
+/// streams are those of a fresh worker, and it exercises what a training
+/// loop does: forward, loss, backward, an optimizer step, `no_grad`,
+/// `item()` and formatting.
+const WARM_UP: &str = r#"
+import torch
+x = torch.linspace(-1, 1, 64).reshape(16, 4)
+y = (x * torch.tensor([1.0, -2.0, 0.5, 3.0])).sum(1, keepdim=True)
+w1 = (torch.sin(torch.arange(32.0)) / 2).reshape(8, 4).requires_grad_()
+b1 = torch.zeros(8, requires_grad=True)
+w2 = (torch.cos(torch.arange(8.0)) / 3).reshape(1, 8).requires_grad_()
+optimizer = torch.optim.SGD([w1, b1, w2], lr=0.05, momentum=0.9)
+for step in range(30):
+    optimizer.zero_grad()
+    hidden = torch.nn.functional.relu(x @ w1.T + b1)
+    loss = torch.nn.functional.mse_loss(hidden @ w2.T, y)
+    loss.backward()
+    optimizer.step()
+    with torch.no_grad():
+        norm = w1.grad.norm()
+    text = f"step {step}: loss {loss.item():.4f}, norm {norm:.3f}"
+text = repr(w2)
+"#;
+
+/// Runs [`WARM_UP`] on the worker's interpreter, its trace serialised as a
+/// run's is and dropped, its output dropped.
+pub(crate) fn warm_up() {
+    with_runtime(|runtime| {
+        runtime.set_output_sink(Some(Box::new(|_, _| {})));
+        trace::start_streaming(
+            Box::new(|events| drop(serde_json::to_string(&Reply::Events { events }))),
+            BATCH,
+            EVERY,
+        );
+        let _ = runtime.run(WARM_UP);
+        drop(trace::stop_recording());
+        runtime.set_output_sink(None);
+    });
+}
+
 /// Calls `f` with the worker's interpreter (made on first use if start-up
 /// did not make it).
 pub(crate) fn with_runtime<T>(f: impl FnOnce(&mut Runtime) -> T) -> T {
