@@ -24,7 +24,8 @@ pub fn ConsolePanel(props: &Props) -> Html {
             Stream::Notice => "notice",
         };
         let text = if line.cut == 0 {
-            html! { { line.text.to_string() } }
+            // Shared, not copied: the view is remade each frame a run prints.
+            html! { { AttrValue::from(line.text.clone()) } }
         } else {
             let (body, end) = match line.text.strip_suffix('\n') {
                 Some(body) => (body, "\n"),
