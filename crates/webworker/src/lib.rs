@@ -57,7 +57,6 @@ pub fn start() {
     gpu::register_opener();
     let startup_ms = program::start_runtime();
     post(&Reply::Ready { startup_ms });
-    program::warm_up();
 }
 
 // wasm-bindgen marks its JSPI support experimental with `#[deprecated]`,
@@ -107,9 +106,15 @@ mod entry {
 
 async fn handle(request: Request) {
     match request {
-        Request::ProbeDevices => post(&Reply::Devices {
-            webgpu: gpu::probe().await,
-        }),
+        // The page asks for the devices as soon as it hears Ready; the
+        // answer goes first, then the warm-up (the device menu does not
+        // wait for it, a run does).
+        Request::ProbeDevices => {
+            post(&Reply::Devices {
+                webgpu: gpu::probe().await,
+            });
+            program::warm_up();
+        }
         Request::RunProgram {
             source,
             device,

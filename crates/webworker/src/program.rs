@@ -63,8 +63,8 @@ fn make_runtime() -> Runtime {
     runtime
 }
 
-/// A short training loop the worker runs once, after it says it is ready,
-/// its output and trace thrown away. A fresh worker's first run compiled
+/// A short training loop the worker runs once, after it has said it is
+/// ready and which devices it has, its output and trace thrown away. A fresh worker's first run compiled
 /// its hot code as it went: V8 compiles a wasm function on its first call,
 /// and recompiles the hot ones optimised on background threads (traced on
 /// the learner's first 20-step loop: 58 ms of lazy compiling in the worker
@@ -95,9 +95,16 @@ for step in range(30):
 text = repr(w2)
 "#;
 
-/// Runs [`WARM_UP`] on the worker's interpreter, its trace serialised as a
-/// run's is and dropped, its output dropped.
+thread_local! {
+    static WARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs [`WARM_UP`] on the worker's interpreter, once, its trace
+/// serialised as a run's is and dropped, its output dropped.
 pub(crate) fn warm_up() {
+    if WARMED.with(|w| w.replace(true)) {
+        return;
+    }
     with_runtime(|runtime| {
         runtime.set_output_sink(Some(Box::new(|_, _| {})));
         trace::start_streaming(
