@@ -83,7 +83,14 @@ pub fn GraphPanel(props: &Props) -> Html {
     };
     let container = use_node_ref();
     let view_size = use_size(container.clone());
-    let fit = Viewport::fit(drawn.size, view_size);
+    // An empty graph (a new run's start) keeps the last graph's fit: a new
+    // transform is a layout of every box in the view, in the frame after
+    // Ctrl+Enter, which already lays out every view's clearing.
+    let fitted = use_mut_ref(|| drawn.size);
+    if !drawn.nodes.is_empty() || !drawn.groups.is_empty() {
+        *fitted.borrow_mut() = drawn.size;
+    }
+    let fit = Viewport::fit(*fitted.borrow(), view_size);
     let (viewport, dispatch) = use_view(container.clone(), fit);
     let centre = (view_size.0 / 2.0, view_size.1 / 2.0);
     let button = |label: &'static str, text: &'static str, action: ViewAction| {
