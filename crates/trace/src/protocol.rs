@@ -106,6 +106,11 @@ pub enum Request {
         #[serde(default)]
         device: Device,
     },
+    /// Send the trace of the worker's warm-up run (a short training loop it
+    /// runs once, unseen), for the page to draw its views on once, unseen,
+    /// before the learner's first run; answered by [`Reply::Rehearsal`] and
+    /// then [`Reply::Rehearsed`].
+    Rehearse,
 }
 
 /// One claim of a lesson, as the engine decided it.
@@ -156,6 +161,15 @@ pub enum Reply {
     },
     /// The program ran to its end.
     Finished,
+    /// The warm-up run's trace events, for [`Request::Rehearse`]: one
+    /// message holding them all, which the page parses a frame's budget at
+    /// a time as it does [`Reply::Events`].
+    Rehearsal {
+        /// Every event of the warm-up run, in order.
+        events: Vec<Event>,
+    },
+    /// The warm-up run's trace has all been sent.
+    Rehearsed,
     /// The answer to [`Request::CheckLesson`].
     LessonChecked {
         /// The lesson's slug.

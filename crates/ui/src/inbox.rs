@@ -12,6 +12,10 @@ use gradscope_trace::{Event, Reply};
 /// How an events message starts, as serde_json writes [`Reply::Events`].
 const EVENTS_PREFIX: &str = r#"{"type":"events","events":["#;
 
+/// How the warm-up run's trace starts ([`Reply::Rehearsal`]): parsed a
+/// frame's budget at a time too.
+const REHEARSAL_PREFIX: &str = r#"{"type":"rehearsal","events":["#;
+
 /// How often (in events) the clock is read while parsing.
 const CLOCK_EVERY: usize = 32;
 
@@ -39,11 +43,13 @@ enum Pending {
     /// Parsed already (a small message).
     Reply(Reply),
     /// An events message, parsed from byte `at` of `text` on (inside its
-    /// array); `more` gives the rest of its text, if any is left to copy.
+    /// array); `more` gives the rest of its text, if any is left to copy;
+    /// `rehearsal`: the warm-up run's, not a program's.
     Events {
         text: String,
         at: usize,
         more: Option<Box<dyn Chunks>>,
+        rehearsal: bool,
     },
     /// Any other message, parsed when its turn comes.
     Text(String),
@@ -63,6 +69,10 @@ impl std::fmt::Debug for Pending {
 #[derive(Debug, Default)]
 pub struct Inbox {
     queue: VecDeque<Pending>,
+    /// Whether the warm-up run's trace is still wanted: a run started
+    /// before it came makes it worthless, and its parsing would delay the
+    /// run's events.
+    rehearsal_wanted: bool,
 }
 
 impl Inbox {
@@ -80,19 +90,42 @@ impl Inbox {
     /// Queues a long message given as its first piece and the rest to
     /// come: an events message is copied piece by piece as it is parsed.
     pub fn push_chunks(&mut self, first: String, mut more: Option<Box<dyn Chunks>>) {
-        if first.starts_with(EVENTS_PREFIX) {
-            self.queue.push_back(Pending::Events {
-                at: EVENTS_PREFIX.len(),
-                text: first,
-                more,
-            });
-            return;
+        for (prefix, rehearsal) in [(EVENTS_PREFIX, false), (REHEARSAL_PREFIX, true)] {
+            if first.starts_with(prefix) {
+                if rehearsal && !self.rehearsal_wanted {
+                    return;
+                }
+                self.queue.push_back(Pending::Events {
+                    at: prefix.len(),
+                    text: first,
+                    more,
+                    rehearsal,
+                });
+                return;
+            }
         }
         let mut text = first;
         while let Some(chunk) = more.as_mut().and_then(|m| m.next_chunk()) {
             text.push_str(&chunk);
         }
         self.queue.push_back(Pending::Text(text));
+    }
+
+    /// Says whether the warm-up run's trace is wanted; when it no longer
+    /// is, what of it waits is dropped unparsed, as is what comes later.
+    pub fn want_rehearsal(&mut self, wanted: bool) {
+        self.rehearsal_wanted = wanted;
+        if !wanted {
+            self.queue.retain(|p| {
+                !matches!(
+                    p,
+                    Pending::Events {
+                        rehearsal: true,
+                        ..
+                    }
+                )
+            });
+        }
     }
 
     /// Whether nothing waits.
@@ -107,27 +140,21 @@ impl Inbox {
 
     /// The replies that can be parsed before `out_of_time` says stop (it
     /// is asked every few events; at least one event or message is always
-    /// taken), in order; events of consecutive messages join one reply.
+    /// taken), in order; events of consecutive messages of one kind (a
+    /// program's, or the warm-up's) join one reply.
     pub fn take(&mut self, mut out_of_time: impl FnMut() -> bool) -> Vec<Reply> {
         let mut replies: Vec<Reply> = Vec::new();
-        let mut events: Vec<Event> = Vec::new();
-        let flush = |replies: &mut Vec<Reply>, events: &mut Vec<Event>| {
-            if !events.is_empty() {
-                replies.push(Reply::Events {
-                    events: std::mem::take(events),
-                });
-            }
-        };
+        let mut events = Gathered::default();
         let mut taken = 0usize;
         while let Some(pending) = self.queue.pop_front() {
             match pending {
                 Pending::Reply(reply) => {
-                    flush(&mut replies, &mut events);
+                    events.flush(&mut replies);
                     replies.push(reply);
                     taken += 1;
                 }
                 Pending::Text(text) => {
-                    flush(&mut replies, &mut events);
+                    events.flush(&mut replies);
                     replies.push(parse(&text));
                     taken += 1;
                 }
@@ -135,7 +162,9 @@ impl Inbox {
                     mut text,
                     mut at,
                     mut more,
+                    rehearsal,
                 } => {
+                    events.kind(rehearsal, &mut replies);
                     let mut done = false;
                     loop {
                         let parsed = next_event(&text, at);
@@ -157,7 +186,7 @@ impl Inbox {
                         }
                         match parsed {
                             Ok(Some((event, next))) => {
-                                events.push(event);
+                                events.events.push(event);
                                 at = next;
                                 taken += 1;
                             }
@@ -166,7 +195,7 @@ impl Inbox {
                                 break;
                             }
                             Err(err) => {
-                                flush(&mut replies, &mut events);
+                                events.flush(&mut replies);
                                 replies.push(unreadable(&err));
                                 done = true;
                                 break;
@@ -177,7 +206,12 @@ impl Inbox {
                         }
                     }
                     if !done {
-                        self.queue.push_front(Pending::Events { text, at, more });
+                        self.queue.push_front(Pending::Events {
+                            text,
+                            at,
+                            more,
+                            rehearsal,
+                        });
                         break;
                     }
                 }
@@ -186,8 +220,39 @@ impl Inbox {
                 break;
             }
         }
-        flush(&mut replies, &mut events);
+        events.flush(&mut replies);
         replies
+    }
+}
+
+/// Events parsed and not yet made a reply, all of one kind.
+#[derive(Default)]
+struct Gathered {
+    events: Vec<Event>,
+    rehearsal: bool,
+}
+
+impl Gathered {
+    /// Events of the kind `rehearsal` come next: those of the other kind
+    /// become their reply first.
+    fn kind(&mut self, rehearsal: bool, replies: &mut Vec<Reply>) {
+        if self.rehearsal != rehearsal {
+            self.flush(replies);
+            self.rehearsal = rehearsal;
+        }
+    }
+
+    /// The events gathered, as one reply.
+    fn flush(&mut self, replies: &mut Vec<Reply>) {
+        if self.events.is_empty() {
+            return;
+        }
+        let events = std::mem::take(&mut self.events);
+        replies.push(if self.rehearsal {
+            Reply::Rehearsal { events }
+        } else {
+            Reply::Events { events }
+        });
     }
 }
 
@@ -301,6 +366,67 @@ mod tests {
             }
         );
         assert_eq!(replies[3], Reply::Finished);
+    }
+
+    #[test]
+    fn inbox_keeps_the_rehearsal_apart_from_a_program_s_events() {
+        // The warm-up's trace is parsed as events are, a budget at a time,
+        // and never joins a program's events, even when the two touch.
+        let mut inbox = Inbox::default();
+        inbox.want_rehearsal(true);
+        inbox.push_text(text(&Reply::Rehearsal {
+            events: events(0..40),
+        }));
+        inbox.push_text(text(&Reply::Events {
+            events: events(40..42),
+        }));
+        inbox.push_text(text(&Reply::Rehearsed));
+        let first = inbox.take(|| true);
+        assert_eq!(
+            first,
+            vec![Reply::Rehearsal {
+                events: events(0..CLOCK_EVERY as u64)
+            }],
+            "one budget's worth"
+        );
+        let rest = inbox.take(|| false);
+        assert_eq!(
+            rest,
+            vec![
+                Reply::Rehearsal {
+                    events: events(CLOCK_EVERY as u64..40)
+                },
+                Reply::Events {
+                    events: events(40..42)
+                },
+                Reply::Rehearsed,
+            ]
+        );
+    }
+
+    #[test]
+    fn inbox_drops_a_rehearsal_no_longer_wanted() {
+        let mut inbox = Inbox::default();
+        // Not asked for.
+        inbox.push_text(text(&Reply::Rehearsal {
+            events: events(0..40),
+        }));
+        assert!(inbox.is_empty());
+        // Asked for, then a run started before it was parsed.
+        inbox.want_rehearsal(true);
+        inbox.push_text(text(&Reply::Rehearsal {
+            events: events(0..40),
+        }));
+        inbox.push_text(text(&Reply::Events {
+            events: events(0..2),
+        }));
+        inbox.want_rehearsal(false);
+        assert_eq!(
+            inbox.take(|| false),
+            vec![Reply::Events {
+                events: events(0..2)
+            }]
+        );
     }
 
     #[test]

@@ -11,10 +11,19 @@ pub fn use_width(node: NodeRef) -> f64 {
     use_size(node).0
 }
 
+/// The size the views draw at where their elements have none: in the
+/// rehearsal's detached element (`components::rehearsal`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StageSize {
+    pub width: f64,
+    pub height: f64,
+}
+
 /// The content width and height of `node` in CSS pixels (0 until it is
-/// mounted).
+/// mounted), or the [`StageSize`] a rehearsal provides.
 #[hook]
 pub fn use_size(node: NodeRef) -> (f64, f64) {
+    let stage = use_context::<StageSize>();
     let width = use_state_eq(|| (0.0, 0.0));
     {
         let width = width.clone();
@@ -39,5 +48,5 @@ pub fn use_size(node: NodeRef) -> (f64, f64) {
             }
         });
     }
-    *width
+    stage.map_or(*width, |s| (s.width, s.height))
 }

@@ -361,6 +361,8 @@ fn apply_replies(next: &mut State, replies: Vec<Reply>) {
                 next.output.notice(&text);
             }
             Reply::Finished => next.run = Run::Finished,
+            // The engine hook hands the warm-up trace to the rehearsal.
+            Reply::Rehearsal { .. } | Reply::Rehearsed => {}
             Reply::LessonChecked {
                 slug,
                 claims,

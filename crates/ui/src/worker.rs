@@ -11,6 +11,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
+use crate::components::Rehearsal;
 use crate::inbox::{self, Chunks, Inbox};
 use crate::state::{Action, State};
 
@@ -35,6 +36,8 @@ pub struct Engine {
     receiver: Rc<Receiver>,
     /// The pending time-limit timer of the current run: its id and callback.
     deadline: RefCell<Option<Deadline>>,
+    /// The views' warm-up on the worker's warm-up trace, once asked for.
+    rehearsal: Rehearsal,
 }
 
 /// A cheap handle to the page's worker, for callbacks.
@@ -54,18 +57,32 @@ impl EngineHandle {
         if self.0.receiver.running.get() || self.0.receiver.broken.get() {
             self.stop();
         }
+        self.0.rehearsal.give_up();
+        self.0.receiver.inbox.borrow_mut().want_rehearsal(false);
         self.0.dispatch.dispatch(Action::Started);
         self.0.receiver.running.set(true);
-        let request = Request::RunProgram {
+        self.request(Request::RunProgram {
             source: source.to_string(),
             device,
             memory_budget,
-        };
+        });
+        self.arm_time_limit();
+    }
+
+    /// Sends `request` now, or once the worker is ready.
+    fn request(&self, request: Request) {
         match self.0.worker.borrow().as_ref() {
             Some(spawned) if self.0.ready.get() => send(&spawned.worker, &request),
             _ => self.0.waiting.borrow_mut().push(request),
         }
-        self.arm_time_limit();
+    }
+
+    /// Asks for the worker's warm-up trace and draws the views on it,
+    /// unseen (see `components::rehearsal`); the page does this once, as
+    /// it opens.
+    pub fn rehearse(&self) {
+        self.0.receiver.inbox.borrow_mut().want_rehearsal(true);
+        self.request(Request::Rehearse);
     }
 
     /// Stops the run when it outlives the time limit. The worker runs Python
@@ -118,14 +135,10 @@ impl EngineHandle {
     /// `device` (after any run it was sent, which it finishes first).
     pub fn check_lesson(&self, slug: &str, device: Device) {
         self.0.dispatch.dispatch(Action::CheckingClaims);
-        let request = Request::CheckLesson {
+        self.request(Request::CheckLesson {
             slug: slug.to_string(),
             device,
-        };
-        match self.0.worker.borrow().as_ref() {
-            Some(spawned) if self.0.ready.get() => send(&spawned.worker, &request),
-            _ => self.0.waiting.borrow_mut().push(request),
-        }
+        });
     }
 
     /// Ends the run by terminating the worker, and starts a fresh one.
@@ -166,18 +179,20 @@ pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> EngineHandle {
     let handle = use_memo((), move |_| {
         let inbox: Rc<RefCell<Inbox>> = Rc::default();
         let held: Rc<RefCell<Vec<Reply>>> = Rc::default();
+        let rehearsal = Rehearsal::default();
         let frame_pending: Rc<Cell<bool>> = Rc::default();
         let running: Rc<Cell<bool>> = Rc::default();
         // The flush asks for the next frame itself while replies wait.
         let again: Rc<RefCell<Option<js_sys::Function>>> = Rc::default();
         let flush = {
             let dispatch = dispatch.clone();
-            let (inbox, held, pending, running, again) = (
+            let (inbox, held, pending, running, again, rehearsal) = (
                 inbox.clone(),
                 held.clone(),
                 frame_pending.clone(),
                 running.clone(),
                 again.clone(),
+                rehearsal.clone(),
             );
             let mut handed_at = f64::NEG_INFINITY;
             Closure::<dyn FnMut()>::new(move || {
@@ -189,7 +204,19 @@ pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> EngineHandle {
                     } else {
                         PARSE_BUDGET_MS
                     };
-                let replies = inbox.borrow_mut().take(|| js_sys::Date::now() >= end);
+                let mut replies = inbox.borrow_mut().take(|| js_sys::Date::now() >= end);
+                // The warm-up trace goes to the rehearsal, not the reducer.
+                replies.retain_mut(|reply| match reply {
+                    Reply::Rehearsal { events } => {
+                        rehearsal.receive(std::mem::take(events));
+                        false
+                    }
+                    Reply::Rehearsed => {
+                        rehearsal.received();
+                        false
+                    }
+                    _ => true,
+                });
                 if replies
                     .iter()
                     .any(|r| matches!(r, Reply::Finished | Reply::Error { .. }))
@@ -238,6 +265,7 @@ pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> EngineHandle {
             ready: Rc::default(),
             waiting: Rc::default(),
             deadline: RefCell::new(None),
+            rehearsal,
             receiver: Rc::new(Receiver {
                 inbox,
                 held,

@@ -121,5 +121,6 @@ async fn handle(request: Request) {
             memory_budget,
         } => program::run(&source, device, memory_budget),
         Request::CheckLesson { slug, device } => post(&lesson::check(&slug, device)),
+        Request::Rehearse => program::rehearse(),
     }
 }

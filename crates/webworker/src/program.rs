@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use gradscope_core::trace;
 use gradscope_python::{Limits, RunOutput, Runtime, Stream};
-use gradscope_trace::Reply;
 use gradscope_trace::protocol::Device;
+use gradscope_trace::{Event, Reply};
 
 use crate::post;
 
@@ -64,7 +64,9 @@ fn make_runtime() -> Runtime {
 }
 
 /// A short training loop the worker runs once, after it has said it is
-/// ready and which devices it has, its output and trace thrown away. A fresh worker's first run compiled
+/// ready and which devices it has, its output thrown away and its trace
+/// kept for the page's own warm-up (`Request::Rehearse`). A fresh worker's
+/// first run compiled
 /// its hot code as it went: V8 compiles a wasm function on its first call,
 /// and recompiles the hot ones optimised on background threads (traced on
 /// the learner's first 20-step loop: 58 ms of lazy compiling in the worker
@@ -97,10 +99,13 @@ text = repr(w2)
 
 thread_local! {
     static WARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The warm-up run's trace, kept until the page asks for it.
+    static REHEARSAL: std::cell::RefCell<Vec<Event>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Runs [`WARM_UP`] on the worker's interpreter, once, its trace
-/// serialised as a run's is and dropped, its output dropped.
+/// Runs [`WARM_UP`] on the worker's interpreter, once, its output dropped
+/// and its trace kept for [`rehearse`] (serialised on the way, as a run's
+/// is, so that code warms up too).
 pub(crate) fn warm_up() {
     if WARMED.with(|w| w.replace(true)) {
         return;
@@ -108,14 +113,29 @@ pub(crate) fn warm_up() {
     with_runtime(|runtime| {
         runtime.set_output_sink(Some(Box::new(|_, _| {})));
         trace::start_streaming(
-            Box::new(|events| drop(serde_json::to_string(&Reply::Events { events }))),
+            Box::new(|events| {
+                drop(serde_json::to_string(&Reply::Events {
+                    events: events.clone(),
+                }));
+                REHEARSAL.with(|kept| kept.borrow_mut().extend(events));
+            }),
             BATCH,
             EVERY,
         );
         let _ = runtime.run(WARM_UP);
-        drop(trace::stop_recording());
+        let rest = trace::stop_recording();
+        REHEARSAL.with(|kept| kept.borrow_mut().extend(rest));
         runtime.set_output_sink(None);
     });
+}
+
+/// Posts the warm-up run's trace (running it first if it has not run) and
+/// then says it has all been sent; a second call posts an empty one.
+pub(crate) fn rehearse() {
+    warm_up();
+    let events = REHEARSAL.with(|kept| std::mem::take(&mut *kept.borrow_mut()));
+    post(&Reply::Rehearsal { events });
+    post(&Reply::Rehearsed);
 }
 
 /// Calls `f` with the worker's interpreter (made on first use if start-up

@@ -46,6 +46,12 @@ pub fn App() -> Html {
     });
     let engine = use_engine(state.dispatcher());
     use_saved_settings(&state);
+    {
+        // The views warm up on the worker's warm-up trace, unseen, while
+        // the learner reads (see `rehearsal`); the widget does not.
+        let engine = engine.clone();
+        use_effect_with((), move |()| engine.rehearse());
+    }
 
     let device = match (&state.device, &state.webgpu) {
         (Device::Webgpu, Some(WebGpu::Available { .. })) => Device::Webgpu,

@@ -13,8 +13,10 @@ mod graph_view;
 mod lesson_menu;
 mod lesson_panel;
 mod memory_panel;
+mod rehearsal;
 mod share_bar;
 mod transport;
 
 pub use app::App;
 pub use embed_app::{EmbedApp, Props as EmbedAppProps};
+pub use rehearsal::Rehearsal;
