@@ -157,6 +157,19 @@ fn log_special(x: f32, value: f32) -> f32 {
     return value;
 }
 
+// log(x) in units of `scale` (1 for ln, 1 / ln 2 for log2, ...), to a few
+// ulp also near x = 1, where the result is near 0: there a GPU's log and
+// log2 are held only to an absolute 2^-21 (WGSL's bound), which on an
+// NVIDIA H100 left log2(1.0000238) 0.3% off. x - 1 is exact there
+// (Sterbenz), and log1p_f32 takes it by its series. Elsewhere `builtin`,
+// the builtin's own value (log2 stays exact at powers of two).
+fn log_scaled(x: f32, scale: f32, builtin: f32) -> f32 {
+    if abs(x - 1.0) < 0.1 {
+        return log1p_f32(x - 1.0) * scale;
+    }
+    return builtin;
+}
+
 // tanh without the overflow of sinh / cosh: past 10 it is +-1 in float32.
 fn tanh_safe(x: f32) -> f32 {
     if is_nan(x) {
@@ -292,7 +305,7 @@ fn apply(op: u32, x: f32, p0: f32, p1: f32) -> f32 {
             return exp_safe(x);
         }
         case 2u: {
-            return log_special(x, log(x));
+            return log_special(x, log_scaled(x, 1.0, log(x)));
         }
         case 3u: {
             if is_nan(x) || x < 0.0 {
@@ -344,7 +357,12 @@ fn apply(op: u32, x: f32, p0: f32, p1: f32) -> f32 {
             return 1.0 / (1.0 + exp_safe(-x));
         }
         case 11u: {
-            // x < 0 is false for NaN and -0.0, which pass through.
+            // NaN passes through, tested by its bits: an NVIDIA H100's
+            // driver made the select below a max, and max(NaN, 0) is 0.
+            // x < 0 is false for -0.0, which passes through.
+            if is_nan(x) {
+                return x;
+            }
             return select(x, 0.0, x < 0.0);
         }
         case 12u: {
@@ -402,10 +420,10 @@ fn apply(op: u32, x: f32, p0: f32, p1: f32) -> f32 {
         }
         case 23u: {
             // log10(2) * log2(x): log2 is exact at powers of two.
-            return log_special(x, log2(x) * 0.30102999566398120);
+            return log_special(x, log_scaled(x, 0.43429448190325182, log2(x) * 0.30102999566398120));
         }
         case 24u: {
-            return log_special(x, log2(x));
+            return log_special(x, log_scaled(x, 1.4426950408889634, log2(x)));
         }
         default: {
             return nan();
