@@ -25,6 +25,9 @@ pub struct GpuDevice {
     info: wgpu::AdapterInfo,
     errors: ErrorSink,
     lost: LostFlag,
+    /// The matmul kernel every product uses, when a benchmark fixes one
+    /// (`None`: chosen by the output's size).
+    pub(crate) matmul_kernel: Mutex<Option<crate::MatmulKernel>>,
 }
 
 /// Why the device was lost, set by wgpu's device-lost callback (or by
@@ -139,6 +142,7 @@ impl GpuDevice {
             info: adapter.get_info(),
             errors,
             lost,
+            matmul_kernel: Mutex::default(),
         })
     }
 

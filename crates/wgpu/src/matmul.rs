@@ -46,6 +46,23 @@ impl MatmulKernel {
         }
     }
 
+    /// The kernel for a `[batch, m, n]` output: register blocking where
+    /// its 64x64 tiles are enough workgroups to fill a GPU, else 16x16
+    /// tiles. On an NVIDIA H100 (132 SMs) at n = 256 the register-blocked
+    /// kernel ran 16 workgroups at 183 GFLOP/s and the tiled one 541; from
+    /// n = 1024 (256 tiles) on they were even, and past it register
+    /// blocking led (`gradscope bench --suite gpu`).
+    pub fn for_output(batch: usize, m: usize, n: usize) -> Self {
+        let tiles = batch
+            .saturating_mul(m.div_ceil(64))
+            .saturating_mul(n.div_ceil(64));
+        if tiles >= BLOCKED_FROM_TILES {
+            MatmulKernel::RegisterBlocked
+        } else {
+            MatmulKernel::Tiled
+        }
+    }
+
     /// Output rows and columns one workgroup covers.
     fn tile(self) -> usize {
         match self {
@@ -55,6 +72,10 @@ impl MatmulKernel {
         }
     }
 }
+
+/// Register-blocked 64x64 output tiles from which [`MatmulKernel::for_output`]
+/// picks that kernel.
+const BLOCKED_FROM_TILES: usize = 256;
 
 const NAIVE: KernelSpec = KernelSpec {
     entry_point: "matmul_naive",
@@ -80,9 +101,10 @@ const BLOCKED: KernelSpec = KernelSpec {
 impl GpuDevice {
     /// `lhs[b] @ rhs[b]` for `lhs` of shape `[batch, m, k]` and `rhs` of
     /// shape `[batch, k, n]`, each read through its strides, into a new
-    /// contiguous `[batch, m, n]`, with the fastest kernel
-    /// ([`MatmulKernel::RegisterBlocked`]; the ladder benchmark, `bench::matmul_ladder`,
-    /// measures all three).
+    /// contiguous `[batch, m, n]`, with the kernel
+    /// [`MatmulKernel::for_output`] picks (or the one
+    /// [`GpuDevice::fix_matmul_kernel`] fixed; the ladder benchmark,
+    /// `bench::matmul_ladder`, measures all three).
     pub fn matmul(
         &self,
         lhs: &GpuBuffer,
@@ -90,13 +112,25 @@ impl GpuDevice {
         rhs: &GpuBuffer,
         rhs_layout: &Layout,
     ) -> Result<GpuBuffer> {
-        self.matmul_with(
-            MatmulKernel::RegisterBlocked,
-            lhs,
-            lhs_layout,
-            rhs,
-            rhs_layout,
-        )
+        let fixed = *self
+            .matmul_kernel
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let kernel = fixed.unwrap_or_else(|| match (lhs_layout.shape(), rhs_layout.shape()) {
+            (&[batch, m, _], &[_, _, n]) => MatmulKernel::for_output(batch, m, n),
+            // matmul_with reports the bad shapes.
+            _ => MatmulKernel::RegisterBlocked,
+        });
+        self.matmul_with(kernel, lhs, lhs_layout, rhs, rhs_layout)
+    }
+
+    /// Makes every matmul use `kernel` (`None`: the choice by size again),
+    /// so a benchmark can time a workload under each in one run.
+    pub fn fix_matmul_kernel(&self, kernel: Option<MatmulKernel>) {
+        *self
+            .matmul_kernel
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = kernel;
     }
 
     /// [`GpuDevice::matmul`] with a chosen kernel.
@@ -155,5 +189,27 @@ impl GpuDevice {
             grid,
         )?;
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MatmulKernel;
+
+    #[test]
+    fn small_outputs_take_16x16_tiles_and_large_ones_register_blocking() {
+        // The mlp benchmark's products: 64x256 outputs are 4 tiles of 64.
+        assert_eq!(MatmulKernel::for_output(1, 64, 256), MatmulKernel::Tiled);
+        assert_eq!(MatmulKernel::for_output(1, 512, 512), MatmulKernel::Tiled);
+        assert_eq!(
+            MatmulKernel::for_output(1, 1024, 1024),
+            MatmulKernel::RegisterBlocked
+        );
+        // A batch counts its tiles too.
+        assert_eq!(
+            MatmulKernel::for_output(16, 256, 256),
+            MatmulKernel::RegisterBlocked
+        );
+        assert_eq!(MatmulKernel::for_output(0, 64, 64), MatmulKernel::Tiled);
     }
 }
