@@ -35,6 +35,9 @@ pub enum Level {
 /// Checks and installs; prints one line when all was present, otherwise what it did.
 pub fn run(ctx: &mut Ctx, level: Level) -> Result<()> {
     let start = Instant::now();
+    if level == Level::Test {
+        warn_low_disk(ctx);
+    }
     let mut present = Vec::new();
     let mut installed = Vec::new();
     let mut note = |did_install: bool, what: String| {
@@ -75,6 +78,33 @@ pub fn run(ctx: &mut Ctx, level: Level) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// About what a cold `cargo xtask test` writes under the target dir (8.4 GiB
+/// measured on a clean clone, tools and browser profiles included).
+const COLD_TEST_BYTES: u64 = 10 << 30;
+
+/// Says so up front when the disk cannot hold a cold test run: otherwise it
+/// fails minutes later inside npm, rustc or the linker, saying only ENOSPC.
+fn warn_low_disk(ctx: &Ctx) {
+    let dir = ctx
+        .target_dir
+        .ancestors()
+        .find(|p| p.exists())
+        .unwrap_or(&ctx.root);
+    if let Some(free) = util::free_bytes(dir)
+        && free < COLD_TEST_BYTES
+    {
+        let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+        println!(
+            "setup: warning: {:.1} GiB free on the disk of {}; a cold `cargo xtask test` \
+             writes about {:.0} GiB there, and fails with `No space left on device` when it \
+             runs out",
+            gib(free),
+            ctx.show(dir),
+            gib(COLD_TEST_BYTES)
+        );
+    }
 }
 
 /// The rust sysroot has the wasm32 std, else `rustup target add`.
@@ -182,7 +212,7 @@ fn wasm_bindgen(ctx: &Ctx) -> Result<(bool, String)> {
     println!("setup: installing wasm-bindgen-cli {want} (found: {have}); a few minutes on 2 cores");
     // No --locked: it fails on this registry. --force replaces a binary of another version.
     let mut cmd = ctx.cargo(["install", "wasm-bindgen-cli", "--force", "--version", &want]);
-    util::run(&mut cmd).with_context(|| {
+    util::run_fetching(&mut cmd, || {}).with_context(|| {
         format!(
             "installing wasm-bindgen-cli failed; \
              run `cargo install wasm-bindgen-cli --version {want}`"
@@ -253,7 +283,7 @@ fn wasm_opt(ctx: &mut Ctx) -> Result<(bool, String)> {
         .arg(&tools)
         .args(["--no-audit", "--no-fund", "--loglevel=error"])
         .arg(format!("binaryen@{BINARYEN_NPM_VERSION}"));
-    util::run(&mut cmd).context("installing npm's binaryen for wasm-opt")?;
+    util::run_fetching(&mut cmd, npm_log_tail).context("installing npm's binaryen for wasm-opt")?;
     if !version_ok() {
         bail!("npm installed binaryen but {} is missing", bin.display());
     }
@@ -384,13 +414,13 @@ fn system_packages(ctx: &Ctx) -> Result<Vec<(bool, String)>> {
     update
         .args(["-o", lock_wait, "update"])
         .env("DEBIAN_FRONTEND", "noninteractive");
-    util::run(&mut update)
+    util::run_fetching(&mut update, || {})
         .with_context(|| format!("apt-get update failed; then run `{install}`"))?;
     let mut cmd = ctx.cmd("apt-get");
     cmd.args(["-o", lock_wait, "install", "-y"])
         .args(&packages)
         .env("DEBIAN_FRONTEND", "noninteractive");
-    util::run(&mut cmd).with_context(|| format!("`{install}` failed"))?;
+    util::run_fetching(&mut cmd, || {}).with_context(|| format!("`{install}` failed"))?;
     let still: Vec<&str> = missing
         .iter()
         .filter(|n| !(n.present)(ctx))
@@ -434,13 +464,46 @@ fn npm_deps(ctx: &Ctx, dir: &str, what: &str) -> Result<(bool, String)> {
     let mut cmd = ctx.cmd("npm");
     cmd.args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
         .current_dir(&path);
-    util::run(&mut cmd).with_context(|| format!("installing the npm dependencies of {dir}"))?;
+    util::run_fetching(&mut cmd, npm_log_tail)
+        .with_context(|| format!("installing the npm dependencies of {dir}"))?;
     Ok((true, what))
+}
+
+/// The end of npm's newest debug log: with `--loglevel=error` npm prints
+/// only where the log is, and CI keeps nothing but what was printed.
+fn npm_log_tail() {
+    let Some(home) = std::env::var_os("HOME") else {
+        return;
+    };
+    let logs = Path::new(&home).join(".npm/_logs");
+    let newest = fs::read_dir(&logs).ok().and_then(|entries| {
+        entries
+            .flatten()
+            .filter_map(|e| Some((mtime(&e.path())?, e.path())))
+            .max()
+    });
+    let Some((_, log)) = newest else { return };
+    let Ok(text) = fs::read_to_string(&log) else {
+        return;
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    eprintln!("setup: the end of {}:", log.display());
+    for line in &lines[lines.len().saturating_sub(25)..] {
+        eprintln!("  {line}");
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_free_disk_space() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let free = util::free_bytes(root).expect("df reads the workspace's disk");
+        assert!(free > 0, "df read 0 bytes free");
+        assert_eq!(util::free_bytes(&root.join("no such dir")), None);
+    }
 
     #[test]
     fn finds_locked_versions() {

@@ -173,6 +173,52 @@ pub fn run(cmd: &mut Command) -> Result<()> {
     Ok(())
 }
 
+/// Bytes free to this user on the filesystem that holds `path`, from
+/// POSIX `df -Pk` (no libc binding for one number).
+pub fn free_bytes(path: &Path) -> Option<u64> {
+    let out = output(Command::new("df").arg("-Pk").arg(path))?;
+    let kib: u64 = out
+        .lines()
+        .nth(1)?
+        .split_whitespace()
+        .nth(3)?
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+/// Waits before each retry of a command that fetches from a registry
+/// (crates.io, npm, Debian). A registry or the network can fail for a
+/// moment (a reset connection, a 503, npm still upgrading itself when the
+/// machine starts), and CI on a clean clone must not fail for that.
+const FETCH_RETRY_WAITS: [Duration; 3] = [
+    Duration::from_secs(5),
+    Duration::from_secs(20),
+    Duration::from_secs(60),
+];
+
+/// [`run`] for a command that downloads: tried again after each of
+/// [`FETCH_RETRY_WAITS`], saying so, and failing with the last attempt's error.
+/// `after_failure` runs after each failed attempt (to show npm's log, say).
+pub fn run_fetching(cmd: &mut Command, after_failure: impl Fn()) -> Result<()> {
+    let mut waits = FETCH_RETRY_WAITS.iter();
+    loop {
+        let status = status(cmd)?;
+        if status.success() {
+            return Ok(());
+        }
+        after_failure();
+        let failed = format!("`{}` failed ({})", display(cmd), describe(status));
+        match waits.next() {
+            Some(wait) => {
+                eprintln!("{failed}; trying again in {}s", wait.as_secs());
+                std::thread::sleep(*wait);
+            }
+            None => bail!("{failed}, {} times", FETCH_RETRY_WAITS.len() + 1),
+        }
+    }
+}
+
 /// Runs a command with inherited stdio and returns its status.
 pub fn status(cmd: &mut Command) -> Result<ExitStatus> {
     cmd.status().map_err(|e| spawn_error(cmd, e))
