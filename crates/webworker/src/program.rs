@@ -114,10 +114,11 @@ pub(crate) fn warm_up() {
         runtime.set_output_sink(Some(Box::new(|_, _| {})));
         trace::start_streaming(
             Box::new(|events| {
-                drop(serde_json::to_string(&Reply::Events {
-                    events: events.clone(),
-                }));
-                REHEARSAL.with(|kept| kept.borrow_mut().extend(events));
+                let batch = Reply::Events { events };
+                drop(serde_json::to_string(&batch));
+                if let Reply::Events { events } = batch {
+                    REHEARSAL.with(|kept| kept.borrow_mut().extend(events));
+                }
             }),
             BATCH,
             EVERY,

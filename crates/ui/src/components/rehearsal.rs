@@ -79,7 +79,7 @@ enum Phase {
 
 /// A rehearsal being drawn.
 struct Drawing {
-    /// The warm-up trace, whole.
+    /// The warm-up trace's events not yet revealed (the log holds the rest).
     events: Vec<Event>,
     schedule: Schedule,
     log: EventLog,
@@ -204,7 +204,7 @@ impl Drawing {
             return false;
         };
         if !reveal.is_empty() {
-            self.log.push(self.events[reveal].to_vec());
+            self.log.push(self.events.drain(..reveal.len()).collect());
         }
         self.props.views[panel] = (self.log.clone(), self.log.len());
         match &mut self.app {
