@@ -76,26 +76,12 @@ fn make_runtime() -> Runtime {
 /// tenth of a second). It draws no random numbers, so the programs' random
 /// streams are those of a fresh worker, and it exercises what a training
 /// loop does: forward, loss, backward, an optimizer step, `no_grad`,
-/// `item()` and formatting.
-const WARM_UP: &str = r#"
-import torch
-x = torch.linspace(-1, 1, 64).reshape(16, 4)
-y = (x * torch.tensor([1.0, -2.0, 0.5, 3.0])).sum(1, keepdim=True)
-w1 = (torch.sin(torch.arange(32.0)) / 2).reshape(8, 4).requires_grad_()
-b1 = torch.zeros(8, requires_grad=True)
-w2 = (torch.cos(torch.arange(8.0)) / 3).reshape(1, 8).requires_grad_()
-optimizer = torch.optim.SGD([w1, b1, w2], lr=0.05, momentum=0.9)
-for step in range(30):
-    optimizer.zero_grad()
-    hidden = torch.nn.functional.relu(x @ w1.T + b1)
-    loss = torch.nn.functional.mse_loss(hidden @ w2.T, y)
-    loss.backward()
-    optimizer.step()
-    with torch.no_grad():
-        norm = w1.grad.norm()
-    text = f"step {step}: loss {loss.item():.4f}, norm {norm:.3f}"
-text = repr(w2)
-"#;
+/// `item()` and formatting, on plain tensors and on an `nn.Module` under
+/// `record_function`, as the lessons' programs do, so that the page's
+/// rehearsal also draws module groups and named phases (their code first
+/// ran in a lesson's first frames: 30-40 ms frames in the digits lesson).
+/// The corpus holds it to PyTorch's output (`worker_warm_up.py`).
+const WARM_UP: &str = include_str!("../../../tests/corpus/worker_warm_up.py");
 
 thread_local! {
     static WARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
