@@ -6,7 +6,7 @@ use crate::event::{Category, Event, EventKind};
 use crate::follow::Fold;
 use crate::log::EventList;
 use crate::memory::{MemorySample, MemoryTracker};
-use crate::svg::push_tenths;
+use crate::svg::StepPath;
 
 /// What the horizontal axis counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -592,55 +592,33 @@ impl MemoryChart {
     fn band_path(&self, steps: &[Step], k: usize) -> String {
         let top = |s: &Step| self.y(s.stack[k]);
         let bottom = |s: &Step| self.y(if k == 0 { 0 } else { s.stack[k - 1] });
-        let mut d = String::new();
-        let mut point = |command: char, x: f64, y: f64| {
-            d.push(command);
-            push_tenths(&mut d, x);
-            d.push(',');
-            push_tenths(&mut d, y);
-        };
-        point('M', 0.0, self.height);
-        for (i, step) in steps.iter().enumerate() {
-            if i > 0 {
-                point('L', step.x, top(&steps[i - 1]));
-            }
-            point('L', step.x, top(step));
+        let mut d = StepPath::start(0.0, self.height);
+        for step in steps {
+            d.to(step.x, top(step));
         }
-        let right = self.width;
         if let Some(last) = steps.last() {
-            point('L', right, top(last));
-            point('L', right, bottom(last));
+            d.to(self.width, top(last));
+            d.to(self.width, bottom(last));
         }
+        // Right to left, each step's bottom is reached at its own x, then
+        // the pen drops (or rises) to the bottom of the step before it.
         for (i, step) in steps.iter().enumerate().rev() {
-            point('L', step.x, bottom(step));
-            if i > 0 {
-                point('L', step.x, bottom(&steps[i - 1]));
-            }
+            let before = if i > 0 { &steps[i - 1] } else { step };
+            d.to(step.x, bottom(before));
         }
-        d.push('Z');
-        d
+        d.finish(true)
     }
 
     /// The reserve as a line of steps from the left edge to the right.
     fn reserved_path(&self, steps: &[Step]) -> String {
-        let mut d = String::new();
-        let mut point = |command: char, x: f64, y: f64| {
-            d.push(command);
-            push_tenths(&mut d, x);
-            d.push(',');
-            push_tenths(&mut d, y);
-        };
-        point('M', 0.0, self.y(0));
-        for (i, step) in steps.iter().enumerate() {
-            if i > 0 {
-                point('L', step.x, self.y(steps[i - 1].reserved));
-            }
-            point('L', step.x, self.y(step.reserved));
+        let mut d = StepPath::start(0.0, self.y(0));
+        for step in steps {
+            d.to(step.x, self.y(step.reserved));
         }
         if let Some(last) = steps.last() {
-            point('L', self.width, self.y(last.reserved));
+            d.to(self.width, self.y(last.reserved));
         }
-        d
+        d.finish(false)
     }
 
     /// Each kind's marks, placed; one closer than `gap` to the last one
@@ -1002,10 +980,110 @@ mod tests {
         let chart = MemoryChart::of(&events, Axis::Events, 200.0, 50.0);
         assert_eq!(chart.peak.as_ref().map(|p| p.bytes), Some(1 << 20));
         let path = &chart.bands[4].path;
-        let vertices = path.matches('L').count();
+        let vertices = path.matches(['H', 'V']).count();
         assert!(vertices < 2_000, "{vertices} vertices");
         // The peak's step reaches the top of the box.
-        assert!(path.contains(",0.0"), "peak missing");
+        assert!(path.contains("V0.0"), "peak missing");
+    }
+
+    /// A path's outline as the corners it turns at: every command's end
+    /// point, with repeated points and points mid-way along a straight
+    /// horizontal or vertical stretch left out.
+    fn corners(path: &str) -> Vec<(f64, f64)> {
+        let mut points: Vec<(f64, f64)> = Vec::new();
+        let (mut x, mut y) = (0.0, 0.0);
+        let mut rest = path;
+        while let Some(command) = rest.chars().next() {
+            let end = rest[1..]
+                .find(|c: char| c.is_ascii_alphabetic())
+                .map_or(rest.len(), |e| e + 1);
+            let args: Vec<f64> = rest[1..end]
+                .split(',')
+                .filter(|a| !a.is_empty())
+                .map(|a| a.parse().unwrap())
+                .collect();
+            match command {
+                'M' | 'L' => (x, y) = (args[0], args[1]),
+                'H' => x = args[0],
+                'V' => y = args[0],
+                'Z' => {}
+                other => panic!("unexpected command {other}"),
+            }
+            if points.last() != Some(&(x, y)) {
+                points.push((x, y));
+            }
+            rest = &rest[end..];
+        }
+        let mut kept: Vec<(f64, f64)> = Vec::new();
+        for p in points {
+            while kept.len() >= 2 {
+                let (a, b) = (kept[kept.len() - 2], kept[kept.len() - 1]);
+                let straight = (a.0 == b.0 && b.0 == p.0) || (a.1 == b.1 && b.1 == p.1);
+                if !straight {
+                    break;
+                }
+                kept.pop();
+            }
+            if kept.last() != Some(&p) {
+                kept.push(p);
+            }
+        }
+        kept
+    }
+
+    #[test]
+    fn bands_outline_the_steps_of_their_samples() {
+        let mut events = trace();
+        // A longer run, thinned, with level stretches and steps up and down.
+        for i in 0..3_000u64 {
+            let storage = 100 + i;
+            let bytes = 8 * (1 + (i * 7919) % 13);
+            events.push(ev(0, alloc(storage, bytes, Category::SavedForBackward)));
+            if i % 3 != 0 {
+                events.push(ev(0, EventKind::StorageFreed { storage }));
+            }
+        }
+        for (i, e) in events.iter_mut().enumerate() {
+            (e.seq, e.time_us) = (i as u64, i as u64);
+        }
+        let record = MemoryRecord::of(&events);
+        let chart = MemoryChart::of_record(&record, Axis::Events, 300.0, 50.0);
+        let ledger = &record.ledgers[0];
+        let steps = chart.steps(&ledger.samples);
+        for (k, band) in chart.bands.iter().enumerate() {
+            if band.path.is_empty() {
+                continue;
+            }
+            // The outline as corners (`L x,y` for each), the band's definition.
+            let top = |s: &Step| chart.y(s.stack[k]);
+            let bottom = |s: &Step| chart.y(if k == 0 { 0 } else { s.stack[k - 1] });
+            let mut expected = format!("M0.0,{}", chart.height);
+            let mut corner = |x: f64, y: f64| {
+                expected += &format!("L{},{}", crate::svg::tenths(x), crate::svg::tenths(y))
+            };
+            for (i, step) in steps.iter().enumerate() {
+                if i > 0 {
+                    corner(step.x, top(&steps[i - 1]));
+                }
+                corner(step.x, top(step));
+            }
+            let last = steps.last().unwrap();
+            corner(chart.width, top(last));
+            corner(chart.width, bottom(last));
+            for (i, step) in steps.iter().enumerate().rev() {
+                corner(step.x, bottom(step));
+                if i > 0 {
+                    corner(step.x, bottom(&steps[i - 1]));
+                }
+            }
+            assert_eq!(corners(&band.path), corners(&expected), "band {k}");
+            assert!(
+                band.path.len() < expected.len() / 2,
+                "band {k} is written shorter"
+            );
+        }
+        let saved = corners(&chart.bands[3].path).len();
+        assert!(saved > 300, "the saved band steps up and down: {saved} corners");
     }
 
     #[test]
@@ -1056,11 +1134,7 @@ mod tests {
         let reserved = gpu.reserved.clone().unwrap();
         assert_eq!((reserved.peak_bytes, reserved.end_y), (1000, 0.0));
         // Zero until the third event, 500 bytes (y 25), then the top.
-        assert_eq!(
-            reserved.path,
-            "M0.0,50.0L0.0,50.0L20.0,50.0L20.0,50.0L30.0,50.0L30.0,25.0\
-             L50.0,25.0L50.0,25.0L60.0,25.0L60.0,0.0L70.0,0.0L70.0,0.0L80.0,0.0"
-        );
+        assert_eq!(reserved.path, "M0.0,50.0H30.0V25.0H60.0V0.0H80.0");
         // Markers and the event axis are the whole trace's.
         assert_eq!(gpu.end_label, "8 events");
         assert_eq!(gpu.markers.len(), 1);
