@@ -104,6 +104,15 @@ async function runByKeyboard(page) {
 }
 
 /// No panel sticks out of the window (and, where the page is one screen, below it).
+/// The memory chart draws each kind of span as one layer that says how many
+/// spans of the trace it stands for and in how many stretches it draws them.
+async function spanLayer(page, kind, attribute) {
+  const layer = page.locator(`[data-testid=memory-chart] .span.${kind}`);
+  return (await layer.count()) === 0 ? 0 : Number(await layer.getAttribute(attribute));
+}
+const spanCount = (page, kind) => spanLayer(page, kind, "data-count");
+const spanStretches = (page, kind) => spanLayer(page, kind, "data-stretches");
+
 async function checkNoOverflow(page, label, { vertical }) {
   const out = await page.evaluate((vertical) => {
     const bad = [];
@@ -213,7 +222,7 @@ try {
     check(await subpaths("edge") === 5 && await subpaths("arrowheads") === 5, "graph has 5 edges, each with its arrowhead");
     check((await page.locator("[data-testid=memory-chart] path.band").count()) >= 2, "memory chart has stacked bands");
     check((await page.getByTestId("memory-peak").textContent()).startsWith("peak "), "memory chart marks the peak");
-    check((await page.locator("[data-testid=memory-chart] .span.backward").count()) === 1, "memory chart marks backward");
+    check(await spanCount(page, "backward") === 1, "memory chart marks backward");
 
     // Step back one statement: to just before backward().
     await page.getByRole("button", { name: "back one statement" }).click();
@@ -327,7 +336,8 @@ try {
     check(loopFrames.work.n > 0, "frames were drawn while the training loop ran");
     const loopOut = await page.getByTestId("console").textContent();
     check(LOOP_OUT.every((line) => loopOut.includes(line)), `the training loop prints what PyTorch prints (${LOOP_OUT.at(-1)})`);
-    check((await page.locator("[data-testid=memory-chart] .span.backward").count()) === 20, "memory chart marks 20 backward passes");
+    check(await spanCount(page, "backward") === 20 && await spanStretches(page, "backward") === 20,
+      "memory chart marks 20 backward passes, each its own stretch");
     // Charts: loss and gradient norms, one point per backward.
     check((await page.getByTestId("charts-title").textContent()) === "Charts · 20 steps", "charts count 20 steps");
     const lossPath = await page.locator("[data-testid=loss-chart] .series > path").first().getAttribute("d");
@@ -368,7 +378,9 @@ try {
     check(training.work.p95 < 50, `frame time p95 under 50 ms while the loops trained (${training.work.p95.toFixed(1)} ms)`);
     check((await page.getByTestId("graph-title").textContent()).includes("freed by earlier passes not drawn") &&
       (await page.locator("[data-testid=graph] g.node").count()) <= 160, "the graph draws the recent passes only");
-    check((await page.locator("[data-testid=memory-chart] .span").count()) < 100, "the memory chart joins its narrow spans");
+    check(await spanCount(page, "backward") === 1000 && await spanStretches(page, "backward") < 100 &&
+      await spanStretches(page, "no-grad") < 100,
+      "the memory chart joins its narrow spans");
     check((await page.getByTestId("charts-title").textContent()) === "Charts · 1000 steps", "the charts count 1000 steps");
 
     // 500 nodes stay usable: a graph of 501 nodes (one leaf, 249 products

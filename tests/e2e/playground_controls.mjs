@@ -210,7 +210,9 @@ async function ledger(page) {
   return page.evaluate(() => {
     const chart = document.querySelector("[data-testid=memory-chart]");
     const line = chart.querySelector("[data-testid=memory-reserved] path")?.getAttribute("d") ?? null;
-    const ys = line ? [...line.matchAll(/[ML][-\d.]+,([-\d.]+)/g)].map((m) => Number(m[1])) : [];
+    // The reserve is a step line, "M x,y" then H and V strokes: its heights
+    // are the start's y and each V's.
+    const ys = line ? [...line.matchAll(/(?:M[-\d.]+,|V)([-\d.]+)/g)].map((m) => Number(m[1])) : [];
     return {
       device: chart.dataset.device,
       buttons: [...document.querySelectorAll("[data-testid=memory-ledger] button")]

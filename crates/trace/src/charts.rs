@@ -540,6 +540,74 @@ pub fn line_style(k: usize) -> LineStyle {
     }
 }
 
+/// One kind of span as the memory chart draws it: a single path of
+/// rectangles, and labels where they fit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpanLayer {
+    /// The kind's label (`backward`, `no_grad`, a `record_function` name).
+    pub label: String,
+    /// Rectangles, `M x0,0H x1V height H x0Z` each, a pixel wide at least.
+    pub path: String,
+    /// How many rectangles (stretches after [`merge_spans`]).
+    pub stretches: usize,
+    /// How many spans of the trace they stand for.
+    pub count: usize,
+    /// Where a stretch that is one span, wide enough, prints its label:
+    /// `(x, y)`, at its depth's row.
+    pub labels: Vec<(f64, f64)>,
+}
+
+/// The memory chart's spans as one [`SpanLayer`] per kind, in the order
+/// the kinds first appear: a lesson's 150 backward passes and 150 `no_grad`
+/// validations were 600 elements the page re-placed on every memory update
+/// as the axis grew; as layers they are a few paths. `label_width(label)`
+/// is how wide a label prints; a label goes only on a single span at least
+/// that wide (plus a margin), as many narrow ones would print over each other.
+pub fn span_layers(
+    spans: &[Span],
+    height: f64,
+    gap: f64,
+    label_width: impl Fn(&str) -> f64,
+) -> Vec<SpanLayer> {
+    let mut layers: Vec<SpanLayer> = Vec::new();
+    for (span, count) in merge_spans(spans, gap) {
+        let label = span.kind.label();
+        let at = match layers.iter().position(|l| l.label == label) {
+            Some(at) => at,
+            None => {
+                layers.push(SpanLayer {
+                    label: label.to_string(),
+                    path: String::new(),
+                    stretches: 0,
+                    count: 0,
+                    labels: Vec::new(),
+                });
+                layers.len() - 1
+            }
+        };
+        let layer = &mut layers[at];
+        let right = span.x0 + (span.x1 - span.x0).max(1.0);
+        let d = &mut layer.path;
+        d.push('M');
+        push_tenths(d, span.x0);
+        d.push_str(",0H");
+        push_tenths(d, right);
+        d.push('V');
+        push_tenths(d, height);
+        d.push('H');
+        push_tenths(d, span.x0);
+        d.push('Z');
+        layer.stretches += 1;
+        layer.count += count;
+        if count == 1 && span.x1 - span.x0 >= label_width(label) + 6.0 {
+            layer
+                .labels
+                .push((span.x0 + 3.0, 10.0 + 11.0 * span.depth as f64));
+        }
+    }
+    layers
+}
+
 /// Where a memory budget of `bytes` sits on `chart`, or `None` when it is
 /// above the chart's top (the page says so in words instead).
 pub fn budget_y(chart: &MemoryChart, bytes: u64) -> Option<f64> {
@@ -917,6 +985,45 @@ mod tests {
             },
         ];
         assert_eq!(merge_spans(&nested, 1.0).len(), 2);
+    }
+
+    #[test]
+    fn spans_drawn_as_one_layer_per_kind() {
+        use crate::chart::SpanKind;
+        let span = |kind: SpanKind, x0: f64, x1: f64, depth: usize| Span {
+            kind,
+            x0,
+            x1,
+            depth,
+        };
+        let no_grad = || SpanKind::GradMode("no_grad".into());
+        let spans = vec![
+            span(SpanKind::Backward, 0.0, 0.2, 0),
+            span(no_grad(), 0.3, 0.4, 0),
+            span(SpanKind::Backward, 0.5, 0.7, 0),
+            span(SpanKind::Backward, 10.0, 80.0, 0),
+            span(no_grad(), 20.0, 30.0, 1),
+        ];
+        let layers = span_layers(&spans, 50.0, 1.0, |label| 6.0 * label.len() as f64);
+        let summary: Vec<(&str, usize, usize, &[(f64, f64)])> = layers
+            .iter()
+            .map(|l| (l.label.as_str(), l.stretches, l.count, l.labels.as_slice()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                // Two close passes join; the wide one is labelled.
+                ("backward", 2, 3, &[(13.0, 10.0)][..]),
+                // Too narrow for "no_grad" (42 + 6): no label, at any depth.
+                ("no_grad", 2, 2, &[][..]),
+            ]
+        );
+        // A stretch narrower than a pixel is drawn a pixel wide.
+        assert_eq!(
+            layers[0].path,
+            "M0.0,0H1.0V50.0H0.0ZM10.0,0H80.0V50.0H10.0Z"
+        );
+        assert!(span_layers(&[], 50.0, 1.0, |_| 0.0).is_empty());
     }
 
     #[test]

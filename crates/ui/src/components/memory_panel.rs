@@ -6,7 +6,7 @@
 //! GPU its caching allocator's reserve is a line over the allocated bytes.
 
 use gradscope_trace::chart::{Axis, MarkerKind, MemoryChart, MemoryRecord, bytes_label};
-use gradscope_trace::charts::{budget_y, merge_spans};
+use gradscope_trace::charts::{budget_y, span_layers};
 use gradscope_trace::memory::MemoryTracker;
 use gradscope_trace::svg::{push_command, push_tenths, tenths};
 use gradscope_trace::{Category, EventLog};
@@ -142,20 +142,21 @@ pub fn MemoryPanel(props: &Props) -> Html {
         (tracker.device_bytes(&device), tracker.reserved(&device))
     };
     let cursor = chart.cursor_x(&props.log, props.position);
-    // Spans closer than a pixel join: the same picture with far fewer elements.
-    let merged = merge_spans(&chart.spans, 1.0);
-    let spans = merged.iter().map(|(s, count)| {
+    // Spans closer than a pixel join, and each kind is one path: the same
+    // picture with a few elements instead of one or two per span.
+    let layers = span_layers(&chart.spans, PLOT_HEIGHT, 1.0, |label| {
+        LABEL_CHAR_WIDTH * label.chars().count() as f64
+    });
+    let spans = layers.iter().map(|layer| {
+        let words = format!("{} ({} in the trace)", layer.label, layer.count);
         html! {
-            <g class={classes!("span", s.kind.label().replace('_', "-"))}>
-                <rect x={tenths(s.x0)} y="0" width={tenths((s.x1 - s.x0).max(1.0))}
-                      height={tenths(PLOT_HEIGHT)} />
-                // A label only where it fits, and on a single span: a
-                // training loop's many narrow spans would print over each other.
-                if *count == 1 && s.x1 - s.x0 >= LABEL_CHAR_WIDTH * s.kind.label().len() as f64 + 6.0 {
-                    <text x={tenths(s.x0 + 3.0)} y={tenths(10.0 + 11.0 * s.depth as f64)}>
-                        { s.kind.label() }
-                    </text>
-                }
+            <g class={classes!("span", layer.label.replace('_', "-"))}
+               data-count={layer.count.to_string()} data-stretches={layer.stretches.to_string()}
+               role="img" aria-label={words}>
+                <path d={layer.path.clone()} />
+                { for layer.labels.iter().map(|&(x, y)| html! {
+                    <text x={tenths(x)} y={tenths(y)}>{ layer.label.clone() }</text>
+                }) }
             </g>
         }
     });
