@@ -65,22 +65,24 @@ fn make_runtime() -> Runtime {
 
 /// A short training loop the worker runs once, after it has said it is
 /// ready and which devices it has, its output thrown away and its trace
-/// kept for the page's own warm-up (`Request::Rehearse`). A fresh worker's
-/// first run compiled
-/// its hot code as it went: V8 compiles a wasm function on its first call,
-/// and recompiles the hot ones optimised on background threads (traced on
-/// the learner's first 20-step loop: 58 ms of lazy compiling in the worker
-/// and 243 ms of optimising on the thread pool), which on a 2-core machine
-/// took the core the page's frames need. Run here, that happens while the
-/// learner reads the page; a Run pressed meanwhile waits for it (about a
-/// tenth of a second). It draws no random numbers, so the programs' random
-/// streams are those of a fresh worker, and it exercises what a training
-/// loop does: forward, loss, backward, an optimizer step, `no_grad`,
-/// `item()` and formatting, on plain tensors and on an `nn.Module` under
-/// `record_function`, as the lessons' programs do, so that the page's
-/// rehearsal also draws module groups and named phases (their code first
-/// ran in a lesson's first frames: 30-40 ms frames in the digits lesson).
-/// The corpus holds it to PyTorch's output (`worker_warm_up.py`).
+/// kept for the page's own warm-up (`Request::Rehearse`).
+///
+/// A fresh worker's first run compiled its hot code as it went: V8
+/// compiles a wasm function on its first call, and recompiles the hot ones
+/// optimised on background threads (traced on the learner's first 20-step
+/// loop: 58 ms of lazy compiling in the worker and 243 ms of optimising on
+/// the thread pool), which on a 2-core machine took the core the page's
+/// frames need. Run here, that happens while the learner reads the page; a
+/// Run pressed meanwhile waits for it (a few tenths of a second at most).
+///
+/// It draws no random numbers, so the programs' random streams are those
+/// of a fresh worker. It does what the lessons' programs do: forward, loss,
+/// backward, an optimizer step, `no_grad`, `item()` and formatting, on
+/// plain tensors and on an `nn.Module` under `record_function`, so the
+/// page's rehearsal draws module groups and named phases too. With the
+/// plain loop alone, the digits lesson's first run still lazily compiled
+/// 58-65 of the page's functions (19 ms) in its frames; now 11-14 (under
+/// 4 ms). The corpus holds it to PyTorch's output (`worker_warm_up.py`).
 const WARM_UP: &str = include_str!("../../../tests/corpus/worker_warm_up.py");
 
 thread_local! {
