@@ -1083,7 +1083,10 @@ mod tests {
             );
         }
         let saved = corners(&chart.bands[3].path).len();
-        assert!(saved > 300, "the saved band steps up and down: {saved} corners");
+        assert!(
+            saved > 300,
+            "the saved band steps up and down: {saved} corners"
+        );
     }
 
     #[test]
