@@ -212,7 +212,7 @@ fn wasm_bindgen(ctx: &Ctx) -> Result<(bool, String)> {
     println!("setup: installing wasm-bindgen-cli {want} (found: {have}); a few minutes on 2 cores");
     // No --locked: it fails on this registry. --force replaces a binary of another version.
     let mut cmd = ctx.cargo(["install", "wasm-bindgen-cli", "--force", "--version", &want]);
-    util::run_fetching(&mut cmd, || {}).with_context(|| {
+    util::run_fetching(&mut cmd, |_| {}).with_context(|| {
         format!(
             "installing wasm-bindgen-cli failed; \
              run `cargo install wasm-bindgen-cli --version {want}`"
@@ -414,13 +414,13 @@ fn system_packages(ctx: &Ctx) -> Result<Vec<(bool, String)>> {
     update
         .args(["-o", lock_wait, "update"])
         .env("DEBIAN_FRONTEND", "noninteractive");
-    util::run_fetching(&mut update, || {})
+    util::run_fetching(&mut update, |_| {})
         .with_context(|| format!("apt-get update failed; then run `{install}`"))?;
     let mut cmd = ctx.cmd("apt-get");
     cmd.args(["-o", lock_wait, "install", "-y"])
         .args(&packages)
         .env("DEBIAN_FRONTEND", "noninteractive");
-    util::run_fetching(&mut cmd, || {}).with_context(|| format!("`{install}` failed"))?;
+    util::run_fetching(&mut cmd, |_| {}).with_context(|| format!("`{install}` failed"))?;
     let still: Vec<&str> = missing
         .iter()
         .filter(|n| !(n.present)(ctx))
@@ -469,9 +469,10 @@ fn npm_deps(ctx: &Ctx, dir: &str, what: &str) -> Result<(bool, String)> {
     Ok((true, what))
 }
 
-/// The end of npm's newest debug log: with `--loglevel=error` npm prints
-/// only where the log is, and CI keeps nothing but what was printed.
-fn npm_log_tail() {
+/// The end of npm's newest debug log, if npm wrote it after `since`: with
+/// `--loglevel=error` npm may print only where the log is, and CI keeps
+/// nothing but what was printed.
+fn npm_log_tail(since: SystemTime) {
     let Some(home) = std::env::var_os("HOME") else {
         return;
     };
@@ -482,7 +483,12 @@ fn npm_log_tail() {
             .filter_map(|e| Some((mtime(&e.path())?, e.path())))
             .max()
     });
-    let Some((_, log)) = newest else { return };
+    let Some((written, log)) = newest else {
+        return;
+    };
+    if written < since {
+        return; // npm failed before it wrote a log: an older one says nothing
+    }
     let Ok(text) = fs::read_to_string(&log) else {
         return;
     };

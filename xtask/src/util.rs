@@ -5,7 +5,7 @@ use std::ffi::{OsStr, OsString};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, Result, bail};
 
@@ -199,15 +199,17 @@ const FETCH_RETRY_WAITS: [Duration; 3] = [
 
 /// [`run`] for a command that downloads: tried again after each of
 /// [`FETCH_RETRY_WAITS`], saying so, and failing with the last attempt's error.
-/// `after_failure` runs after each failed attempt (to show npm's log, say).
-pub fn run_fetching(cmd: &mut Command, after_failure: impl Fn()) -> Result<()> {
+/// `after_failure` runs after each failed attempt, given when the attempt
+/// began (to show the log npm wrote since, say).
+pub fn run_fetching(cmd: &mut Command, after_failure: impl Fn(SystemTime)) -> Result<()> {
     let mut waits = FETCH_RETRY_WAITS.iter();
     loop {
+        let began = SystemTime::now();
         let status = status(cmd)?;
         if status.success() {
             return Ok(());
         }
-        after_failure();
+        after_failure(began);
         let failed = format!("`{}` failed ({})", display(cmd), describe(status));
         match waits.next() {
             Some(wait) => {
