@@ -113,7 +113,9 @@ pub fn MemoryPanel(props: &Props) -> Html {
             .unwrap_or_else(|| "cpu".to_string());
         (devices, device)
     };
-    let chart = {
+    // The chart and its span layers change with the trace, not with the
+    // cursor: stepping and scrubbing reuse both.
+    let drawn = {
         let record = record.clone();
         use_memo(
             (
@@ -123,10 +125,24 @@ pub fn MemoryPanel(props: &Props) -> Html {
                 device.clone(),
             ),
             move |(_, axis, w, device)| {
-                MemoryChart::of_ledger(record.borrow().get(), device, *axis, *w as f64, PLOT_HEIGHT)
+                let chart = MemoryChart::of_ledger(
+                    record.borrow().get(),
+                    device,
+                    *axis,
+                    *w as f64,
+                    PLOT_HEIGHT,
+                );
+                // Spans closer than a pixel join, and each kind is one path:
+                // the same picture with a few elements instead of one or two
+                // per span.
+                let layers = span_layers(&chart.spans, PLOT_HEIGHT, 1.0, |label| {
+                    LABEL_CHAR_WIDTH * label.chars().count() as f64
+                });
+                (chart, layers)
             },
         )
     };
+    let (chart, layers) = (&drawn.0, &drawn.1);
     // Parked (stepped or scrubbed back): the bytes there; live: the
     // record's own, with this one left at the start.
     let parked = props.position < props.log.len();
@@ -142,11 +158,6 @@ pub fn MemoryPanel(props: &Props) -> Html {
         (tracker.device_bytes(&device), tracker.reserved(&device))
     };
     let cursor = chart.cursor_x(&props.log, props.position);
-    // Spans closer than a pixel join, and each kind is one path: the same
-    // picture with a few elements instead of one or two per span.
-    let layers = span_layers(&chart.spans, PLOT_HEIGHT, 1.0, |label| {
-        LABEL_CHAR_WIDTH * label.chars().count() as f64
-    });
     let spans = layers.iter().map(|layer| {
         let words = format!("{} ({} in the trace)", layer.label, layer.count);
         html! {
@@ -256,7 +267,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
     let budget = props.budget_mib.map(|mib| {
         let bytes = u64::from(mib) << 20;
         let label = format!("budget {}", bytes_label(bytes));
-        match budget_y(&chart, bytes) {
+        match budget_y(chart, bytes) {
             Some(y) => html! {
                 <g class="budget" data-testid="memory-budget">
                     <line x1="0" x2={tenths(plot_width)} y1={tenths(y)} y2={tenths(y)} />
