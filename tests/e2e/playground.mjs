@@ -103,7 +103,6 @@ async function runByKeyboard(page) {
   }, null, { timeout: TIMEOUT });
 }
 
-/// No panel sticks out of the window (and, where the page is one screen, below it).
 /// The memory chart draws each kind of span as one layer that says how many
 /// spans of the trace it stands for and in how many stretches it draws them.
 async function spanLayer(page, kind, attribute) {
@@ -113,6 +112,7 @@ async function spanLayer(page, kind, attribute) {
 const spanCount = (page, kind) => spanLayer(page, kind, "data-count");
 const spanStretches = (page, kind) => spanLayer(page, kind, "data-stretches");
 
+/// No panel sticks out of the window (and, where the page is one screen, below it).
 async function checkNoOverflow(page, label, { vertical }) {
   const out = await page.evaluate((vertical) => {
     const bad = [];
