@@ -19,36 +19,69 @@ use gradscope_trace::{GraphAt, GraphState};
 /// made first go.
 pub const POOLED_BOXES: usize = 2 * NODE_BUDGET;
 
-/// The slots (see `graph_panel::slots`) that have a box, in the order their
-/// boxes were made: the order the page keeps them in, so a drawing that
-/// adds slots appends boxes and never moves the others (a keyed list that
-/// moved them made them anew).
+/// The view's boxes, each keyed for its life by a number of its own (the
+/// page keeps a box's elements as long as its key), each drawing one slot
+/// (see `graph_panel::slots`) or none: a spare, hidden. A slot drawn again
+/// goes back to the box that drew it, so a training loop's next step
+/// changes only what differs; a new slot takes a spare box, whatever slot
+/// it drew before, so a graph of another shape costs attribute changes,
+/// not new elements; and spares can be made ahead, while the page is idle
+/// ([`BoxPool::reserve`]), so a fresh page's first run makes none.
 #[derive(Debug, Default)]
 pub struct BoxPool {
-    slots: Vec<u64>,
+    /// Each box's key and the slot it drew last, in the order made: the
+    /// order the page keeps them in, so a drawing that needs more boxes
+    /// appends them and never moves the others (a keyed list that moved
+    /// them made them anew).
+    boxes: Vec<(u64, Option<u64>)>,
+    next_key: u64,
 }
 
 impl BoxPool {
-    /// Every slot with a box when the slots `drawn` are drawn, in the
-    /// order above, each with whether it is drawn: the drawn ones, and as
-    /// many spares (slots that had a box and are not drawn now) as fit in
-    /// [`POOLED_BOXES`] beside them.
-    pub fn boxes(&mut self, drawn: impl IntoIterator<Item = u64>) -> Vec<(u64, bool)> {
+    /// Every box when the slots `drawn` are drawn, in the order above,
+    /// each with the slot it draws now (`None`: spare). Spares past
+    /// [`POOLED_BOXES`] (drawn boxes included) go, the first made first.
+    pub fn boxes(&mut self, drawn: impl IntoIterator<Item = u64>) -> Vec<(u64, Option<u64>)> {
         let drawn: BTreeSet<u64> = drawn.into_iter().collect();
-        let kept: BTreeSet<u64> = self.slots.iter().copied().collect();
-        let mut spares = kept.difference(&drawn).count();
-        let mut boxes = Vec::with_capacity(self.slots.len() + drawn.len());
-        for &slot in &self.slots {
-            let shown = drawn.contains(&slot);
-            if !shown && drawn.len() + spares > POOLED_BOXES {
-                spares -= 1;
-                continue;
-            }
-            boxes.push((slot, shown));
+        let had: BTreeSet<u64> = self.boxes.iter().filter_map(|b| b.1).collect();
+        let mut new_slots = drawn.difference(&had).copied();
+        // Each box with the slot it draws now and the one it remembers.
+        let mut next: Vec<(u64, Option<u64>, Option<u64>)> = self
+            .boxes
+            .iter()
+            .map(|&(key, last)| match last {
+                Some(slot) if drawn.contains(&slot) => (key, Some(slot), last),
+                _ => match new_slots.next() {
+                    Some(slot) => (key, Some(slot), Some(slot)),
+                    None => (key, None, last),
+                },
+            })
+            .collect();
+        for slot in new_slots {
+            next.push((self.next_key, Some(slot), Some(slot)));
+            self.next_key += 1;
         }
-        boxes.extend(drawn.difference(&kept).map(|&slot| (slot, true)));
-        self.slots = boxes.iter().map(|&(slot, _)| slot).collect();
-        boxes
+        let mut excess = next.len().saturating_sub(POOLED_BOXES.max(drawn.len()));
+        next.retain(|b| {
+            let gone = excess > 0 && b.1.is_none();
+            excess -= usize::from(gone);
+            !gone
+        });
+        self.boxes = next.iter().map(|&(key, _, last)| (key, last)).collect();
+        next.into_iter().map(|(key, now, _)| (key, now)).collect()
+    }
+
+    /// How many boxes there are, drawn and spare.
+    pub fn len(&self) -> usize {
+        self.boxes.len()
+    }
+
+    /// Makes spare boxes until there are `count` (at most [`POOLED_BOXES`]).
+    pub fn reserve(&mut self, count: usize) {
+        while self.boxes.len() < count.min(POOLED_BOXES) {
+            self.boxes.push((self.next_key, None));
+            self.next_key += 1;
+        }
     }
 }
 
@@ -97,30 +130,75 @@ mod tests {
     use super::*;
     use gradscope_trace::{Event, EventKind, NodeId};
 
+    /// The slots drawn, box by box (`-` for a spare), and the keys.
+    fn shape(boxes: &[(u64, Option<u64>)]) -> (Vec<u64>, String) {
+        let keys = boxes.iter().map(|b| b.0).collect();
+        let slots = boxes
+            .iter()
+            .map(|b| b.1.map_or("-".to_string(), |s| s.to_string()))
+            .collect::<Vec<_>>()
+            .join(" ");
+        (keys, slots)
+    }
+
     #[test]
-    fn pool_keeps_undrawn_boxes_as_spares_in_the_order_made() {
+    fn pool_gives_a_slot_back_its_box_and_new_slots_spare_ones() {
         let mut pool = BoxPool::default();
-        let shown = |boxes: Vec<(u64, bool)>| -> Vec<u64> {
-            boxes.iter().filter(|b| b.1).map(|b| b.0).collect()
-        };
-        assert_eq!(pool.boxes([3, 1, 2]), vec![(1, true), (2, true), (3, true)]);
-        // A new run starts empty: every box is spare, then drawn again.
-        assert_eq!(pool.boxes([]), vec![(1, false), (2, false), (3, false)]);
-        // New slots come after the boxes already made, whatever their number.
         assert_eq!(
-            pool.boxes([0, 2, 4]),
-            vec![(1, false), (2, true), (3, false), (0, true), (4, true)]
+            shape(&pool.boxes([3, 1, 2])),
+            (vec![0, 1, 2], "1 2 3".into())
         );
-        // However many were drawn once, at most POOLED_BOXES are kept, the
-        // spares made first going first.
+        // A new run starts empty: every box is spare, then drawn again by
+        // the slot it drew.
+        assert_eq!(shape(&pool.boxes([])), (vec![0, 1, 2], "- - -".into()));
+        assert_eq!(shape(&pool.boxes([3, 1])), (vec![0, 1, 2], "1 - 3".into()));
+        // New slots take spare boxes first, then new boxes at the end.
+        assert_eq!(
+            shape(&pool.boxes([1, 7, 8, 9])),
+            (vec![0, 1, 2, 3], "1 7 8 9".into())
+        );
+        // A box remembers the slot it took: 7 comes back to box 1.
+        pool.boxes([1]);
+        assert_eq!(
+            shape(&pool.boxes([7, 1])),
+            (vec![0, 1, 2, 3], "1 7 - -".into())
+        );
+    }
+
+    #[test]
+    fn pool_keeps_at_most_its_size_spares_made_first_going_first() {
+        let mut pool = BoxPool::default();
         let many: Vec<u64> = (10..10 + POOLED_BOXES as u64).collect();
         let boxes = pool.boxes(many.clone());
         assert_eq!(boxes.len(), POOLED_BOXES);
-        assert_eq!(shown(boxes), many);
+        // One more slot than there are boxes: one more box, then a spare
+        // goes at the next drawing.
+        let mut more = many.clone();
+        more.push(5000);
+        assert_eq!(pool.boxes(more).len(), POOLED_BOXES + 1);
         let boxes = pool.boxes([7]);
         assert_eq!(boxes.len(), POOLED_BOXES);
-        assert_eq!(boxes.last(), Some(&(7, true)));
-        assert_eq!(boxes.first(), Some(&(11, false)));
+        // 7 takes the first spare, box 0; box 1, the first spare after
+        // it, goes.
+        assert_eq!(boxes[..2], [(0, Some(7)), (2, None)]);
+        assert_eq!(boxes.iter().filter(|b| b.1.is_some()).count(), 1);
+    }
+
+    #[test]
+    fn pool_reserves_spares_that_new_slots_take() {
+        let mut pool = BoxPool::default();
+        pool.reserve(4);
+        assert_eq!(pool.len(), 4);
+        assert_eq!(shape(&pool.boxes([])), (vec![0, 1, 2, 3], "- - - -".into()));
+        // Drawn in boxes made ahead: none made now.
+        assert_eq!(
+            shape(&pool.boxes([5, 6])),
+            (vec![0, 1, 2, 3], "5 6 - -".into())
+        );
+        pool.reserve(2);
+        assert_eq!(pool.len(), 4);
+        pool.reserve(usize::MAX);
+        assert_eq!(pool.len(), POOLED_BOXES);
     }
 
     fn created(node: NodeId, next: &[NodeId], leaf: bool) -> EventKind {

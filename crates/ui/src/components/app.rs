@@ -269,7 +269,8 @@ pub fn App() -> Html {
                        on_step={dispatch.reform(|(by, forward)| Action::Step(by, forward))}
                        on_seek={dispatch.reform(Action::Seek)} replay={state.replay}
                        on_replay={Some((dispatch.reform(Action::Replay), dispatch.reform(Action::SetSpeed)))} />
-            <GraphPanel log={graph_view.0} position={graph_view.1} />
+            <GraphPanel log={graph_view.0} position={graph_view.1}
+                        warm={matches!(state.engine, Engine::Ready { .. }) && !running} />
             <MemoryPanel log={memory_view.0} position={memory_view.1} axis={state.axis}
                          {on_axis} budget_mib={state.budget_mib} on_budget={Some(on_budget)} />
             <ChartsPanel log={charts_view.0} position={charts_view.1} />

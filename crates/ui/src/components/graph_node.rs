@@ -10,6 +10,12 @@ use yew::prelude::*;
 
 use super::graph_panel::phase_class;
 
+/// A node box's size and the middle of its texts, as attributes: fixed
+/// strings, so a redrawn box compares them without writing them again.
+const BOX_WIDTH: &str = "150";
+const BOX_HEIGHT: &str = "36";
+const BOX_CENTRE: &str = "75";
+
 /// What the box shows of a node, owned so it can be a prop.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeDetails {
@@ -101,10 +107,17 @@ pub fn GraphNodeBox(props: &Props) -> Html {
     }
     let spare = props.view.is_none();
     let Some((x, y, view)) = last.borrow().clone() else {
-        return html! { <g class="spare" display="none" /> };
+        // Made ahead (see `BoxPool::reserve`): every element a drawn box
+        // has, so drawing a node in it only sets attributes and text.
+        return html! {
+            <g class="spare" display="none" aria-hidden="true" transform="translate(0,0)">
+                <rect width={BOX_WIDTH} height={BOX_HEIGHT} rx="6" />
+                <text x={BOX_CENTRE} y="15" class="name"></text>
+                <text x={BOX_CENTRE} y="29" class="status"></text>
+            </g>
+        };
     };
     let slot = props.slot;
-    let cx = x + NODE_WIDTH / 2.0;
     let onclick = props.onselect.reform(move |_: MouseEvent| slot);
     let select = props.onselect.clone();
     let onkeydown = move |e: KeyboardEvent| {
@@ -118,14 +131,17 @@ pub fn GraphNodeBox(props: &Props) -> Html {
     } else {
         classes!("node", phase_class(view.phase))
     };
+    // Placed by one transform, its parts at fixed places inside it: when a
+    // node joins the layout and the others shift, each box changes one
+    // attribute, not the six coordinates of its rectangle and texts.
     html! {
         <g {class} display={spare.then_some("none")} aria-hidden={spare.then_some("true")}
+           transform={format!("translate({},{})", tenths(x), tenths(y))}
            data-node={view.name.clone()} data-phase={phase_class(view.phase)} tabindex="0" role="button"
            aria-label={view.describe()} {onclick} {onkeydown}>
-            <rect x={tenths(x)} y={tenths(y)} width={tenths(NODE_WIDTH)}
-                  height={tenths(NODE_HEIGHT)} rx="6" />
-            <text x={tenths(cx)} y={tenths(y + 15.0)} class="name">{ view.name.clone() }</text>
-            <text x={tenths(cx)} y={tenths(y + 29.0)} class="status">{ view.status() }</text>
+            <rect width={BOX_WIDTH} height={BOX_HEIGHT} rx="6" />
+            <text x={BOX_CENTRE} y="15" class="name">{ view.name.clone() }</text>
+            <text x={BOX_CENTRE} y="29" class="status">{ view.status() }</text>
         </g>
     }
 }
@@ -320,6 +336,14 @@ mod tests {
     fn summary(graph: &GraphAt) -> GroupDetails {
         let views = graph.graph.nodes.keys().filter_map(|&id| graph.view(id));
         GroupDetails::of("fc1 (Linear)".into(), views)
+    }
+
+    #[test]
+    fn box_attributes_match_the_layout() {
+        let number = |s: &str| s.parse::<f64>().unwrap();
+        assert_eq!(number(BOX_WIDTH), NODE_WIDTH);
+        assert_eq!(number(BOX_HEIGHT), NODE_HEIGHT);
+        assert_eq!(number(BOX_CENTRE), NODE_WIDTH / 2.0);
     }
 
     #[test]

@@ -11,12 +11,14 @@ use gradscope_trace::group::{COLLAPSE_ABOVE, Expansion, GroupKey};
 use gradscope_trace::svg::push_command;
 use gradscope_trace::viewport::{PAN_STEP, Viewport, ZOOM_STEP};
 use gradscope_trace::{EventLog, GraphAt, GraphLayout, LaidEdge, LaidFrame, NodeId, NodePhase};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use super::graph_node::{GraphNodeBox, GroupBox, GroupDetails, GroupFrame, NodeDetails};
 use super::graph_view::{ViewAction, use_view};
 use crate::follow::use_follow;
-use crate::graph_window::{BoxPool, window};
+use crate::graph_window::{BoxPool, NODE_BUDGET, window};
 use crate::size::use_size;
 
 /// The zoom below which the boxes' text is not drawn (see `style.css`,
@@ -33,7 +35,15 @@ pub struct Props {
     pub log: EventLog,
     /// How many events the graph reflects.
     pub position: usize,
+    /// Whether to make boxes ahead while the graph is empty (see
+    /// `BoxPool::reserve`): the page's view, not the rehearsal's.
+    #[prop_or_default]
+    pub warm: bool,
 }
+
+/// How many boxes an idle moment makes ahead: about 8 ms of the page's
+/// time on 2 cores.
+const BOXES_PER_IDLE: usize = 25;
 
 /// What the view draws at one position, computed once per position.
 struct Drawn {
@@ -105,15 +115,41 @@ pub fn GraphPanel(props: &Props) -> Html {
     let boxes = pool.borrow_mut().boxes(drawn.nodes.iter().map(|n| n.0));
     let by_slot: BTreeMap<u64, &(u64, NodeId, f64, f64, NodeDetails)> =
         drawn.nodes.iter().map(|n| (n.0, n)).collect();
-    let nodes = boxes.into_iter().map(|(slot, _)| match by_slot.get(&slot) {
-        Some((_, _, x, y, details)) => html! {
-            <GraphNodeBox key={slot} {slot} x={*x} y={*y} view={Some(details.clone())}
+    let nodes = boxes.into_iter().map(|(key, slot)| match slot.and_then(|s| by_slot.get(&s)) {
+        Some((slot, _, x, y, details)) => html! {
+            <GraphNodeBox {key} slot={*slot} x={*x} y={*y} view={Some(details.clone())}
                           onselect={on_select.clone()} />
         },
         None => html! {
-            <GraphNodeBox key={slot} {slot} x={0.0} y={0.0} view={None} onselect={on_select.clone()} />
+            <GraphNodeBox {key} slot={u64::MAX} x={0.0} y={0.0} view={None} onselect={on_select.clone()} />
         },
     });
+    // While the page waits for a program, boxes are made ahead, a few per
+    // idle moment, so a run's graph is drawn in boxes that exist: a fresh
+    // page's first lesson run made a hundred and more in one frame, 15 to
+    // 19 ms of the main thread's time (Chromium on 2 cores), the whole of
+    // a frame (issue 7).
+    let warm_up = use_force_update();
+    {
+        let wanted = props.warm && drawn.nodes.is_empty() && pool.borrow().len() < NODE_BUDGET;
+        let pool = pool.clone();
+        use_effect(move || {
+            let idle = wanted.then(web_sys::window).flatten().and_then(|window| {
+                let made = Closure::once_into_js(move || {
+                    let more = pool.borrow().len() + BOXES_PER_IDLE;
+                    pool.borrow_mut().reserve(more.min(NODE_BUDGET));
+                    warm_up.force_update();
+                });
+                let id = window.request_idle_callback(made.unchecked_ref()).ok()?;
+                Some((window, id))
+            });
+            move || {
+                if let Some((window, id)) = idle {
+                    window.cancel_idle_callback(id);
+                }
+            }
+        });
+    }
     let groups = drawn
         .groups
         .iter()
