@@ -93,3 +93,46 @@ export function pooled(label, ...recordings) {
     `${long.length} long tasks, ${loaf.length} long animation frames`);
   return { work, interval, dropped, long, loaf };
 }
+
+/// Runs `act` while Chromium traces the page, and returns (and prints
+/// under `label`) each frame's main-thread time twice: `cpu`, the time
+/// the thread ran (the trace's thread clock), and `wall`. On a 2-core
+/// machine the worker's training and Chromium's own threads take turns
+/// with the page's main thread, so a frame's wall time holds waits that
+/// are not the page's work; its CPU time is the page's work alone. A
+/// frame is the task that ran its requestAnimationFrame callbacks, with
+/// the style, layout and paint after them. Tracing slows the page a
+/// little: these are the traced run's figures, not the untraced ones.
+export async function cpuFrames(browser, page, label, act) {
+  await browser.startTracing(page, { categories: ["devtools.timeline", "toplevel"] });
+  try {
+    await act();
+  } catch (err) {
+    await browser.stopTracing().catch(() => {});
+    throw err;
+  }
+  const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+  const names = new Map();
+  for (const e of events) if (e.name === "thread_name") names.set(`${e.pid}:${e.tid}`, e.args.name);
+  // The page's main thread: the renderer main thread with the most events.
+  const counts = new Map();
+  for (const e of events) {
+    const thread = `${e.pid}:${e.tid}`;
+    if (e.ph === "X" && names.get(thread) === "CrRendererMain") counts.set(thread, (counts.get(thread) ?? 0) + 1);
+  }
+  const main = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const mine = events.filter((e) => e.ph === "X" && `${e.pid}:${e.tid}` === main);
+  const rafs = mine.filter((e) => e.name === "FireAnimationFrame").map((e) => e.ts).sort((a, b) => a - b);
+  const frames = mine.filter((e) => e.name === "ThreadControllerImpl::RunTask" && e.tdur !== undefined && (() => {
+    // Whether a requestAnimationFrame callback ran inside the task.
+    let lo = 0, hi = rafs.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (rafs[mid] < e.ts) lo = mid + 1; else hi = mid; }
+    return lo < rafs.length && rafs[lo] < e.ts + e.dur;
+  })());
+  const cpu = quantiles(frames.map((e) => e.tdur / 1000));
+  const wall = quantiles(frames.map((e) => e.dur / 1000));
+  const ms = (x) => x.toFixed(1);
+  console.log(`  measured: ${label} (traced): ${cpu.n} frames; main-thread CPU per frame p50 ${ms(cpu.p50)} ms, ` +
+    `p95 ${ms(cpu.p95)} ms, max ${ms(cpu.max)} ms; wall p50 ${ms(wall.p50)} ms, p95 ${ms(wall.p95)} ms, max ${ms(wall.max)} ms`);
+  return { cpu, wall };
+}
