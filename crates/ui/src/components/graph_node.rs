@@ -107,13 +107,14 @@ pub fn GraphNodeBox(props: &Props) -> Html {
     }
     let spare = props.view.is_none();
     let Some((x, y, view)) = last.borrow().clone() else {
-        // Made ahead (see `BoxPool::reserve`): every element a drawn box
-        // has, so drawing a node in it only sets attributes and text.
+        // Made ahead (see `BoxPool::reserve`): every node a drawn box has,
+        // its texts' too, so drawing a node in it only sets attributes and
+        // text.
         return html! {
             <g class="spare" display="none" aria-hidden="true" transform="translate(0,0)">
                 <rect width={BOX_WIDTH} height={BOX_HEIGHT} rx="6" />
-                <text x={BOX_CENTRE} y="15" class="name"></text>
-                <text x={BOX_CENTRE} y="29" class="status"></text>
+                <text x={BOX_CENTRE} y="15" class="name">{ "" }</text>
+                <text x={BOX_CENTRE} y="29" class="status">{ "" }</text>
             </g>
         };
     };
