@@ -105,18 +105,14 @@ pub fn GraphNodeBox(props: &Props) -> Html {
     if let Some(view) = &props.view {
         *last.borrow_mut() = Some((props.x, props.y, view.clone()));
     }
-    let spare = props.view.is_none();
-    let Some((x, y, view)) = last.borrow().clone() else {
-        // Made ahead (see `BoxPool::reserve`): every node a drawn box has,
-        // its texts' too, so drawing a node in it only sets attributes and
-        // text.
-        return html! {
-            <g class="spare" display="none" aria-hidden="true" transform="translate(0,0)">
-                <rect width={BOX_WIDTH} height={BOX_HEIGHT} rx="6" />
-                <text x={BOX_CENTRE} y="15" class="name">{ "" }</text>
-                <text x={BOX_CENTRE} y="29" class="status">{ "" }</text>
-            </g>
-        };
+    let last = last.borrow().clone();
+    // A box made ahead (see `BoxPool::reserve`) has drawn nothing yet: it
+    // is drawn spare with the same elements, its texts empty, so drawing a
+    // node in it later only sets attributes and text.
+    let spare = props.view.is_none() || last.is_none();
+    let (x, y, view) = match &last {
+        Some((x, y, view)) => (*x, *y, Some(view)),
+        None => (0.0, 0.0, None),
     };
     let slot = props.slot;
     let onclick = props.onselect.reform(move |_: MouseEvent| slot);
@@ -127,10 +123,9 @@ pub fn GraphNodeBox(props: &Props) -> Html {
             select.emit(slot);
         }
     };
-    let class = if spare {
-        classes!("spare")
-    } else {
-        classes!("node", phase_class(view.phase))
+    let class = match view {
+        Some(view) if !spare => classes!("node", phase_class(view.phase)),
+        _ => classes!("spare"),
     };
     // Placed by one transform, its parts at fixed places inside it: when a
     // node joins the layout and the others shift, each box changes one
@@ -138,11 +133,12 @@ pub fn GraphNodeBox(props: &Props) -> Html {
     html! {
         <g {class} display={spare.then_some("none")} aria-hidden={spare.then_some("true")}
            transform={format!("translate({},{})", tenths(x), tenths(y))}
-           data-node={view.name.clone()} data-phase={phase_class(view.phase)} tabindex="0" role="button"
-           aria-label={view.describe()} {onclick} {onkeydown}>
+           data-node={view.map(|v| v.name.clone())} data-phase={view.map(|v| phase_class(v.phase))}
+           tabindex={view.map(|_| "0")} role={view.map(|_| "button")}
+           aria-label={view.map(NodeDetails::describe)} {onclick} {onkeydown}>
             <rect width={BOX_WIDTH} height={BOX_HEIGHT} rx="6" />
-            <text x={BOX_CENTRE} y="15" class="name">{ view.name.clone() }</text>
-            <text x={BOX_CENTRE} y="29" class="status">{ view.status() }</text>
+            <text x={BOX_CENTRE} y="15" class="name">{ view.map(|v| v.name.clone()).unwrap_or_default() }</text>
+            <text x={BOX_CENTRE} y="29" class="status">{ view.map(NodeDetails::status).unwrap_or_default() }</text>
         </g>
     }
 }
