@@ -96,6 +96,23 @@ async function position(page) {
   return { at: Number(m?.[1]), len: Number(m?.[2]), line: m?.[3] ? Number(m[3]) : null };
 }
 
+/// A 1280x800 page at the site's `query`, once its engine is ready, and the
+/// page errors and console errors it reports from then on.
+async function openReady(browser, query = "") {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const problems = [];
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
+  await page.goto(url + query);
+  await page.waitForFunction(
+    () => document.querySelector("[data-testid=status]")?.textContent.startsWith("ready"), null, { timeout: TIMEOUT });
+  return { page, problems };
+}
+
+function checkNoPageErrors(problems) {
+  check(problems.length === 0, `no page errors${problems.length ? ": " + problems.join("; ") : ""}`);
+}
+
 /// Runs the program while recording its frames (frames.mjs).
 async function measuredRun(page, label) {
   await startFrames(page);
@@ -105,13 +122,7 @@ async function measuredRun(page, label) {
 
 const browser = await launch();
 try {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  const problems = [];
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
-  await page.goto(url);
-  await page.waitForFunction(
-    () => document.querySelector("[data-testid=status]")?.textContent.startsWith("ready"), null, { timeout: TIMEOUT });
+  const { page, problems } = await openReady(browser);
 
   console.log("memory chart marks");
   await setCode(page, TRAIN);
@@ -200,7 +211,7 @@ try {
   const training = pooled("main thread while the loop trained 20 and 1,000 steps", short, long);
   check(training.work.p95 < 50, `frame time p95 under 50 ms while the loops trained (${training.work.p95.toFixed(1)} ms)`);
 
-  check(problems.length === 0, `no page errors${problems.length ? ": " + problems.join("; ") : ""}`);
+  checkNoPageErrors(problems);
 } finally {
   await browser.close();
 }
@@ -213,13 +224,7 @@ try {
 const lessonBrowser = await launch();
 try {
   console.log("frame times while a lesson trains (?lesson=digits)");
-  const page = await (await lessonBrowser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  const problems = [];
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
-  await page.goto(`${url}?lesson=digits`);
-  await page.waitForFunction(
-    () => document.querySelector("[data-testid=status]")?.textContent.startsWith("ready"), null, { timeout: TIMEOUT });
+  const { page, problems } = await openReady(lessonBrowser, "?lesson=digits");
   // The page's warm-up (its rehearsal, and the graph's boxes made ahead)
   // happens while it idles after "ready", as it would while a learner reads.
   await page.waitForTimeout(5_000);
@@ -230,7 +235,7 @@ try {
   const traced = await cpuFrames(lessonBrowser, page, "main thread while the digits lesson trained, third run", () => run(page));
   check(traced.cpu.n > 0 && traced.cpu.max <= traced.wall.max + 0.5,
     `the traced run's frames were found, CPU within wall (${traced.cpu.n} frames)`);
-  check(problems.length === 0, `no page errors${problems.length ? ": " + problems.join("; ") : ""}`);
+  checkNoPageErrors(problems);
 } finally {
   await lessonBrowser.close();
 }
@@ -261,13 +266,7 @@ async function ledger(page) {
 console.log("memory ledgers on the GPU");
 const gpuBrowser = await launch({ webgpu: true });
 try {
-  const page = await (await gpuBrowser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  const problems = [];
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
-  await page.goto(url);
-  await page.waitForFunction(
-    () => document.querySelector("[data-testid=status]")?.textContent.startsWith("ready"), null, { timeout: TIMEOUT });
+  const { page, problems } = await openReady(gpuBrowser);
   await page.waitForFunction(() => document.querySelector("[data-testid=device] option[value=webgpu]")?.disabled === false,
     null, { timeout: TIMEOUT });
   await page.getByTestId("device").selectOption("webgpu");
@@ -297,7 +296,7 @@ try {
   check(cpu.buttons.find((b) => b.pressed === "true")?.device === "cpu", "Enter on CPU picks the CPU's ledger (pressed)");
   check(cpu.line === null && cpu.legend === null, "the CPU ledger has no reserve");
   check(cpu.peak?.startsWith("peak ") && cpu.peak !== gpu.peak, `each ledger has its own peak (CPU ${cpu.peak}, GPU ${gpu.peak})`);
-  check(problems.length === 0, `no page errors${problems.length ? ": " + problems.join("; ") : ""}`);
+  checkNoPageErrors(problems);
 } finally {
   await gpuBrowser.close();
 }
