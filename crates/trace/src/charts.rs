@@ -17,7 +17,7 @@
 use crate::chart::{MemoryChart, Span};
 use crate::event::{Event, EventKind, TensorId};
 use crate::follow::Fold;
-use crate::svg::push_tenths;
+use crate::svg::{push_command, push_rect};
 
 /// One value at one step.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -384,10 +384,7 @@ impl Plot {
         let mut path = String::new();
         let mut end_segment = |segment: &mut Vec<(f64, f64)>, kept: &mut Vec<(f64, f64)>| {
             for (k, (x, y)) in segment.iter().enumerate() {
-                path.push(if k == 0 { 'M' } else { 'L' });
-                push_tenths(&mut path, *x);
-                path.push(',');
-                push_tenths(&mut path, *y);
+                push_command(&mut path, if k == 0 { 'M' } else { 'L' }, &[(*x, *y)]);
             }
             kept.append(segment);
         };
@@ -546,7 +543,7 @@ pub fn line_style(k: usize) -> LineStyle {
 pub struct SpanLayer {
     /// The kind's label (`backward`, `no_grad`, a `record_function` name).
     pub label: String,
-    /// Rectangles, `M x0,0H x1V height H x0Z` each, a pixel wide at least.
+    /// Rectangles, `Mx0,0.0Hx1VheightHx0Z` each ([`push_rect`]), a pixel wide at least.
     pub path: String,
     /// How many rectangles (stretches after [`merge_spans`]).
     pub stretches: usize,
@@ -587,16 +584,7 @@ pub fn span_layers(
         };
         let layer = &mut layers[at];
         let right = span.x0 + (span.x1 - span.x0).max(1.0);
-        let d = &mut layer.path;
-        d.push('M');
-        push_tenths(d, span.x0);
-        d.push_str(",0H");
-        push_tenths(d, right);
-        d.push('V');
-        push_tenths(d, height);
-        d.push('H');
-        push_tenths(d, span.x0);
-        d.push('Z');
+        push_rect(&mut layer.path, (span.x0, 0.0), (right, height));
         layer.stretches += 1;
         layer.count += count;
         if count == 1 && span.x1 - span.x0 >= label_width(label) + 6.0 {
@@ -1016,7 +1004,7 @@ mod tests {
         // A stretch narrower than a pixel is drawn a pixel wide.
         assert_eq!(
             layers[0].path,
-            "M0.0,0H1.0V50.0H0.0ZM10.0,0H80.0V50.0H10.0Z"
+            "M0.0,0.0H1.0V50.0H0.0ZM10.0,0.0H80.0V50.0H10.0Z"
         );
         assert!(span_layers(&[], 50.0, 1.0, |_| 0.0).is_empty());
     }

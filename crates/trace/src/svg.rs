@@ -100,6 +100,20 @@ impl StepPath {
     }
 }
 
+/// Appends a closed rectangle from `(x0, y0)` to `(x1, y1)` as one subpath,
+/// `Mx0,y0Hx1Vy1Hx0Z`: many rectangles of one style go in one `<path>`,
+/// one element for the browser to place instead of one each.
+pub fn push_rect(out: &mut String, (x0, y0): (f64, f64), (x1, y1): (f64, f64)) {
+    push_command(out, 'M', &[(x0, y0)]);
+    out.push('H');
+    push_tenths(out, x1);
+    out.push('V');
+    push_tenths(out, y1);
+    out.push('H');
+    push_tenths(out, x0);
+    out.push('Z');
+}
+
 /// `v` with one decimal (see [`push_tenths`]), for an attribute.
 pub fn tenths(v: f64) -> String {
     let mut out = String::with_capacity(8);
