@@ -112,16 +112,13 @@ impl GpuDevice {
         rhs: &GpuBuffer,
         rhs_layout: &Layout,
     ) -> Result<GpuBuffer> {
+        let dims = MatmulDims::of(lhs_layout, rhs_layout)?;
         let fixed = *self
             .matmul_kernel
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let kernel = fixed.unwrap_or_else(|| match (lhs_layout.shape(), rhs_layout.shape()) {
-            (&[batch, m, _], &[_, _, n]) => MatmulKernel::for_output(batch, m, n),
-            // matmul_with reports the bad shapes.
-            _ => MatmulKernel::RegisterBlocked,
-        });
-        self.matmul_with(kernel, lhs, lhs_layout, rhs, rhs_layout)
+        let kernel = fixed.unwrap_or_else(|| MatmulKernel::for_output(dims.batch, dims.m, dims.n));
+        self.launch_matmul(kernel, dims, lhs, lhs_layout, rhs, rhs_layout)
     }
 
     /// Makes every matmul use `kernel` (`None`: the choice by size again),
@@ -142,20 +139,19 @@ impl GpuDevice {
         rhs: &GpuBuffer,
         rhs_layout: &Layout,
     ) -> Result<GpuBuffer> {
-        let (&[batch, m, k], &[batch2, k2, n]) = (lhs_layout.shape(), rhs_layout.shape()) else {
-            return Err(Error::Backend(format!(
-                "GPU matmul needs [batch, m, k] and [batch, k, n] layouts, got {:?} and {:?}",
-                lhs_layout.shape(),
-                rhs_layout.shape()
-            )));
-        };
-        if batch != batch2 || k != k2 {
-            return Err(Error::Backend(format!(
-                "GPU matmul of mismatched shapes {:?} and {:?}",
-                lhs_layout.shape(),
-                rhs_layout.shape()
-            )));
-        }
+        let dims = MatmulDims::of(lhs_layout, rhs_layout)?;
+        self.launch_matmul(kernel, dims, lhs, lhs_layout, rhs, rhs_layout)
+    }
+
+    fn launch_matmul(
+        &self,
+        kernel: MatmulKernel,
+        MatmulDims { batch, m, k, n }: MatmulDims,
+        lhs: &GpuBuffer,
+        lhs_layout: &Layout,
+        rhs: &GpuBuffer,
+        rhs_layout: &Layout,
+    ) -> Result<GpuBuffer> {
         check_in_bounds("matmul: lhs", lhs_layout, lhs.len())?;
         check_in_bounds("matmul: rhs", rhs_layout, rhs.len())?;
         let numel = batch
@@ -189,6 +185,36 @@ impl GpuDevice {
             grid,
         )?;
         Ok(out)
+    }
+}
+
+/// The sizes of `[batch, m, k] @ [batch, k, n]`, read once from the two
+/// layouts: the kernel choice and the launch both need them.
+#[derive(Clone, Copy)]
+struct MatmulDims {
+    batch: usize,
+    m: usize,
+    k: usize,
+    n: usize,
+}
+
+impl MatmulDims {
+    fn of(lhs: &Layout, rhs: &Layout) -> Result<Self> {
+        let (&[batch, m, k], &[batch2, k2, n]) = (lhs.shape(), rhs.shape()) else {
+            return Err(Error::Backend(format!(
+                "GPU matmul needs [batch, m, k] and [batch, k, n] layouts, got {:?} and {:?}",
+                lhs.shape(),
+                rhs.shape()
+            )));
+        };
+        if batch != batch2 || k != k2 {
+            return Err(Error::Backend(format!(
+                "GPU matmul of mismatched shapes {:?} and {:?}",
+                lhs.shape(),
+                rhs.shape()
+            )));
+        }
+        Ok(MatmulDims { batch, m, k, n })
     }
 }
 
