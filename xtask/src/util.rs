@@ -198,27 +198,110 @@ const FETCH_RETRY_WAITS: [Duration; 3] = [
 ];
 
 /// [`run`] for a command that downloads: tried again after each of
-/// [`FETCH_RETRY_WAITS`], saying so, and failing with the last attempt's error.
-/// `after_failure` runs after each failed attempt, given when the attempt
-/// began (to show the log npm wrote since, say).
+/// [`FETCH_RETRY_WAITS`], saying so, when its error output names a network
+/// failure ([`network_failure`]), and failing at once otherwise (a package
+/// that does not exist, a compile error in `cargo install`: trying again
+/// would only spend minutes failing the same way). `after_failure` runs after
+/// each failed attempt, given when the attempt began (to show the log npm
+/// wrote since, say).
 pub fn run_fetching(cmd: &mut Command, after_failure: impl Fn(SystemTime)) -> Result<()> {
     let mut waits = FETCH_RETRY_WAITS.iter();
     loop {
         let began = SystemTime::now();
-        let status = status(cmd)?;
+        let (status, errors) = status_teeing_stderr(cmd)?;
         if status.success() {
             return Ok(());
         }
         after_failure(began);
         let failed = format!("`{}` failed ({})", display(cmd), describe(status));
+        let Some(cause) = network_failure(&errors) else {
+            bail!("{failed}, and not for the network (no download error in its output)");
+        };
         match waits.next() {
             Some(wait) => {
-                eprintln!("{failed}; trying again in {}s", wait.as_secs());
+                eprintln!(
+                    "{failed}: \"{cause}\" in its output; trying again in {}s",
+                    wait.as_secs()
+                );
                 std::thread::sleep(*wait);
             }
             None => bail!("{failed}, {} times", FETCH_RETRY_WAITS.len() + 1),
         }
     }
+}
+
+/// What apt, npm and cargo print when a download failed for the network
+/// or the registry (lower case), rather than for what was asked.
+const NETWORK_FAILURES: [&str; 31] = [
+    "failed to fetch",
+    "failed to download",
+    "some index files failed to download",
+    "unable to fetch some archives",
+    "temporary failure",
+    "could not resolve",
+    "couldn't resolve",
+    "could not connect",
+    "couldn't connect",
+    "connection refused",
+    "connection reset",
+    "connection failed",
+    "timed out",
+    "econnreset",
+    "econnrefused",
+    "etimedout",
+    "eai_again",
+    "enotfound",
+    "enetunreach",
+    "socket hang up",
+    "spurious network error",
+    "hash sum mismatch",
+    // The registry's own trouble: apt's and cargo's HTTP status, npm's code.
+    "bad gateway",
+    "service unavailable",
+    "gateway time",
+    "got 502",
+    "got 503",
+    "got 504",
+    "e502",
+    "e503",
+    "e504",
+];
+
+/// The network failure a failed download's error output names, if any.
+pub fn network_failure(errors: &str) -> Option<&'static str> {
+    let lower = errors.to_lowercase();
+    NETWORK_FAILURES
+        .into_iter()
+        .find(|marker| lower.contains(marker))
+}
+
+/// Runs a command with stdout inherited and stderr passed through line by
+/// line as it comes, returning its status and the end of its stderr (the
+/// last 64 KiB: where apt, npm and cargo say why they failed).
+fn status_teeing_stderr(cmd: &mut Command) -> Result<(ExitStatus, String)> {
+    use std::io::BufRead;
+    const KEPT: usize = 64 * 1024;
+    let mut child = cmd
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| spawn_error(cmd, e))?;
+    let mut kept = String::new();
+    if let Some(stderr) = child.stderr.take() {
+        for line in io::BufReader::new(stderr).split(b'\n') {
+            let line = String::from_utf8_lossy(&line?).into_owned();
+            eprintln!("{line}");
+            kept.push_str(&line);
+            kept.push('\n');
+            if kept.len() > 2 * KEPT {
+                let mut cut = kept.len() - KEPT;
+                while !kept.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                kept.drain(..cut);
+            }
+        }
+    }
+    Ok((child.wait()?, kept))
 }
 
 /// Runs a command with inherited stdio and returns its status.
@@ -261,5 +344,53 @@ fn describe(status: ExitStatus) -> String {
     match status.code() {
         Some(code) => format!("exit code {code}"),
         None => format!("{status}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn downloads_are_retried_for_the_network_only() {
+        let network = [
+            // apt-get install with the mirror unreachable
+            "E: Failed to fetch http://deb.debian.org/debian/pool/main/c/chromium/chromium_1.deb  \
+             Temporary failure resolving 'deb.debian.org'",
+            // npm with the registry down or refusing
+            "npm error code ECONNREFUSED\nnpm error syscall connect\nnpm error errno ECONNREFUSED",
+            "npm error code E503\nnpm error 503 Service Unavailable - GET https://registry.npmjs.org/binaryen",
+            // cargo install
+            "warning: spurious network error (3 tries remaining): [28] Timeout was reached",
+            "error: failed to download from `https://static.crates.io/crates/walrus/0.23.3/download`",
+        ];
+        for errors in network {
+            assert!(network_failure(errors).is_some(), "{errors}");
+        }
+        let not_network = [
+            "E: Unable to locate package chromium-drivr",
+            "npm error code ETARGET\nnpm error notarget No matching version found for binaryen@999.0.0.",
+            "error[E0425]: cannot find value `x` in this scope\nerror: failed to compile `wasm-bindgen-cli v0.2.108`",
+            "",
+        ];
+        for errors in not_network {
+            assert_eq!(network_failure(errors), None, "{errors}");
+        }
+    }
+
+    #[test]
+    fn a_failure_not_for_the_network_is_not_tried_again() {
+        let mut cmd = Command::new("sh");
+        cmd.args([
+            "-c",
+            "echo 'E: Unable to locate package nosuch' >&2; exit 100",
+        ]);
+        let began = Instant::now();
+        let attempts = std::cell::Cell::new(0);
+        let err = run_fetching(&mut cmd, |_| attempts.set(attempts.get() + 1)).unwrap_err();
+        assert_eq!(attempts.get(), 1);
+        assert!(began.elapsed() < FETCH_RETRY_WAITS[0], "it waited to retry");
+        let message = format!("{err:#}");
+        assert!(message.contains("not for the network"), "{message}");
     }
 }
