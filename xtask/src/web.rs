@@ -93,28 +93,8 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
         if !wasm.is_file() {
             bail!("{} was not built: is the crate a cdylib?", wasm.display());
         }
-        let mut cmd = ctx.cmd("wasm-bindgen");
-        cmd.args(["--target", "web", "--no-typescript", "--out-dir"])
-            .arg(&pkg)
-            .arg(&wasm);
-        println!("build-web: {}", util::display(&cmd));
-        util::run(&mut cmd)?;
-    }
-
-    let wasm_opt = ctx
-        .wasm_opt
-        .as_ref()
-        .context("no wasm-opt: setup did not run")?;
-    for (_, stem) in WASM_CRATES {
-        let file = pkg.join(format!("{stem}_bg.wasm"));
-        let mut cmd = ctx.cmd(wasm_opt);
-        cmd.arg("-Oz")
-            .args(WASM_OPT_FEATURES)
-            .arg(&file)
-            .arg("-o")
-            .arg(&file);
-        println!("build-web: wasm-opt -Oz {}", ctx.show(&file));
-        util::run(&mut cmd)?;
+        let bound = bind_and_optimise(ctx, &wasm, stem)?;
+        copy_dir(&bound, &pkg, Path::new(""))?;
     }
 
     let web = ctx.root.join("web");
@@ -138,6 +118,73 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
     print_sizes(ctx, &site)?;
     widget_budget(&site)?;
     Ok(site)
+}
+
+/// `wasm-bindgen` and then `wasm-opt -Oz` of one crate's module, into
+/// `target/web-pkg/<stem>`, which the site's `pkg/` is copied from. Kept
+/// while the module and the tools are what made it (a stamp of their sizes,
+/// times and the flags): `wasm-opt` takes minutes on the worker's 23 MB, and
+/// `cargo xtask serve` after a change to the page alone, or run again
+/// unchanged, would otherwise spend them every time.
+fn bind_and_optimise(ctx: &Ctx, wasm: &Path, stem: &str) -> Result<PathBuf> {
+    let wasm_opt = ctx
+        .wasm_opt
+        .as_ref()
+        .context("no wasm-opt: setup did not run")?;
+    let bindgen = ctx
+        .which("wasm-bindgen")
+        .context("no wasm-bindgen: setup did not run")?;
+    let made_of = |path: &Path| -> String {
+        let meta = fs::metadata(path).ok();
+        let modified = meta
+            .as_ref()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        format!(
+            "{} {} {modified}",
+            path.display(),
+            meta.map_or(0, |m| m.len())
+        )
+    };
+    let stamp = [
+        made_of(wasm),
+        made_of(&bindgen),
+        made_of(wasm_opt),
+        format!("-Oz {}", WASM_OPT_FEATURES.join(" ")),
+    ]
+    .join("\n");
+    let dir = ctx.target_dir.join("web-pkg").join(stem);
+    let stamp_file = dir.join(".made-of");
+    let out = dir.join("pkg");
+    if fs::read_to_string(&stamp_file).is_ok_and(|kept| kept == stamp) {
+        println!(
+            "build-web: {stem}: bound and optimised already ({})",
+            ctx.show(&out)
+        );
+        return Ok(out);
+    }
+    if dir.exists() {
+        fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
+    }
+    let mut cmd = ctx.cmd(&bindgen);
+    cmd.args(["--target", "web", "--no-typescript", "--out-dir"])
+        .arg(&out)
+        .arg(wasm);
+    println!("build-web: {}", util::display(&cmd));
+    util::run(&mut cmd)?;
+    let file = out.join(format!("{stem}_bg.wasm"));
+    let mut cmd = ctx.cmd(wasm_opt);
+    cmd.arg("-Oz")
+        .args(WASM_OPT_FEATURES)
+        .arg(&file)
+        .arg("-o")
+        .arg(&file);
+    println!("build-web: wasm-opt -Oz {}", ctx.show(&file));
+    util::run(&mut cmd)?;
+    // Written last: a build stopped halfway leaves no stamp, so it is redone.
+    fs::write(&stamp_file, stamp).with_context(|| format!("writing {}", stamp_file.display()))?;
+    Ok(out)
 }
 
 /// Writes, into `dir`, the demo article as another site would serve it: its
