@@ -17,3 +17,13 @@ export function launch({ webgpu = false } = {}) {
   const args = webgpu ? [...BASE_ARGS, ...WEBGPU_ARGS] : BASE_ARGS;
   return chromium.launch({ executablePath: "/usr/bin/chromium", args, headless: true });
 }
+
+/// A headless Chromium with `BASE_ARGS` on a profile kept in `dir`, as a
+/// learner's browser keeps one: its HTTP cache, and V8's cache of compiled
+/// wasm beside it, outlive a page (a `newContext` is a fresh incognito one).
+/// Returns the persistent context; its `browser()` can trace.
+export function launchWithProfile(dir) {
+  return chromium.launchPersistentContext(dir, {
+    executablePath: "/usr/bin/chromium", args: BASE_ARGS, headless: true, viewport: { width: 1280, height: 800 },
+  });
+}

@@ -14,9 +14,11 @@
 // keyboard, the GPU's with its reserve drawn over the allocated bytes and
 // model.zero_grad() marked.
 // Exits non-zero on any failure.
-import { launch } from "./browser.mjs";
+import { launch, launchWithProfile } from "./browser.mjs";
 import { cpuFrames, pooled, startFrames, stopFrames } from "./frames.mjs";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const url = process.env.GRADSCOPE_URL;
 if (!url) {
@@ -99,14 +101,23 @@ async function position(page) {
 /// A 1280x800 page at the site's `query`, once its engine is ready, and the
 /// page errors and console errors it reports from then on.
 async function openReady(browser, query = "") {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  return openIn(await browser.newContext({ viewport: { width: 1280, height: 800 } }), query);
+}
+
+/// `openReady` in a browser context of the caller's (one with a profile),
+/// traced from before navigation where a `tracer` (a Browser) is given. Also
+/// returns when the engine was ready, in ms after navigation began.
+async function openIn(context, query = "", { tracer = null, categories = [] } = {}) {
+  const page = await context.newPage();
   const problems = [];
   page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
   page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
+  if (tracer) await tracer.startTracing(page, { categories });
+  const start = Date.now();
   await page.goto(url + query);
   await page.waitForFunction(
     () => document.querySelector("[data-testid=status]")?.textContent.startsWith("ready"), null, { timeout: TIMEOUT });
-  return { page, problems };
+  return { page, problems, readyMs: Date.now() - start };
 }
 
 function checkNoPageErrors(problems) {
@@ -238,6 +249,48 @@ try {
   checkNoPageErrors(problems);
 } finally {
   await lessonBrowser.close();
+}
+
+// A returning visit: a browser with a profile, as a learner's is, opens the
+// lesson, runs it and closes it, then opens it again. The server answers
+// the second visit's requests with 304s (ETags), so Chromium's HTTP cache
+// entry for the worker's module stands, and with it V8's cache of the code
+// it optimised on the first visit: the trace must show the module
+// deserialised. Measured on each visit: when the engine was ready after
+// navigation, the CPU spent compiling wasm at the top tier (TurboFan), and
+// the frames while the lesson ran.
+const profile = mkdtempSync(join(tmpdir(), "gradscope-e2e-profile-"));
+const withProfile = await launchWithProfile(profile);
+try {
+  console.log("a returning visit (?lesson=digits, a browser with a profile)");
+  const compiles = async () => {
+    const events = JSON.parse((await withProfile.browser().stopTracing()).toString()).traceEvents;
+    const cpu = (name) => events.filter((e) => e.name === name && e.ph === "X")
+      .reduce((sum, e) => sum + (e.tdur ?? e.dur ?? 0) / 1000, 0);
+    return { deserialised: events.filter((e) => e.name === "wasm.Deserialize").length, topTier: cpu("wasm.TopTierCompilation") };
+  };
+  const visits = [];
+  for (const label of ["first visit", "second visit"]) {
+    const { page, problems, readyMs } = await openIn(withProfile, "?lesson=digits",
+      { tracer: withProfile.browser(), categories: ["v8.wasm", "disabled-by-default-v8.wasm.detailed"] });
+    await page.waitForTimeout(5_000);
+    const frames = await measuredRun(page, `main thread while the digits lesson trained, ${label}`);
+    // V8 writes its cache a moment after the code it optimised passes a
+    // size; the first visit stays open long enough for that.
+    await page.waitForTimeout(5_000);
+    const { deserialised, topTier } = await compiles();
+    console.log(`  measured: ${label}: engine ready ${readyMs} ms after navigation; ` +
+      `${topTier.toFixed(0)} ms of top-tier wasm compiling (CPU, all threads); module deserialised ${deserialised} times`);
+    checkNoPageErrors(problems);
+    visits.push({ readyMs, topTier, deserialised, frames });
+    await page.close();
+  }
+  check(visits[0].deserialised === 0 && visits[1].deserialised >= 1,
+    `the second visit loaded the worker's compiled code from the browser's cache (first ${visits[0].deserialised}, ` +
+    `second ${visits[1].deserialised} deserialisations)`);
+} finally {
+  await withProfile.close();
+  rmSync(profile, { recursive: true, force: true });
 }
 
 /// What the memory chart shows now: its ledger, the ledgers offered, the
