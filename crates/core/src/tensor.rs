@@ -274,7 +274,13 @@ impl Tensor {
     /// this handle lives (`None` clears it): `nn.Parameter` and optimizers
     /// mark their tensors so the memory view can tell them apart.
     pub fn set_memory_role(&self, role: Option<Category>) {
-        if let Some(old) = self.0.role.replace(role) {
+        let old = self.0.role.replace(role);
+        if old == role {
+            // Dropping and taking the role again would recategorise the
+            // storage twice (two trace events, and a dip in between).
+            return;
+        }
+        if let Some(old) = old {
             self.0.storage.remove_role(old);
         }
         if let Some(new) = role {

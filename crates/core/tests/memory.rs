@@ -66,6 +66,13 @@ every_target! {
         w.set_memory_role(Some(Category::Parameter));
         let after = ledger::stats();
         assert_eq!(after.current(Category::Parameter) - before.current(Category::Parameter), BYTES);
+        // The same role again (an optimizer given an nn.Parameter) moves nothing.
+        let ((), events) = trace::record(|| w.set_memory_role(Some(Category::Parameter)));
+        assert!(
+            !events.iter().any(|e| matches!(e.kind, EventKind::StorageRecategorised { .. })),
+            "{events:?}"
+        );
+        assert_eq!(ledger::stats().current, after.current);
         w.set_grad(Some(Tensor::zeros(&[N])));
         assert_eq!(ledger::stats().current(Category::Gradient) - before.current(Category::Gradient), BYTES);
         w.set_grad(None);

@@ -122,6 +122,24 @@ fn optimizer_state_counts_as_optimizer_state() {
 }
 
 #[test]
+fn an_optimizers_plain_tensors_count_as_parameters() {
+    // As PyTorch's memory profiler counts them: what an optimizer holds is a
+    // parameter whether or not it is an nn.Parameter.
+    let mut rt = Runtime::new();
+    let out = rt.run(
+        "import torch\nw = torch.zeros(3, 5, requires_grad=True)\n\
+         b = torch.zeros(5, requires_grad=True)\nx = torch.ones(2, 3)\n\
+         opt = torch.optim.SGD([w, b], lr=0.1)\n\
+         (x @ w + b).sum().backward()\nopt.step()\n\
+         import sys\nsys.kept = (w, b, opt)\n",
+    );
+    assert!(out.error.is_none(), "{:?}", out.error);
+    let stats = ledger::stats();
+    assert_eq!(stats.current(Category::Parameter), 20 * 4);
+    assert_eq!(stats.current(Category::Gradient), 20 * 4);
+}
+
+#[test]
 fn checkpoint_recomputes_in_backward() {
     let kinds = record(
         "import torch\nfrom torch.utils.checkpoint import checkpoint\n\

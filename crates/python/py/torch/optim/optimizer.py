@@ -110,6 +110,12 @@ class Optimizer:
             param_set.update(id(p) for p in group["params"])
         if any(id(p) in param_set for p in param_group["params"]):
             raise ValueError("some parameters appear in more than one parameter group")
+        # PyTorch's memory profiler counts an optimizer's tensors as
+        # parameters, nn.Parameter or not (`optimizer.parameters` in
+        # torch/profiler/_memory_profiler.py), so a loop over plain
+        # `requires_grad` leaves shows its weights as parameters too.
+        for param in param_group["params"]:
+            _C._set_memory_role(param, "parameter")
         self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none=True):
