@@ -321,12 +321,7 @@ enum Body {
 /// A file's entity tag: its length and modification time, as nginx makes
 /// them. A rebuilt file gets a new one.
 fn etag(meta: &std::fs::Metadata) -> String {
-    let nanos = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos());
-    format!("\"{:x}-{nanos:x}\"", meta.len())
+    format!("\"{}\"", crate::util::file_version(meta))
 }
 
 /// Whether an `If-None-Match` field names `tag` (or is `*`): the client

@@ -187,6 +187,18 @@ pub fn free_bytes(path: &Path) -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// A file's length and modification time (nanoseconds since the epoch), in
+/// hex as `len-mtime`: what changes when a build rewrites it. The server's
+/// ETags and build-web's stamps both name a file's version by it.
+pub fn file_version(meta: &std::fs::Metadata) -> String {
+    let nanos = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    format!("{:x}-{nanos:x}", meta.len())
+}
+
 /// Waits before each retry of a command that fetches from a registry
 /// (crates.io, npm, Debian). A registry or the network can fail for a
 /// moment (a reset connection, a 503, npm still upgrading itself when the

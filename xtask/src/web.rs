@@ -122,8 +122,8 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
 
 /// `wasm-bindgen` and then `wasm-opt -Oz` of one crate's module, into
 /// `target/web-pkg/<stem>`, which the site's `pkg/` is copied from. Kept
-/// while the module and the tools are what made it (a stamp of their sizes,
-/// times and the flags): `wasm-opt` takes minutes on the worker's 23 MB, and
+/// while the module and the tools are what made it (a stamp of their
+/// [`util::file_version`]s and the flags): `wasm-opt` takes minutes on the worker's 23 MB, and
 /// `cargo xtask serve` after a change to the page alone, or run again
 /// unchanged, would otherwise spend them every time.
 fn bind_and_optimise(ctx: &Ctx, wasm: &Path, stem: &str) -> Result<PathBuf> {
@@ -135,17 +135,9 @@ fn bind_and_optimise(ctx: &Ctx, wasm: &Path, stem: &str) -> Result<PathBuf> {
         .which("wasm-bindgen")
         .context("no wasm-bindgen: setup did not run")?;
     let made_of = |path: &Path| -> String {
-        let meta = fs::metadata(path).ok();
-        let modified = meta
-            .as_ref()
-            .and_then(|m| m.modified().ok())
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_nanos());
-        format!(
-            "{} {} {modified}",
-            path.display(),
-            meta.map_or(0, |m| m.len())
-        )
+        let version =
+            fs::metadata(path).map_or_else(|_| "missing".into(), |m| util::file_version(&m));
+        format!("{} {version}", path.display())
     };
     let stamp = [
         made_of(wasm),
