@@ -94,7 +94,7 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
             bail!("{} was not built: is the crate a cdylib?", wasm.display());
         }
         let bound = bind_and_optimise(ctx, &wasm, stem)?;
-        copy_dir(&bound, &pkg, Path::new(""))?;
+        copy_dir(&bound, &pkg, None)?;
     }
 
     let web = ctx.root.join("web");
@@ -102,7 +102,7 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
         bail!("{} is missing", web.display());
     }
     let editor = ctx.root.join(EDITOR_DIR);
-    copy_dir(&web, &site, &editor)?;
+    copy_dir(&web, &site, Some(&editor))?;
     // The digits ship inside the worker; their attribution ships beside them.
     let data = site.join("data");
     fs::create_dir_all(&data)?;
@@ -309,15 +309,15 @@ fn bundle_editor(ctx: &Ctx, editor: &Path, site: &Path) -> Result<()> {
     util::run(&mut cmd)
 }
 
-/// Copies `from` into `to`, leaving out the directory `skip` (sources that
-/// are built into the site rather than copied).
-fn copy_dir(from: &Path, to: &Path, skip: &Path) -> Result<()> {
+/// Copies `from` into `to`, leaving out the directory `skip` where one is
+/// given (sources that are built into the site rather than copied).
+fn copy_dir(from: &Path, to: &Path, skip: Option<&Path>) -> Result<()> {
     fs::create_dir_all(to).with_context(|| format!("creating {}", to.display()))?;
     for entry in fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
         let entry = entry?;
         let src = entry.path();
         let dst = to.join(entry.file_name());
-        if src == skip {
+        if skip == Some(src.as_path()) {
             continue;
         }
         if entry.file_type()?.is_dir() || src.is_dir() {
