@@ -9,6 +9,8 @@ mod gpu;
 mod lesson;
 mod program;
 
+pub use program::warm_up_more;
+
 use gradscope_trace::{Reply, Request};
 use wasm_bindgen::prelude::*;
 use web_sys::DedicatedWorkerGlobalScope;
@@ -105,6 +107,13 @@ mod entry {
 }
 
 async fn handle(request: Request) {
+    // A learner's request warms the code itself: the rounds stop.
+    if matches!(
+        request,
+        Request::RunProgram { .. } | Request::CheckLesson { .. }
+    ) {
+        program::stop_warming();
+    }
     match request {
         // The page asks for the devices as soon as it hears Ready; the
         // answer goes first, then the warm-up (the device menu does not

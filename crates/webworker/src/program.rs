@@ -85,46 +85,93 @@ fn make_runtime() -> Runtime {
 /// 4 ms). The corpus holds it to PyTorch's output (`worker_warm_up.py`).
 const WARM_UP: &str = include_str!("../../../tests/corpus/worker_warm_up.py");
 
+/// What the warm-up runs after its first round, [`MORE_ROUNDS`] times, one
+/// round at a time while the worker idles, once the page has asked for its
+/// rehearsal: the digits lesson's work (a gzipped CSV read into a tensor, a
+/// 64-32-10 network trained on batches of 50), held to PyTorch's output in
+/// the corpus like [`WARM_UP`].
+///
+/// V8 optimises a wasm function once its calls have spent a budget, and
+/// compiles one at all only when it is first called. A fresh page's first
+/// run of the digits lesson, after [`WARM_UP`] alone, still compiled 399 of
+/// the worker's functions and optimised 122, spending 319 ms optimising (V8's
+/// `--trace-wasm-compilation-times`, in a 700 ms run) on the 2 cores the
+/// worker and the page's frames share (note of stop 23). Running [`WARM_UP`]
+/// itself 5 more times cut the optimising in the run only to 202-269 ms
+/// (traced, against 377 ms): much of the lesson's code is not its code.
+const WARM_UP_MORE: &str = include_str!("../../../tests/corpus/worker_warm_up_data.py");
+
+/// How many times [`WARM_UP_MORE`] runs.
+const MORE_ROUNDS: u32 = 10;
+
 thread_local! {
     static WARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// The warm-up run's trace, kept until the page asks for it.
     static REHEARSAL: std::cell::RefCell<Vec<Event>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The warm-up's rounds still to run while the worker idles.
+    static ROUNDS_LEFT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// Runs [`WARM_UP`] on the worker's interpreter, once, its output dropped
-/// and its trace kept for [`rehearse`] (serialised on the way, as a run's
-/// is, so that code warms up too).
+/// and its trace kept for [`rehearse`].
 pub(crate) fn warm_up() {
     if WARMED.with(|w| w.replace(true)) {
         return;
     }
+    warm_up_round(WARM_UP, |events| {
+        REHEARSAL.with(|kept| kept.borrow_mut().extend(events));
+    });
+}
+
+/// Runs `source` once, its output dropped and its trace handed to `keep`
+/// (serialised on the way, as a run's is, so that code warms up too).
+fn warm_up_round(source: &str, keep: fn(Vec<Event>)) {
     with_runtime(|runtime| {
         runtime.set_output_sink(Some(Box::new(|_, _| {})));
         trace::start_streaming(
-            Box::new(|events| {
+            Box::new(move |events| {
                 let batch = Reply::Events { events };
                 drop(serde_json::to_string(&batch));
                 if let Reply::Events { events } = batch {
-                    REHEARSAL.with(|kept| kept.borrow_mut().extend(events));
+                    keep(events);
                 }
             }),
             BATCH,
             EVERY,
         );
-        let _ = runtime.run(WARM_UP);
-        let rest = trace::stop_recording();
-        REHEARSAL.with(|kept| kept.borrow_mut().extend(rest));
+        let _ = runtime.run(source);
+        keep(trace::stop_recording());
         runtime.set_output_sink(None);
     });
 }
 
 /// Posts the warm-up run's trace (running it first if it has not run) and
-/// then says it has all been sent; a second call posts an empty one.
+/// then says it has all been sent; a second call posts an empty one. The
+/// page then idles while the learner reads, and [`WARM_UP_MORE`] runs
+/// meanwhile (`worker.js` calls [`warm_up_more`]).
 pub(crate) fn rehearse() {
     warm_up();
     let events = REHEARSAL.with(|kept| std::mem::take(&mut *kept.borrow_mut()));
     post(&Reply::Rehearsal { events });
     post(&Reply::Rehearsed);
+    ROUNDS_LEFT.with(|left| left.set(MORE_ROUNDS));
+}
+
+/// Ends the warm-up's rounds: a request came, and warms the code itself.
+pub(crate) fn stop_warming() {
+    ROUNDS_LEFT.with(|left| left.set(0));
+}
+
+/// Runs [`WARM_UP_MORE`] once more, its trace thrown away, if any rounds are
+/// left, and says how many are left after it (`None`: none ran).
+/// `worker.js` calls it between messages, only while none waits, so a Run
+/// pressed meanwhile waits for one round at most.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn warm_up_more() -> Option<u32> {
+    let left = ROUNDS_LEFT.with(std::cell::Cell::get).checked_sub(1)?;
+    ROUNDS_LEFT.with(|cell| cell.set(left));
+    warm_up_round(WARM_UP_MORE, drop);
+    Some(left)
 }
 
 /// Calls `f` with the worker's interpreter (made on first use if start-up
