@@ -70,6 +70,12 @@ impl EventLog {
         self.batches.iter().map(|b| &b[..])
     }
 
+    /// The batches themselves, each shared with every clone of the log: for
+    /// a page that frees a long trace a batch at a time, not all at once.
+    pub fn into_batches(self) -> Vec<Arc<Vec<Event>>> {
+        self.batches
+    }
+
     /// The events from index `start` on, in order, found without walking
     /// the batches before it.
     pub fn iter_from(&self, start: usize) -> impl Iterator<Item = &Event> {

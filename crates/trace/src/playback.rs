@@ -34,6 +34,11 @@ impl Playback {
         &self.log
     }
 
+    /// Every event recorded, let go of by the playback.
+    pub fn into_log(self) -> EventLog {
+        self.log
+    }
+
     /// How many events the views show.
     pub fn position(&self) -> usize {
         self.cursor.unwrap_or(self.log.len())

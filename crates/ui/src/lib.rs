@@ -10,6 +10,7 @@ mod console;
 mod embed;
 mod follow;
 mod graph_window;
+mod graveyard;
 mod inbox;
 mod pace;
 mod share;

@@ -241,7 +241,10 @@ impl Reducible for State {
             Action::Started => {
                 next.keep_saved = false;
                 next.run = Run::Running;
-                next.playback = Playback::default();
+                // The last run's trace is freed while the page idles.
+                crate::graveyard::bury(
+                    std::mem::take(&mut next.playback).into_log().into_batches(),
+                );
                 next.replay.playing = false;
                 next.output.clear();
             }
