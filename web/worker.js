@@ -41,7 +41,8 @@ self.onmessage = (event) => {
 // After the page's rehearsal the engine runs its warm-up a few more times
 // (`warm_up_more`, see program.rs), one round per task, in the same queue,
 // and only while no message waits: a message that came during a round is
-// handled next, and the rounds stop for good once one has.
+// handled next, and once one has asked to run Python (a run, a lesson's
+// check) the engine runs no more rounds.
 let warming = false;
 function warmWhileIdle() {
   if (warming) return;
