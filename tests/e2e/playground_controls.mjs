@@ -120,6 +120,16 @@ async function openIn(context, query = "", { tracer = null, categories = [] } = 
   return { page, problems, readyMs: Date.now() - start };
 }
 
+/// The complete trace events named `name` (each a span of CPU time).
+function spans(events, name) {
+  return events.filter((e) => e.name === name && e.ph === "X");
+}
+
+/// The CPU time of complete trace `events` added up, in milliseconds.
+function cpuMs(events) {
+  return events.reduce((sum, e) => sum + (e.tdur ?? e.dur ?? 0) / 1000, 0);
+}
+
 function checkNoPageErrors(problems) {
   check(problems.length === 0, `no page errors${problems.length ? ": " + problems.join("; ") : ""}`);
 }
@@ -243,9 +253,9 @@ try {
   // cores, what it does during the run takes a core the frames need.
   await lessonBrowser.startTracing(page, { categories: ["v8.wasm"] });
   const first = await measuredRun(page, "main thread while the digits lesson trained, first run");
-  const firstCompiles = JSON.parse((await lessonBrowser.stopTracing()).toString()).traceEvents
-    .filter((e) => e.name === "wasm.TopTierCompilation" && e.ph === "X");
-  console.log(`  measured: ${firstCompiles.reduce((sum, e) => sum + (e.tdur ?? e.dur ?? 0) / 1000, 0).toFixed(0)} ms ` +
+  const firstEvents = JSON.parse((await lessonBrowser.stopTracing()).toString()).traceEvents;
+  const firstCompiles = spans(firstEvents, "wasm.TopTierCompilation");
+  console.log(`  measured: ${cpuMs(firstCompiles).toFixed(0)} ms ` +
     `of top-tier wasm compiling (CPU, all threads) during the first run (${firstCompiles.length} units)`);
   const second = await measuredRun(page, "main thread while the digits lesson trained, second run");
   const lesson = pooled("main thread while the digits lesson trained, both runs", first, second);
@@ -272,11 +282,9 @@ try {
   console.log("a returning visit (?lesson=digits, a browser with a profile)");
   const compiles = async () => {
     const events = JSON.parse((await withProfile.browser().stopTracing()).toString()).traceEvents;
-    const cpu = (name) => events.filter((e) => e.name === name && e.ph === "X")
-      .reduce((sum, e) => sum + (e.tdur ?? e.dur ?? 0) / 1000, 0);
     return {
       deserialised: events.filter((e) => e.name === "wasm.Deserialize").length,
-      topTier: cpu("wasm.TopTierCompilation"),
+      topTier: cpuMs(spans(events, "wasm.TopTierCompilation")),
       // worker.js marks each extra round of the engine's warm-up.
       rounds: events.filter((e) => e.name === "gradscope-warm-up-round" && e.ph !== "e").length,
     };
