@@ -59,32 +59,17 @@ fn schedule() {
 
 #[cfg(target_arch = "wasm32")]
 fn schedule() {
-    use wasm_bindgen::JsCast;
-    use wasm_bindgen::closure::Closure;
-    let Some(window) = web_sys::window() else {
-        free_while(|| true);
-        return;
-    };
-    let callback = Closure::once_into_js(|deadline: wasm_bindgen::JsValue| {
-        let left = match deadline.dyn_into::<web_sys::IdleDeadline>() {
-            Ok(deadline) => free_while(|| deadline.time_remaining() >= MARGIN_MS),
-            Err(_) => {
-                let until = js_sys::Date::now() + SLICE_MS;
-                free_while(|| js_sys::Date::now() < until)
-            }
+    crate::idle::when_idle(None, |idle| {
+        let left = if idle.left_ms().is_some() {
+            free_while(|| idle.left_ms().is_some_and(|left| left >= MARGIN_MS))
+        } else {
+            let until = js_sys::Date::now() + SLICE_MS;
+            free_while(|| js_sys::Date::now() < until)
         };
         if left {
             schedule();
         }
     });
-    let callback: &js_sys::Function = callback.unchecked_ref();
-    if window.request_idle_callback(callback).is_err()
-        && window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(callback, 0)
-            .is_err()
-    {
-        free_while(|| true);
-    }
 }
 
 #[cfg(test)]

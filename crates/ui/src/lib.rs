@@ -11,6 +11,7 @@ mod embed;
 mod follow;
 mod graph_window;
 mod graveyard;
+mod idle;
 mod inbox;
 mod pace;
 mod share;

@@ -13,6 +13,12 @@
 //! (issue 7: 16 ms) is not spent on them. The light parts (status, event
 //! counter, console) follow every frame, and everything is current the
 //! moment the run ends or the learner steps.
+//!
+//! An update that is due is taken in an idle callback, between frames, in
+//! an idle period long enough for what the last one cost
+//! ([`Pacer::fits_idle`]): in the animation frame that handed the events
+//! over it added its own work (the view, yew's diff, the DOM calls, about
+//! half of its cost) to that frame's parsing, style, layout and paint.
 
 /// The pause after an update, in multiples of what the update cost.
 pub const FACTOR: f64 = 8.0;
@@ -33,6 +39,14 @@ pub const CHEAP_MS: f64 = 6.0;
 /// The shortest pause after a costly update (ms): 21 frames at 60 Hz, so
 /// under 5% of frames carry one.
 pub const COSTLY_PAUSE_MS: f64 = 350.0;
+
+/// An idle period this long (ms) is long enough for any view's update,
+/// whatever the last one cost.
+pub const IDLE_ENOUGH_MS: f64 = 8.0;
+
+/// Idle periods passed over as too short, at most, before an update is
+/// taken anyway.
+pub const SHORT_PERIODS: u32 = 3;
 
 /// The pacing of the heavy views' updates.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -61,6 +75,16 @@ impl Pacer {
             MIN_PAUSE_MS
         };
         (FACTOR * self.cost_ms).clamp(least, MAX_PAUSE_MS)
+    }
+
+    /// Whether an idle period with `left_ms` to go (`None`: not known)
+    /// should carry the next update, after `passed` shorter ones were
+    /// passed over; `timed_out`: the page did not idle in time. A period
+    /// shorter than the last update cost (up to [`IDLE_ENOUGH_MS`]) would
+    /// run the update into the next frame.
+    pub fn fits_idle(&self, left_ms: Option<f64>, timed_out: bool, passed: u32) -> bool {
+        let short = left_ms.is_some_and(|left| left < self.cost_ms.min(IDLE_ENOUGH_MS));
+        !short || timed_out || passed >= SHORT_PERIODS
     }
 
     /// The views took the newest trace at `at` (ms) and were drawn by `done`.
@@ -109,6 +133,23 @@ mod tests {
         pacer.updated(1000.0, 1900.0);
         assert!(!pacer.due(1999.0, true));
         assert!(pacer.due(2000.0, true));
+    }
+
+    #[test]
+    fn pace_updates_wait_for_an_idle_period_they_fit() {
+        let mut pacer = Pacer::default();
+        pacer.updated(0.0, 5.0);
+        assert!(!pacer.fits_idle(Some(4.0), false, 0));
+        assert!(pacer.fits_idle(Some(5.0), false, 0));
+        // No deadline known (a timeout stood in), or the page never idled,
+        // or enough periods passed over: now.
+        assert!(pacer.fits_idle(None, false, 0));
+        assert!(pacer.fits_idle(Some(1.0), true, 0));
+        assert!(pacer.fits_idle(Some(1.0), false, SHORT_PERIODS));
+        // However costly the last update, a period of IDLE_ENOUGH_MS fits.
+        pacer.updated(0.0, 40.0);
+        assert!(pacer.fits_idle(Some(IDLE_ENOUGH_MS), false, 0));
+        assert!(!pacer.fits_idle(Some(IDLE_ENOUGH_MS - 0.5), false, 0));
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! The page: editor and console on one side, graph, memory and charts on
 //! the other, the transport between, the device menu and Share on top.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use gradscope_trace::EventLog;
 use gradscope_trace::protocol::{Device, EXAMPLE, WebGpu};
 use wasm_bindgen::JsCast;
@@ -163,14 +166,20 @@ pub fn App() -> Html {
     let playback = &state.playback;
     let position = playback.position();
     // The heavy views (graph, memory, charts) take the newest trace at a
-    // pace their cost allows while a run streams (see `pace`), and then one
-    // at a time, in turn, so no frame carries all three. When the run ends
-    // they catch up in turn too, one a frame (the status says "running"
-    // until they have: the views are what a finished run shows); a new run,
-    // or a step or scrub, brings them all up to date at once.
+    // pace their cost allows while a run streams (see `pace`), one at a
+    // time, in turn, and each in an idle callback (`give_turn`): between
+    // frames, when the page has time, not in the animation frame that
+    // handed the events over, which already carries their parsing. Its
+    // style, layout and paint still fall in the next frame, but the
+    // update's own work (the view, yew's diff, the DOM calls, about half of
+    // it) no longer does. When the run ends they catch up in turn too, one
+    // an idle period (the status says "running" until they have: the views
+    // are what a finished run shows); a new run, or a step or scrub, brings
+    // them all up to date at once, in the frame that asked.
     let pacer = use_mut_ref(Pacer::default);
     let shown = use_mut_ref(<[Option<(EventLog, usize)>; 3]>::default);
     let turn = use_mut_ref(|| 0usize);
+    let turns = use_mut_ref(Turns::default);
     let redraw = use_force_update();
     let now = js_sys::Date::now();
     let len = playback.log().len();
@@ -181,6 +190,7 @@ pub fn App() -> Html {
         .any(|(log, _)| !playback.log().extends(log));
     let complete = shown.borrow().iter().all(Option::is_some);
     let fresh = Some((playback.log().clone(), position));
+    let given = std::mem::take(&mut turns.borrow_mut().given);
     let mut updated = false;
     {
         let mut shown = shown.borrow_mut();
@@ -192,15 +202,9 @@ pub fn App() -> Html {
         if restarted || !complete {
             *shown = [fresh.clone(), fresh.clone(), fresh];
             updated = true;
-        } else if running {
-            if pacer.borrow().due(now, true) {
-                shown[*turn] = fresh;
-                *turn = (*turn + 1) % 3;
-                updated = true;
-            }
-        } else if shown.iter().flatten().any(|(log, _)| log.len() != len) {
-            // The run's end: the next view behind, in turn.
-            if let Some(i) = (0..3).map(|k| (*turn + k) % 3).find(|&i| stale(&shown[i])) {
+        } else if running || shown.iter().flatten().any(|(log, _)| log.len() != len) {
+            // Streaming, or the run's end: the next view behind, in turn.
+            if given && let Some(i) = (0..3).map(|k| (*turn + k) % 3).find(|&i| stale(&shown[i])) {
                 shown[i] = fresh;
                 *turn = (i + 1) % 3;
                 updated = true;
@@ -210,23 +214,23 @@ pub fn App() -> Html {
             updated = true;
         }
     }
-    let catching_up = !running
-        && shown
-            .borrow()
-            .iter()
-            .flatten()
-            .any(|(log, at)| log.len() != len || *at != position);
+    let behind = shown
+        .borrow()
+        .iter()
+        .flatten()
+        .any(|(log, at)| log.len() != len || *at != position);
+    let catching_up = !running && behind;
+    let wants_turn = catching_up || (running && behind && pacer.borrow().due(now, true));
     {
-        let pacer = pacer.clone();
+        let (pacer, turns) = (pacer.clone(), turns.clone());
         // Runs after the views are drawn: what their update cost, and the
-        // next frame's catching up.
+        // next view's turn.
         use_effect(move || {
             if updated {
                 pacer.borrow_mut().updated(now, js_sys::Date::now());
             }
-            if catching_up && let Some(window) = web_sys::window() {
-                let next = Closure::once_into_js(move || redraw.force_update());
-                let _ = window.request_animation_frame(next.unchecked_ref());
+            if wants_turn && !std::mem::replace(&mut turns.borrow_mut().asked, true) {
+                give_turn(turns, pacer, redraw, 0);
             }
         });
     }
@@ -280,4 +284,37 @@ pub fn App() -> Html {
             }
         </>
     }
+}
+
+/// Whether the heavy views' next turn was asked for, and given.
+#[derive(Default)]
+struct Turns {
+    asked: bool,
+    given: bool,
+}
+
+/// The longest a turn waits for the page to idle (ms).
+const TURN_WAIT_MS: u32 = 200;
+
+/// Gives the heavy views their next turn in an idle period long enough
+/// for it (see [`Pacer::fits_idle`]), and draws the page again to take it.
+fn give_turn(
+    turns: Rc<RefCell<Turns>>,
+    pacer: Rc<RefCell<Pacer>>,
+    redraw: UseForceUpdateHandle,
+    passed: u32,
+) {
+    crate::idle::when_idle(Some(TURN_WAIT_MS), move |idle| {
+        if !pacer
+            .borrow()
+            .fits_idle(idle.left_ms(), idle.timed_out(), passed)
+        {
+            return give_turn(turns, pacer, redraw, passed + 1);
+        }
+        let mut t = turns.borrow_mut();
+        t.asked = false;
+        t.given = true;
+        drop(t);
+        redraw.force_update();
+    });
 }

@@ -1,0 +1,71 @@
+//! Work for the moments the page would otherwise idle:
+//! `requestIdleCallback`, or a timeout where the browser has none
+//! (Safari). Work done there is not in any frame: the browser calls it
+//! after a frame's rendering, with the time left before the next.
+
+/// How an idle callback found the page.
+pub struct Idle {
+    #[cfg(target_arch = "wasm32")]
+    deadline: Option<web_sys::IdleDeadline>,
+}
+
+impl Idle {
+    /// The time left in this idle period (ms), as of now; `None` where
+    /// the browser gives none (a timeout stood in).
+    pub fn left_ms(&self) -> Option<f64> {
+        #[cfg(target_arch = "wasm32")]
+        return self
+            .deadline
+            .as_ref()
+            .map(web_sys::IdleDeadline::time_remaining);
+        #[cfg(not(target_arch = "wasm32"))]
+        None
+    }
+
+    /// Whether the page did not idle before the callback's limit ran out.
+    pub fn timed_out(&self) -> bool {
+        #[cfg(target_arch = "wasm32")]
+        return self
+            .deadline
+            .as_ref()
+            .is_some_and(web_sys::IdleDeadline::did_timeout);
+        #[cfg(not(target_arch = "wasm32"))]
+        false
+    }
+}
+
+/// Runs `work` when the page next idles, or once `limit_ms` have passed
+/// if it has not (`None`: no limit). Natively, at once.
+pub fn when_idle(limit_ms: Option<u32>, work: impl FnOnce(Idle) + 'static) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        use wasm_bindgen::closure::Closure;
+        let Some(window) = web_sys::window() else {
+            return work(Idle { deadline: None });
+        };
+        let callback = Closure::once_into_js(move |deadline: wasm_bindgen::JsValue| {
+            work(Idle {
+                deadline: deadline.dyn_into::<web_sys::IdleDeadline>().ok(),
+            })
+        });
+        let callback: &js_sys::Function = callback.unchecked_ref();
+        let options = web_sys::IdleRequestOptions::new();
+        if let Some(ms) = limit_ms {
+            options.set_timeout(ms);
+        }
+        // Where `requestIdleCallback` is missing the call throws, and a
+        // timeout stands in; the callback then gets no deadline.
+        if window
+            .request_idle_callback_with_options(callback, &options)
+            .is_err()
+        {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(callback, 0);
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = limit_ms;
+        work(Idle {});
+    }
+}
