@@ -5,32 +5,25 @@
 
 /// How an idle callback found the page.
 pub struct Idle {
-    #[cfg(target_arch = "wasm32")]
+    /// `None` where the browser gives no deadline (a timeout stood in),
+    /// and natively.
     deadline: Option<web_sys::IdleDeadline>,
 }
 
 impl Idle {
     /// The time left in this idle period (ms), as of now; `None` where
-    /// the browser gives none (a timeout stood in).
+    /// the browser gives none.
     pub fn left_ms(&self) -> Option<f64> {
-        #[cfg(target_arch = "wasm32")]
-        return self
-            .deadline
+        self.deadline
             .as_ref()
-            .map(web_sys::IdleDeadline::time_remaining);
-        #[cfg(not(target_arch = "wasm32"))]
-        None
+            .map(web_sys::IdleDeadline::time_remaining)
     }
 
     /// Whether the page did not idle before the callback's limit ran out.
     pub fn timed_out(&self) -> bool {
-        #[cfg(target_arch = "wasm32")]
-        return self
-            .deadline
+        self.deadline
             .as_ref()
-            .is_some_and(web_sys::IdleDeadline::did_timeout);
-        #[cfg(not(target_arch = "wasm32"))]
-        false
+            .is_some_and(web_sys::IdleDeadline::did_timeout)
     }
 }
 
@@ -66,6 +59,6 @@ pub fn when_idle(limit_ms: Option<u32>, work: impl FnOnce(Idle) + 'static) {
     #[cfg(not(target_arch = "wasm32"))]
     {
         let _ = limit_ms;
-        work(Idle {});
+        work(Idle { deadline: None });
     }
 }
