@@ -18,6 +18,7 @@ mod share;
 mod size;
 mod state;
 mod storage;
+mod views;
 mod worker;
 
 use std::rc::Rc;

@@ -157,6 +157,16 @@ impl State {
         }
     }
 
+    /// The status line while the heavy views are `catching_up` with a
+    /// run that ended, or not (see `views`): "running" until they have,
+    /// since the views are what a finished run shows.
+    pub fn status_line(&self, catching_up: bool) -> String {
+        match self.run {
+            Run::Finished | Run::Raised { .. } if catching_up => "running".to_string(),
+            _ => self.status_text(),
+        }
+    }
+
     /// The status line: the engine's state, or the last run's.
     pub fn status_text(&self) -> String {
         match (&self.engine, &self.run) {
@@ -564,6 +574,19 @@ mod tests {
         assert_eq!(state.link, Link::Refused("damaged".into()));
         let state = reduce(state, Action::DismissLink);
         assert_eq!(state.link, Link::Hidden);
+    }
+
+    #[test]
+    fn state_status_says_running_until_the_views_caught_up() {
+        let mut state = State::new("x = 1\n".into(), Device::Cpu);
+        state.engine = Engine::Ready { startup_ms: 5.0 };
+        state.run = Run::Finished;
+        assert_eq!(state.status_line(true), "running");
+        assert_eq!(state.status_line(false), "finished");
+        state.run = Run::Stopped;
+        assert_eq!(state.status_line(true), "stopped");
+        state.run = Run::Idle;
+        assert_eq!(state.status_line(true), "ready (Python started in 5 ms)");
     }
 
     #[test]

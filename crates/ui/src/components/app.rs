@@ -1,10 +1,6 @@
 //! The page: editor and console on one side, graph, memory and charts on
 //! the other, the transport between, the device menu and Share on top.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use gradscope_trace::EventLog;
 use gradscope_trace::protocol::{Device, EXAMPLE, WebGpu};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
@@ -21,10 +17,10 @@ use super::lesson_panel::LessonPanel;
 use super::memory_panel::MemoryPanel;
 use super::share_bar::{ShareBar, ShareButton};
 use super::transport::Transport;
-use crate::pace::Pacer;
 use crate::share::Shared;
 use crate::state::{Action, Engine, Run, State};
 use crate::storage::{self, use_saved_settings};
+use crate::views::use_views;
 use crate::worker::use_engine;
 
 /// The whole page.
@@ -165,87 +161,15 @@ pub fn App() -> Html {
     }
     let playback = &state.playback;
     let position = playback.position();
-    // The heavy views (graph, memory, charts) take the newest trace at a
-    // pace their cost allows while a run streams (see `pace`), one at a
-    // time, in turn, and each in an idle callback (`give_turn`): between
-    // frames, when the page has time, not in the animation frame that
-    // handed the events over, which already carries their parsing. Its
-    // style, layout and paint still fall in the next frame, but the
-    // update's own work (the view, yew's diff, the DOM calls, about half of
-    // it) no longer does. When the run ends they catch up in turn too, one
-    // an idle period (the status says "running" until they have: the views
-    // are what a finished run shows); a new run, or a step or scrub, brings
-    // them all up to date at once, in the frame that asked.
-    let pacer = use_mut_ref(Pacer::default);
-    let shown = use_mut_ref(<[Option<(EventLog, usize)>; 3]>::default);
-    let turn = use_mut_ref(|| 0usize);
-    let turns = use_mut_ref(Turns::default);
-    let redraw = use_force_update();
-    let now = js_sys::Date::now();
-    let len = playback.log().len();
-    let restarted = shown
-        .borrow()
-        .iter()
-        .flatten()
-        .any(|(log, _)| !playback.log().extends(log));
-    let complete = shown.borrow().iter().all(Option::is_some);
-    let fresh = Some((playback.log().clone(), position));
-    let given = std::mem::take(&mut turns.borrow_mut().given);
-    let mut updated = false;
-    {
-        let mut shown = shown.borrow_mut();
-        let mut turn = turn.borrow_mut();
-        let stale = |s: &Option<(EventLog, usize)>| {
-            s.as_ref()
-                .is_none_or(|(log, at)| log.len() != len || *at != position)
-        };
-        if restarted || !complete {
-            *shown = [fresh.clone(), fresh.clone(), fresh];
-            updated = true;
-        } else if running || shown.iter().flatten().any(|(log, _)| log.len() != len) {
-            // Streaming, or the run's end: the next view behind, in turn.
-            if given && let Some(i) = (0..3).map(|k| (*turn + k) % 3).find(|&i| stale(&shown[i])) {
-                shown[i] = fresh;
-                *turn = (i + 1) % 3;
-                updated = true;
-            }
-        } else if shown.iter().any(stale) {
-            *shown = [fresh.clone(), fresh.clone(), fresh];
-            updated = true;
-        }
-    }
-    let behind = shown
-        .borrow()
-        .iter()
-        .flatten()
-        .any(|(log, at)| log.len() != len || *at != position);
-    let catching_up = !running && behind;
-    let wants_turn = catching_up || (running && behind && pacer.borrow().due(now, true));
-    {
-        let (pacer, turns) = (pacer.clone(), turns.clone());
-        // Runs after the views are drawn: what their update cost, and the
-        // next view's turn.
-        use_effect(move || {
-            if updated {
-                pacer.borrow_mut().updated(now, js_sys::Date::now());
-            }
-            if wants_turn && !std::mem::replace(&mut turns.borrow_mut().asked, true) {
-                give_turn(turns, pacer, redraw, 0);
-            }
-        });
-    }
-    let [Some(graph_view), Some(memory_view), Some(charts_view)] = shown.borrow().clone() else {
-        return html! {};
-    };
+    // The graph, memory and charts views: paced, in turn, in idle periods.
+    let (views, catching_up) = use_views(playback, running, 3);
+    let [graph_view, memory_view, charts_view] = <[_; 3]>::try_from(views).unwrap_or_default();
     let current_line = if playback.is_live() {
         None
     } else {
         playback.line()
     };
-    let status = match state.run {
-        Run::Finished | Run::Raised { .. } if catching_up => "running".to_string(),
-        _ => state.status_text(),
-    };
+    let status = state.status_line(catching_up);
     html! {
         <>
             <header class="top">
@@ -284,37 +208,4 @@ pub fn App() -> Html {
             }
         </>
     }
-}
-
-/// Whether the heavy views' next turn was asked for, and given.
-#[derive(Default)]
-struct Turns {
-    asked: bool,
-    given: bool,
-}
-
-/// The longest a turn waits for the page to idle (ms).
-const TURN_WAIT_MS: u32 = 200;
-
-/// Gives the heavy views their next turn in an idle period long enough
-/// for it (see [`Pacer::fits_idle`]), and draws the page again to take it.
-fn give_turn(
-    turns: Rc<RefCell<Turns>>,
-    pacer: Rc<RefCell<Pacer>>,
-    redraw: UseForceUpdateHandle,
-    passed: u32,
-) {
-    crate::idle::when_idle(Some(TURN_WAIT_MS), move |idle| {
-        if !pacer
-            .borrow()
-            .fits_idle(idle.left_ms(), idle.timed_out(), passed)
-        {
-            return give_turn(turns, pacer, redraw, passed + 1);
-        }
-        let mut t = turns.borrow_mut();
-        t.asked = false;
-        t.given = true;
-        drop(t);
-        redraw.force_update();
-    });
 }

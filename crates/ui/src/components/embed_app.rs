@@ -18,6 +18,7 @@ use super::memory_panel::MemoryPanel;
 use super::transport::Transport;
 use crate::embed::{Checked, Config, Program};
 use crate::state::{Action, Engine, Run, State};
+use crate::views::use_views;
 use crate::worker::use_engine;
 
 /// Props of [`EmbedApp`].
@@ -136,6 +137,12 @@ fn Widget(props: &WidgetProps) -> Html {
     });
     let playback = &state.playback;
     let position = playback.position();
+    let running = state.run == Run::Running;
+    // The graph and the memory timeline take the trace as the page's do
+    // (see `views`): paced, in turn, in idle periods.
+    let (views, catching_up) = use_views(playback, running, 2);
+    let [graph_view, memory_view] = <[_; 2]>::try_from(views).unwrap_or_default();
+    let status = state.status_line(catching_up);
     let current_line = if playback.is_live() {
         None
     } else {
@@ -158,7 +165,7 @@ fn Widget(props: &WidgetProps) -> Html {
                 }
                 <DeviceMenu device={state.device} webgpu={state.webgpu.clone()}
                             on_change={dispatch.reform(Action::SetDevice)} />
-                <span class="status" data-testid="status" role="status">{ state.status_text() }</span>
+                <span class="status" data-testid="status" role="status">{ status }</span>
             </header>
             if show.lesson || show.code || show.console {
                 <div class="left">
@@ -181,15 +188,15 @@ fn Widget(props: &WidgetProps) -> Html {
             if show.graph || show.memory {
                 <div class="right">
                     if show.graph {
-                        <GraphPanel log={playback.log().clone()} {position} />
+                        <GraphPanel log={graph_view.0} position={graph_view.1} />
                     }
                     if show.memory {
-                        <MemoryPanel log={playback.log().clone()} {position} axis={state.axis}
+                        <MemoryPanel log={memory_view.0} position={memory_view.1} axis={state.axis}
                                      on_axis={dispatch.reform(Action::SetAxis)} />
                     }
                 </div>
             }
-            <Transport running={state.run == Run::Running}
+            <Transport {running}
                        can_run={!matches!(state.engine, Engine::Failed(_))}
                        {position} len={playback.log().len()} line={playback.line()}
                        {on_run} {on_stop} {on_reset}

@@ -1,0 +1,130 @@
+//! When the heavy views (graph, memory, charts) take the newest trace.
+//!
+//! While a run streams they take it at a pace their cost allows (see
+//! `pace`), one at a time, in turn, and each in an idle callback
+//! ([`give_turn`]): between frames, when the page has time, not in the
+//! animation frame that handed the events over, which already carries
+//! their parsing. Its style, layout and paint still fall in the next
+//! frame, but the update's own work (the view, yew's diff, the DOM calls,
+//! about half of it) no longer does. When the run ends they catch up in
+//! turn too, one an idle period (the page's status says "running" until
+//! they have: the views are what a finished run shows); a new run, or a
+//! step or scrub, brings them all up to date at once, in the frame that
+//! asked. The page and the widget draw their views through this one hook.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gradscope_trace::EventLog;
+use gradscope_trace::playback::Playback;
+use yew::prelude::*;
+
+use crate::pace::Pacer;
+
+/// What each of `count` heavy views shows now (the trace and the position
+/// in it), and whether they are still catching up with a run that ended.
+#[hook]
+pub fn use_views(
+    playback: &Playback,
+    running: bool,
+    count: usize,
+) -> (Vec<(EventLog, usize)>, bool) {
+    let pacer = use_mut_ref(Pacer::default);
+    let shown = use_mut_ref(Vec::<Option<(EventLog, usize)>>::new);
+    let turn = use_mut_ref(|| 0usize);
+    let turns = use_mut_ref(Turns::default);
+    let redraw = use_force_update();
+    let now = js_sys::Date::now();
+    let position = playback.position();
+    let len = playback.log().len();
+    let restarted = shown
+        .borrow()
+        .iter()
+        .flatten()
+        .any(|(log, _)| !playback.log().extends(log));
+    let complete = shown.borrow().len() == count && shown.borrow().iter().all(Option::is_some);
+    let fresh = Some((playback.log().clone(), position));
+    let given = std::mem::take(&mut turns.borrow_mut().given);
+    let mut updated = false;
+    {
+        let mut shown = shown.borrow_mut();
+        let mut turn = turn.borrow_mut();
+        let stale = |s: &Option<(EventLog, usize)>| {
+            s.as_ref()
+                .is_none_or(|(log, at)| log.len() != len || *at != position)
+        };
+        if restarted || !complete {
+            *shown = vec![fresh; count];
+            updated = true;
+        } else if running || shown.iter().flatten().any(|(log, _)| log.len() != len) {
+            // Streaming, or the run's end: the next view behind, in turn.
+            if given
+                && let Some(i) = (0..count)
+                    .map(|k| (*turn + k) % count)
+                    .find(|&i| stale(&shown[i]))
+            {
+                shown[i] = fresh;
+                *turn = (i + 1) % count;
+                updated = true;
+            }
+        } else if shown.iter().any(stale) {
+            *shown = vec![fresh; count];
+            updated = true;
+        }
+    }
+    let behind = shown
+        .borrow()
+        .iter()
+        .flatten()
+        .any(|(log, at)| log.len() != len || *at != position);
+    let catching_up = !running && behind;
+    let wants_turn = catching_up || (running && behind && pacer.borrow().due(now, true));
+    {
+        let (pacer, turns) = (pacer.clone(), turns.clone());
+        // Runs after the views are drawn: what their update cost, and the
+        // next view's turn.
+        use_effect(move || {
+            if updated {
+                pacer.borrow_mut().updated(now, js_sys::Date::now());
+            }
+            if wants_turn && !std::mem::replace(&mut turns.borrow_mut().asked, true) {
+                give_turn(turns, pacer, redraw, 0);
+            }
+        });
+    }
+    let views = shown.borrow().iter().flatten().cloned().collect();
+    (views, catching_up)
+}
+
+/// Whether the heavy views' next turn was asked for, and given.
+#[derive(Default)]
+struct Turns {
+    asked: bool,
+    given: bool,
+}
+
+/// The longest a turn waits for the page to idle (ms).
+const TURN_WAIT_MS: u32 = 200;
+
+/// Gives the heavy views their next turn in an idle period long enough
+/// for it (see [`Pacer::fits_idle`]), and draws the caller again to take it.
+fn give_turn(
+    turns: Rc<RefCell<Turns>>,
+    pacer: Rc<RefCell<Pacer>>,
+    redraw: UseForceUpdateHandle,
+    passed: u32,
+) {
+    crate::idle::when_idle(Some(TURN_WAIT_MS), move |idle| {
+        if !pacer
+            .borrow()
+            .fits_idle(idle.left_ms(), idle.timed_out(), passed)
+        {
+            return give_turn(turns, pacer, redraw, passed + 1);
+        }
+        let mut t = turns.borrow_mut();
+        t.asked = false;
+        t.given = true;
+        drop(t);
+        redraw.force_update();
+    });
+}
