@@ -1,7 +1,8 @@
 //! Work for the moments the page would otherwise idle:
 //! `requestIdleCallback`, or a timeout where the browser has none
 //! (Safari). Work done there is not in any frame: the browser calls it
-//! after a frame's rendering, with the time left before the next.
+//! after a frame's rendering, with the time left before the next, or,
+//! once the limit it was given has passed, as a task of its own.
 
 /// How an idle callback found the page.
 pub struct Idle {
@@ -37,11 +38,19 @@ pub fn when_idle(limit_ms: Option<u32>, work: impl FnOnce(Idle) + 'static) {
         let Some(window) = web_sys::window() else {
             return work(Idle { deadline: None });
         };
-        let callback = Closure::once_into_js(move |deadline: wasm_bindgen::JsValue| {
-            work(Idle {
-                deadline: deadline.dyn_into::<web_sys::IdleDeadline>().ok(),
+        // Kept here too, so that if neither call below can be made the
+        // work runs at once instead of never.
+        let work = std::rc::Rc::new(std::cell::Cell::new(Some(work)));
+        let callback = {
+            let work = work.clone();
+            Closure::once_into_js(move |deadline: wasm_bindgen::JsValue| {
+                if let Some(work) = work.take() {
+                    work(Idle {
+                        deadline: deadline.dyn_into::<web_sys::IdleDeadline>().ok(),
+                    })
+                }
             })
-        });
+        };
         let callback: &js_sys::Function = callback.unchecked_ref();
         let options = web_sys::IdleRequestOptions::new();
         if let Some(ms) = limit_ms {
@@ -52,8 +61,12 @@ pub fn when_idle(limit_ms: Option<u32>, work: impl FnOnce(Idle) + 'static) {
         if window
             .request_idle_callback_with_options(callback, &options)
             .is_err()
+            && window
+                .set_timeout_with_callback_and_timeout_and_arguments_0(callback, 0)
+                .is_err()
+            && let Some(work) = work.take()
         {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(callback, 0);
+            work(Idle { deadline: None });
         }
     }
     #[cfg(not(target_arch = "wasm32"))]
@@ -61,4 +74,37 @@ pub fn when_idle(limit_ms: Option<u32>, work: impl FnOnce(Idle) + 'static) {
         let _ = limit_ms;
         work(Idle { deadline: None });
     }
+}
+
+/// Runs `work` after `ms` milliseconds (at once if `ms` is not positive;
+/// natively, at once).
+pub fn after(ms: f64, work: impl FnOnce() + 'static) {
+    #[cfg(target_arch = "wasm32")]
+    if ms > 0.0
+        && let Some(window) = web_sys::window()
+    {
+        use wasm_bindgen::JsCast;
+        let work = std::rc::Rc::new(std::cell::Cell::new(Some(work)));
+        let callback = {
+            let work = work.clone();
+            wasm_bindgen::closure::Closure::once_into_js(move || {
+                if let Some(work) = work.take() {
+                    work()
+                }
+            })
+        };
+        let timer = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+            callback.unchecked_ref(),
+            ms.ceil() as i32,
+        );
+        if timer.is_ok() {
+            return;
+        }
+        if let Some(work) = work.take() {
+            work();
+        }
+        return;
+    }
+    let _ = ms;
+    work();
 }

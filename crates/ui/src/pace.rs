@@ -11,8 +11,9 @@
 //! come on top), so the next waits at least [`COSTLY_PAUSE_MS`], about 21
 //! frames: at most one frame in 20 carries one, and the frame-time p95
 //! (issue 7: 16 ms) is not spent on them. The light parts (status, event
-//! counter, console) follow every frame, and everything is current the
-//! moment the run ends or the learner steps.
+//! counter, console) follow every frame; when the run ends the heavy views
+//! catch up, one an idle period, and a step or scrub after that shows at
+//! once (see `views`).
 //!
 //! An update that is due is taken in an idle callback, between frames, in
 //! an idle period long enough for what the last one cost
@@ -58,13 +59,11 @@ pub struct Pacer {
 }
 
 impl Pacer {
-    /// Whether the views should take the newest trace at `now` (ms):
-    /// always unless a run is `streaming`, else once the pause is over.
-    pub fn due(&self, now: f64, streaming: bool) -> bool {
-        match self.last_at {
-            Some(at) if streaming => now - at >= self.pause_ms(),
-            _ => true,
-        }
+    /// How long from `now` (ms) until the views are due while a run
+    /// streams: 0 once they are.
+    pub fn wait_ms(&self, now: f64) -> f64 {
+        self.last_at
+            .map_or(0.0, |at| (at + self.pause_ms() - now).max(0.0))
     }
 
     /// How long the views wait after their last update while a run streams.
@@ -101,11 +100,13 @@ mod tests {
     #[test]
     fn pace_cheap_updates_every_other_frame() {
         let mut pacer = Pacer::default();
-        assert!(pacer.due(0.0, true));
+        assert_eq!(pacer.wait_ms(0.0), 0.0);
         pacer.updated(0.0, 1.0);
         // 1 ms of work: due again after the shortest pause, two frames.
-        assert!(!pacer.due(16.7, true));
-        assert!(pacer.due(33.4, true));
+        assert!(pacer.wait_ms(16.7) > 0.0);
+        assert_eq!(pacer.wait_ms(33.4), 0.0);
+        assert_eq!(pacer.wait_ms(16.0), MIN_PAUSE_MS - 16.0);
+        assert_eq!(pacer.wait_ms(33.4), 0.0);
     }
 
     #[test]
@@ -113,11 +114,11 @@ mod tests {
         let mut pacer = Pacer::default();
         // Just cheap enough: every third frame or so.
         pacer.updated(0.0, CHEAP_MS);
-        assert!(pacer.due(8.0 * CHEAP_MS, true));
+        assert_eq!(pacer.wait_ms(8.0 * CHEAP_MS), 0.0);
         // Over it: the frame was late, and the next 20 frames carry none.
         pacer.updated(0.0, CHEAP_MS + 1.0);
-        assert!(!pacer.due(20.0 * 16.7, true));
-        assert!(pacer.due(21.0 * 16.7, true));
+        assert!(pacer.wait_ms(20.0 * 16.7) > 0.0);
+        assert_eq!(pacer.wait_ms(21.0 * 16.7), 0.0);
         // Costlier still: FACTOR times the cost.
         pacer.updated(0.0, 50.0);
         assert_eq!(pacer.pause_ms(), 400.0);
@@ -127,12 +128,12 @@ mod tests {
     fn pace_costly_updates_wait() {
         let mut pacer = Pacer::default();
         pacer.updated(100.0, 160.0);
-        assert!(!pacer.due(500.0, true));
-        assert!(pacer.due(580.0, true));
+        assert!(pacer.wait_ms(500.0) > 0.0);
+        assert_eq!(pacer.wait_ms(580.0), 0.0);
         // However costly, at least once a second.
         pacer.updated(1000.0, 1900.0);
-        assert!(!pacer.due(1999.0, true));
-        assert!(pacer.due(2000.0, true));
+        assert!(pacer.wait_ms(1999.0) > 0.0);
+        assert_eq!(pacer.wait_ms(2000.0), 0.0);
     }
 
     #[test]
@@ -150,12 +151,5 @@ mod tests {
         pacer.updated(0.0, 40.0);
         assert!(pacer.fits_idle(Some(IDLE_ENOUGH_MS), false, 0));
         assert!(!pacer.fits_idle(Some(IDLE_ENOUGH_MS - 0.5), false, 0));
-    }
-
-    #[test]
-    fn pace_not_streaming_is_always_current() {
-        let mut pacer = Pacer::default();
-        pacer.updated(0.0, 500.0);
-        assert!(pacer.due(1.0, false));
     }
 }

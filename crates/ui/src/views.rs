@@ -6,11 +6,15 @@
 //! animation frame that handed the events over, which already carries
 //! their parsing. Its style, layout and paint still fall in the next
 //! frame, but the update's own work (the view, yew's diff, the DOM calls,
-//! about half of it) no longer does. When the run ends they catch up in
+//! about half of it) no longer does. A turn that is not due yet is asked
+//! for when it will be, so a program that goes quiet after a burst of
+//! events still has its views catch up. When the run ends they catch up in
 //! turn too, one an idle period (the page's status says "running" until
-//! they have: the views are what a finished run shows); a new run, or a
-//! step or scrub, brings them all up to date at once, in the frame that
-//! asked. The page and the widget draw their views through this one hook.
+//! they have: the views are what a finished run shows). A new run brings
+//! them all up to date at once, in the frame that asked, and so does a
+//! step or scrub once they have caught up; one during a run, or while
+//! they catch up, is taken in turn like the newest events. The page and
+//! the widget draw their views through this one hook.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -78,17 +82,39 @@ pub fn use_views(
         .flatten()
         .any(|(log, at)| log.len() != len || *at != position);
     let catching_up = !running && behind;
-    let wants_turn = catching_up || (running && behind && pacer.borrow().due(now, true));
     {
         let (pacer, turns) = (pacer.clone(), turns.clone());
         // Runs after the views are drawn: what their update cost, and the
-        // next view's turn.
+        // next view's turn, once the pacer allows it while a run streams.
         use_effect(move || {
             if updated {
                 pacer.borrow_mut().updated(now, js_sys::Date::now());
             }
-            if wants_turn && !std::mem::replace(&mut turns.borrow_mut().asked, true) {
-                give_turn(turns, pacer, redraw, 0);
+            let mut t = turns.borrow_mut();
+            // The run ended while a turn waited for the pacer: its wait is
+            // over, the catch-up goes now.
+            if !running && t.waiting.is_some() {
+                t.waiting = None;
+                t.asked = false;
+            }
+            if behind && !std::mem::replace(&mut t.asked, true) {
+                let wait_ms = if running {
+                    pacer.borrow().wait_ms(js_sys::Date::now())
+                } else {
+                    0.0
+                };
+                t.timers += 1;
+                let timer = t.timers;
+                t.waiting = Some(timer);
+                drop(t);
+                crate::idle::after(wait_ms, move || {
+                    // Unless the wait was called off (the run ended).
+                    let mine = turns.borrow().waiting == Some(timer);
+                    if mine {
+                        turns.borrow_mut().waiting = None;
+                        give_turn(turns, pacer, redraw, 0);
+                    }
+                });
             }
         });
     }
@@ -101,6 +127,10 @@ pub fn use_views(
 struct Turns {
     asked: bool,
     given: bool,
+    /// The timer a turn waits for (the pacer's pause), if it does.
+    waiting: Option<u64>,
+    /// Timers started so far: each wait's number.
+    timers: u64,
 }
 
 /// The longest a turn waits for the page to idle (ms).
