@@ -34,40 +34,25 @@ pub fn when_idle(limit_ms: Option<u32>, work: impl FnOnce(Idle) + 'static) {
     #[cfg(target_arch = "wasm32")]
     {
         use wasm_bindgen::JsCast;
-        use wasm_bindgen::closure::Closure;
-        let Some(window) = web_sys::window() else {
-            return work(Idle { deadline: None });
-        };
-        // Kept here too, so that if neither call below can be made the
-        // work runs at once instead of never.
-        let work = std::rc::Rc::new(std::cell::Cell::new(Some(work)));
-        let callback = {
-            let work = work.clone();
-            Closure::once_into_js(move |deadline: wasm_bindgen::JsValue| {
-                if let Some(work) = work.take() {
-                    work(Idle {
-                        deadline: deadline.dyn_into::<web_sys::IdleDeadline>().ok(),
-                    })
-                }
+        let work = move |deadline: wasm_bindgen::JsValue| {
+            work(Idle {
+                deadline: deadline.dyn_into::<web_sys::IdleDeadline>().ok(),
             })
         };
-        let callback: &js_sys::Function = callback.unchecked_ref();
-        let options = web_sys::IdleRequestOptions::new();
-        if let Some(ms) = limit_ms {
-            options.set_timeout(ms);
-        }
-        // Where `requestIdleCallback` is missing the call throws, and a
-        // timeout stands in; the callback then gets no deadline.
-        if window
-            .request_idle_callback_with_options(callback, &options)
-            .is_err()
-            && window
-                .set_timeout_with_callback_and_timeout_and_arguments_0(callback, 0)
-                .is_err()
-            && let Some(work) = work.take()
-        {
-            work(Idle { deadline: None });
-        }
+        call_back(work, |window, callback| {
+            let options = web_sys::IdleRequestOptions::new();
+            if let Some(ms) = limit_ms {
+                options.set_timeout(ms);
+            }
+            // Where `requestIdleCallback` is missing the call throws, and
+            // a timeout stands in; the callback then gets no deadline.
+            window
+                .request_idle_callback_with_options(callback, &options)
+                .is_ok()
+                || window
+                    .set_timeout_with_callback_and_timeout_and_arguments_0(callback, 0)
+                    .is_ok()
+        });
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
@@ -80,31 +65,43 @@ pub fn when_idle(limit_ms: Option<u32>, work: impl FnOnce(Idle) + 'static) {
 /// natively, at once).
 pub fn after(ms: f64, work: impl FnOnce() + 'static) {
     #[cfg(target_arch = "wasm32")]
-    if ms > 0.0
-        && let Some(window) = web_sys::window()
-    {
-        use wasm_bindgen::JsCast;
-        let work = std::rc::Rc::new(std::cell::Cell::new(Some(work)));
-        let callback = {
-            let work = work.clone();
-            wasm_bindgen::closure::Closure::once_into_js(move || {
-                if let Some(work) = work.take() {
-                    work()
-                }
-            })
-        };
-        let timer = window.set_timeout_with_callback_and_timeout_and_arguments_0(
-            callback.unchecked_ref(),
-            ms.ceil() as i32,
+    if ms > 0.0 {
+        return call_back(
+            move |_| work(),
+            |window, callback| {
+                window
+                    .set_timeout_with_callback_and_timeout_and_arguments_0(
+                        callback,
+                        ms.ceil() as i32,
+                    )
+                    .is_ok()
+            },
         );
-        if timer.is_ok() {
-            return;
-        }
-        if let Some(work) = work.take() {
-            work();
-        }
-        return;
     }
     let _ = ms;
     work();
+}
+
+/// Hands `ask` the window and a function that runs `work` with what it is
+/// called with; where there is no window, or `ask` could not schedule it
+/// (says `false`), `work` runs at once, with `undefined`, instead of never.
+#[cfg(target_arch = "wasm32")]
+fn call_back(
+    work: impl FnOnce(wasm_bindgen::JsValue) + 'static,
+    ask: impl FnOnce(&web_sys::Window, &js_sys::Function) -> bool,
+) {
+    use wasm_bindgen::JsCast;
+    let work = std::rc::Rc::new(std::cell::Cell::new(Some(work)));
+    let callback = {
+        let work = work.clone();
+        wasm_bindgen::closure::Closure::once_into_js(move |arg: wasm_bindgen::JsValue| {
+            if let Some(work) = work.take() {
+                work(arg)
+            }
+        })
+    };
+    let asked = web_sys::window().is_some_and(|window| ask(&window, callback.unchecked_ref()));
+    if !asked && let Some(work) = work.take() {
+        work(wasm_bindgen::JsValue::UNDEFINED)
+    }
 }

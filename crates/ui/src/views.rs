@@ -50,13 +50,13 @@ pub fn use_views(
     let fresh = Some((playback.log().clone(), position));
     let given = std::mem::take(&mut turns.borrow_mut().given);
     let mut updated = false;
+    let stale = |s: &Option<(EventLog, usize)>| {
+        s.as_ref()
+            .is_none_or(|(log, at)| log.len() != len || *at != position)
+    };
     {
         let mut shown = shown.borrow_mut();
         let mut turn = turn.borrow_mut();
-        let stale = |s: &Option<(EventLog, usize)>| {
-            s.as_ref()
-                .is_none_or(|(log, at)| log.len() != len || *at != position)
-        };
         if restarted || !complete {
             *shown = vec![fresh; count];
             updated = true;
@@ -76,11 +76,8 @@ pub fn use_views(
             updated = true;
         }
     }
-    let behind = shown
-        .borrow()
-        .iter()
-        .flatten()
-        .any(|(log, at)| log.len() != len || *at != position);
+    // Every view is shown by now: behind is stale.
+    let behind = shown.borrow().iter().any(stale);
     let catching_up = !running && behind;
     {
         let (pacer, turns) = (pacer.clone(), turns.clone());
