@@ -61,37 +61,38 @@ pub(crate) const UNARY: &[(&str, Unary)] = &[
     ("randn_like", Tensor::randn_like),
 ];
 
-/// `x.mul(y)`, `torch.mul(x, 2)`: the other operand a tensor or a number.
-pub(crate) const BINARY: &[(&str, Binary)] = &[
-    ("add", Tensor::add),
-    ("sub", Tensor::sub),
-    ("subtract", Tensor::sub),
-    ("rsub", Tensor::rsub),
-    ("mul", Tensor::mul),
-    ("multiply", Tensor::mul),
-    ("div", Tensor::div),
-    ("divide", Tensor::div),
-    ("true_divide", Tensor::div),
-    ("pow", Tensor::pow),
-    ("matmul", Tensor::matmul),
-    ("mm", Tensor::mm),
-    ("bmm", Tensor::bmm),
-    ("dot", Tensor::dot),
-    ("mv", Tensor::mv),
-    ("maximum", Tensor::maximum),
-    ("minimum", Tensor::minimum),
-    ("eq", Tensor::eq),
-    ("ne", Tensor::ne),
-    ("lt", Tensor::lt),
-    ("le", Tensor::le),
-    ("gt", Tensor::gt),
-    ("ge", Tensor::ge),
-    ("logical_and", Tensor::logical_and),
-    ("logical_or", Tensor::logical_or),
-    ("logical_xor", Tensor::logical_xor),
-    ("expand_as", Tensor::expand_as),
-    ("view_as", Tensor::view_as),
-    ("reshape_as", Tensor::reshape_as),
+/// `x.mul(y)`, `torch.mul(x, 2)`: the other operand a tensor or a number,
+/// by position or by PyTorch's name for it (`torch.mm(input=a, mat2=b)`).
+pub(crate) const BINARY: &[(&str, &str, Binary)] = &[
+    ("add", "other", Tensor::add),
+    ("sub", "other", Tensor::sub),
+    ("subtract", "other", Tensor::sub),
+    ("rsub", "other", Tensor::rsub),
+    ("mul", "other", Tensor::mul),
+    ("multiply", "other", Tensor::mul),
+    ("div", "other", Tensor::div),
+    ("divide", "other", Tensor::div),
+    ("true_divide", "other", Tensor::div),
+    ("pow", "exponent", Tensor::pow),
+    ("matmul", "other", Tensor::matmul),
+    ("mm", "mat2", Tensor::mm),
+    ("bmm", "mat2", Tensor::bmm),
+    ("dot", "tensor", Tensor::dot),
+    ("mv", "vec", Tensor::mv),
+    ("maximum", "other", Tensor::maximum),
+    ("minimum", "other", Tensor::minimum),
+    ("eq", "other", Tensor::eq),
+    ("ne", "other", Tensor::ne),
+    ("lt", "other", Tensor::lt),
+    ("le", "other", Tensor::le),
+    ("gt", "other", Tensor::gt),
+    ("ge", "other", Tensor::ge),
+    ("logical_and", "other", Tensor::logical_and),
+    ("logical_or", "other", Tensor::logical_or),
+    ("logical_xor", "other", Tensor::logical_xor),
+    ("expand_as", "other", Tensor::expand_as),
+    ("view_as", "other", Tensor::view_as),
+    ("reshape_as", "other", Tensor::reshape_as),
 ];
 
 /// In-place methods returning the tensor itself: `x.add_(1) is x`.
@@ -253,13 +254,30 @@ pub(crate) fn register(vm: &VirtualMachine) {
             ),
         );
     }
-    for &(name, op) in BINARY {
+    for &(name, param, op) in BINARY {
         add(
             name,
             vm.new_method(
                 name,
                 class,
-                move |zelf: PyRef<PyTensor>, other: PyObjectRef, vm: &VirtualMachine| {
+                move |zelf: PyRef<PyTensor>, mut args: FuncArgs, vm: &VirtualMachine| {
+                    let keyword = args.kwargs.swap_remove(param);
+                    no_stray_keywords(name, &args, vm)?;
+                    let other = match (keyword, &args.args[..]) {
+                        (Some(other), []) => other,
+                        (None, [other]) => other.clone(),
+                        (None, []) => {
+                            return Err(vm.new_type_error(format!(
+                                "{name}() missing 1 required positional arguments: \"{param}\""
+                            )));
+                        }
+                        _ => {
+                            return Err(vm.new_type_error(format!(
+                                "{name}() takes 1 positional argument but {} were given",
+                                args.args.len() + 1
+                            )));
+                        }
+                    };
                     let other = operand(&other, vm)?
                         .ok_or_else(|| convert::expected("Tensor or Number", &other, vm))?;
                     note_line(vm);

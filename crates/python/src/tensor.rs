@@ -27,6 +27,13 @@ use crate::limits::note_line;
 use crate::node::{PyHookHandle, PyNode};
 use crate::state;
 
+/// PyTorch's warning for `.grad` of a non-leaf, word for word.
+const NON_LEAF_GRAD: &str = "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. \
+Its .grad attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be \
+populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor \
+by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more \
+information. (Triggered internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:488.)";
+
 /// The native part of `torch.Tensor`: a handle on an engine tensor.
 #[pyclass(module = "torch._C", name = "TensorBase")]
 #[derive(Debug, PyPayload)]
@@ -455,9 +462,21 @@ impl PyTensor {
         zelf.tensor.is_leaf()
     }
 
+    /// PyTorch warns (a `UserWarning` at the caller's line) when a non-leaf
+    /// that does not retain its gradient is asked for one it cannot have.
     #[pygetset]
-    fn grad(zelf: &Py<Self>, vm: &VirtualMachine) -> Option<PyObjectRef> {
-        zelf.tensor.grad().map(|g| wrap_remembered(g, vm))
+    fn grad(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<Option<PyObjectRef>> {
+        let grad = zelf.tensor.grad();
+        if grad.is_none() && !zelf.tensor.is_leaf() && !zelf.tensor.retains_grad() {
+            rustpython_vm::warn::warn(
+                vm.ctx.new_str(NON_LEAF_GRAD).into(),
+                Some(vm.ctx.exceptions.user_warning.to_owned()),
+                1,
+                None,
+                vm,
+            )?;
+        }
+        Ok(grad.map(|g| wrap_remembered(g, vm)))
     }
 
     #[pygetset(setter)]

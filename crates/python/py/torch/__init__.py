@@ -31,12 +31,13 @@ class _MissingDtype:
     it (autocast's `dtype=`), but a tensor of it cannot be made."""
 
     __module__ = "torch"
-    is_floating_point = True
     is_complex = False
 
-    def __init__(self, name, itemsize):
+    def __init__(self, name, itemsize, is_floating_point=True):
         self._name = name
         self.itemsize = itemsize
+        self.is_floating_point = is_floating_point
+        self.is_signed = name != "uint8"
 
     def __repr__(self):
         return f"torch.{self._name}"
@@ -47,6 +48,11 @@ class _MissingDtype:
 
 float16 = half = _MissingDtype("float16", 2)
 bfloat16 = _MissingDtype("bfloat16", 2)
+int32 = _MissingDtype("int32", 4, False)
+int16 = short = _MissingDtype("int16", 2, False)
+int8 = _MissingDtype("int8", 1, False)
+uint8 = _MissingDtype("uint8", 1, False)
+globals()["int"] = int32  # PyTorch's alias; this module calls _builtins.int
 
 tensor = _C.tensor
 ones = _C.ones
@@ -56,6 +62,8 @@ empty = _C.empty
 arange = _C.arange
 linspace = _C.linspace
 eye = _C.eye
+from ._legacy import TYPES as _LEGACY_TYPES, tensortype
+globals().update(_LEGACY_TYPES)
 from ._generator import Generator, drawing as _drawing
 from ._einsum import einsum
 
@@ -126,7 +134,7 @@ del _name, _module
 
 def manual_seed(seed):
     """Seeds the generator of `rand`, `randn`, `randint` and dropout."""
-    _C.manual_seed(int(seed))
+    _C.manual_seed(_builtins.int(seed))
     return default_generator
 
 
@@ -137,7 +145,7 @@ class _DefaultGenerator(Generator):
         self.device = "cpu"
 
     def manual_seed(self, seed):
-        _C.manual_seed(int(seed))
+        _C.manual_seed(_builtins.int(seed))
         return self
 
     def initial_seed(self):
@@ -187,11 +195,15 @@ def is_nonzero(input):
     return _builtins.bool(input.item() != 0)
 
 
-def randint_like(input, low=0, high=None, *, dtype=None, generator=None, **kwargs):
+def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=None, device=None,
+                 requires_grad=False, memory_format=None):
     if high is None:
         low, high = 0, low
     out = randint(low, high, tuple(input.shape), generator=generator)
-    return out.to(dtype or input.dtype)
+    out = out.to(dtype or input.dtype)
+    if device is not None:
+        out = out.to(device)
+    return out.requires_grad_(requires_grad) if requires_grad else out
 
 
 _PROMOTION = {bool: 0, int64: 1, float32: 2, float64: 3}
@@ -349,25 +361,47 @@ def get_default_dtype():
     return float32
 
 
-def _like(input, value, dtype, requires_grad):
-    return full(tuple(input.shape), value, dtype=input.dtype if dtype is None else dtype,
+def _like(input, value, dtype, device, requires_grad):
+    device = input.device if device is None else device
+    return full(tuple(input.shape), value, dtype=input.dtype if dtype is None else dtype, device=device,
                 requires_grad=requires_grad)
 
 
-def ones_like(input, *, dtype=None, requires_grad=False, **kwargs):
-    return _like(input, 1, dtype, requires_grad)
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like(input, 1, dtype, device, requires_grad)
 
 
-def zeros_like(input, *, dtype=None, requires_grad=False, **kwargs):
-    return _like(input, 0, dtype, requires_grad)
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like(input, 0, dtype, device, requires_grad)
 
 
-def empty_like(input, *, dtype=None, requires_grad=False, **kwargs):
-    return _like(input, 0, dtype, requires_grad)
+def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like(input, 0, dtype, device, requires_grad)
 
 
-def full_like(input, fill_value, *, dtype=None, requires_grad=False, **kwargs):
-    return _like(input, fill_value, dtype, requires_grad)
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None):
+    return _like(input, fill_value, dtype, device, requires_grad)
+
+
+def _random_like(factory, name):
+    def function(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
+                 memory_format=None):
+        dtype = input.dtype if dtype is None else dtype
+        if dtype in (int64, bool):
+            kind = "check_uniform_bounds" if name == "rand_like" else "normal_kernel_cpu"
+            raise NotImplementedError(f'"{kind}" not implemented for \'{"Long" if dtype == int64 else "Bool"}\'')
+        with _drawing(generator):
+            out = factory(tuple(input.shape), dtype=dtype, device=input.device if device is None else device)
+        return out.requires_grad_(requires_grad) if requires_grad else out
+
+    function.__name__ = function.__qualname__ = name
+    function.__module__ = "torch"
+    return function
+
+
+rand_like = _random_like(_C.rand, "rand_like")
+randn_like = _random_like(_C.randn, "randn_like")
 
 
 def set_detect_anomaly(mode, check_nan=True):
@@ -380,7 +414,7 @@ def is_anomaly_enabled():
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, **kwargs):
     with _drawing(generator):
-        out = _C._randperm(int(n), None)
+        out = _C._randperm(_builtins.int(n), None)
     if dtype is not None and dtype != int64:
         out = out.to(dtype)
     return out
@@ -543,7 +577,7 @@ def broadcast_shapes(*shapes):
     ndim = _builtins.max((len(s) for s in shapes), default=0)
     result = [1] * ndim
     for shape in shapes:
-        if isinstance(shape, int):
+        if isinstance(shape, _builtins.int):
             shape = (shape,)
         for i in range(-1, -1 - len(shape), -1):
             size = shape[i]
@@ -609,6 +643,8 @@ def get_num_threads():
 
 
 from .serialization import load, save  # noqa: E402  (it imports torch)
+from ._numpy_bridge import install as _install_numpy_bridge  # noqa: E402
+_install_numpy_bridge(globals())
 
 # Submodules imported on first use (PEP 562), not by `import torch`: they
 # are most of the start-up's time and many programs use none or a few of

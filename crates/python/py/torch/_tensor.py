@@ -541,10 +541,12 @@ class Tensor(_C.TensorBase):
     def reciprocal_(self):
         return _C._unary_inplace(self, "reciprocal_")
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        from . import _legacy
+
         if dtype is None:
-            return "torch." + {"bool": "BoolTensor", "int64": "LongTensor", "float32": "FloatTensor", "float64": "DoubleTensor"}[str(self.dtype)[6:]]
-        return self.to(dtype)
+            return _legacy.type_name(self.dtype)
+        return self.to(_legacy.dtype_of_type(dtype))
 
     def half(self):
         from . import float16

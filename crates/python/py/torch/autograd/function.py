@@ -1,5 +1,14 @@
 """`torch.autograd.Function`: custom forward and backward, run by the
-engine as one node named `<Class>Backward`, as in PyTorch."""
+engine as nodes named `<Class>Backward`, as in PyTorch.
+
+gradscope's engine gives each node one output. A forward that returns
+several tensors gets one `<Class>Backward` node per differentiable output,
+sharing one `ctx`; each node calls `backward` with its own output's
+gradient and zeros (or `None`, after `ctx.set_materialize_grads(False)`)
+for the others, and the engine sums what they return. The gradients are
+PyTorch's (backward is linear in its gradients); what differs is that a
+backward may run once per output that received a gradient instead of once.
+"""
 
 import _gradscope as _C
 
@@ -13,11 +22,21 @@ class FunctionCtx:
         self._to_save = ()
         self._saved = None
         self.needs_input_grad = ()
-        self._non_differentiable = False
+        self._non_differentiable = ()
+        self._dirty = ()
         self.materialize_grads = True
 
     def save_for_backward(self, *tensors):
+        for t in tensors:
+            if t is not None and not isinstance(t, torch.Tensor):
+                raise TypeError(
+                    "save_for_backward can only save variables, but argument "
+                    f"{tensors.index(t)} is of type {type(t).__name__}"
+                )
         self._to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        pass
 
     @property
     def saved_tensors(self):
@@ -25,18 +44,29 @@ class FunctionCtx:
             return tuple(self._to_save)
         return self._saved
 
+    @property
+    def saved_variables(self):
+        return self.saved_tensors
+
     def mark_non_differentiable(self, *args):
-        self._non_differentiable = True
+        self._non_differentiable = self._non_differentiable + args
 
     def mark_dirty(self, *args):
-        pass
+        self._dirty = self._dirty + args
 
     def set_materialize_grads(self, value):
-        self.materialize_grads = value
+        self.materialize_grads = bool(value)
+
+
+BackwardCFunction = FunctionCtx
 
 
 class _FunctionMeta(type):
     pass
+
+
+def _is_in(t, items):
+    return any(t is o for o in items)
 
 
 class Function(metaclass=_FunctionMeta):
@@ -65,6 +95,12 @@ class Function(metaclass=_FunctionMeta):
 
     vjp = backward
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it with forward mode AD."
+        )
+
     @classmethod
     def apply(cls, *args, **kwargs):
         name = cls.__name__
@@ -72,8 +108,15 @@ class Function(metaclass=_FunctionMeta):
         positions = [i for i, a in enumerate(args) if isinstance(a, torch.Tensor)]
         tensors = [args[i] for i in positions]
         uses_setup = "setup_context" in _own_attrs(cls)
+        run = {}
 
-        def forward(needs):
+        def saved_parts():
+            """The saved tensors without their `None`s (which the engine
+            cannot hold), and where the `None`s go back."""
+            items = list(ctx._to_save)
+            return [t for t in items if t is not None], [t is None for t in items]
+
+        def first_forward(needs):
             needs = iter(needs)
             ctx.needs_input_grad = tuple(
                 next(needs) if isinstance(a, torch.Tensor) else False for a in args
@@ -83,26 +126,80 @@ class Function(metaclass=_FunctionMeta):
                 cls.setup_context(ctx, args, output)
             else:
                 output = cls.forward(ctx, *args, **kwargs)
-            if not isinstance(output, torch.Tensor):
-                raise NotImplementedError(
-                    "gradscope's custom Functions return one tensor; "
-                    f"{name}.forward returned {type(output).__name__}"
+            is_tuple = isinstance(output, tuple)
+            outputs = output if is_tuple else (output,)
+            if not any(isinstance(o, torch.Tensor) for o in outputs):
+                raise TypeError(
+                    f"{name}.forward must return a Tensor or a tuple containing at least one Tensor"
                 )
-            return output, list(ctx._to_save), ctx._non_differentiable
+            differentiable = [
+                i for i, o in enumerate(outputs)
+                if isinstance(o, torch.Tensor) and not _is_in(o, ctx._non_differentiable)
+                and (o.is_floating_point())
+            ]
+            saved, holes = saved_parts()
+            run.update(outputs=outputs, is_tuple=is_tuple, differentiable=differentiable, holes=holes)
+            if not differentiable:
+                first = next(i for i, o in enumerate(outputs) if isinstance(o, torch.Tensor))
+                run["first"] = first
+                return outputs[first], saved, True
+            run["first"] = differentiable[0]
+            return outputs[differentiable[0]], saved, False
 
-        def backward(saved, grad):
-            ctx._saved = tuple(saved)
-            grads = cls.backward(ctx, grad)
-            if not isinstance(grads, tuple):
-                grads = (grads,)
-            if len(grads) != len(args):
-                raise RuntimeError(
-                    f"function {name}Backward returned an incorrect number of gradients "
-                    f"(expected {len(args)}, got {len(grads)})"
-                )
-            return [grads[i] for i in positions]
+        def backward_for(index):
+            def backward(saved, grad):
+                saved = iter(saved)
+                ctx._saved = tuple(None if hole else next(saved) for hole in run["holes"])
+                grads = []
+                for i, o in enumerate(run["outputs"]):
+                    if i == index:
+                        grads.append(grad)
+                    elif isinstance(o, torch.Tensor) and ctx.materialize_grads:
+                        grads.append(torch.zeros_like(o))
+                    else:
+                        grads.append(None)
+                result = cls.backward(ctx, *grads)
+                if not isinstance(result, tuple):
+                    result = (result,)
+                if len(result) > len(args) and all(g is None for g in result[len(args):]):
+                    result = result[: len(args)]
+                if len(result) != len(args):
+                    raise RuntimeError(
+                        f"function {name}Backward returned an incorrect number of gradients "
+                        f"(expected {len(args)}, got {len(result)})"
+                    )
+                for i, (a, g) in enumerate(zip(args, result)):
+                    if g is not None and not isinstance(a, torch.Tensor):
+                        raise RuntimeError(
+                            f"function {name}Backward returned a gradient different than None at "
+                            f"position {i + 1}, but the corresponding forward input was not a Variable"
+                        )
+                return [result[i] for i in positions]
 
-        return _C._apply_function(name, tensors, forward, backward)
+            return backward
+
+        # The first output's node runs forward; the others' reuse its outputs.
+        first = _C._apply_function(name, tensors, first_forward, _Deferred(run, backward_for))
+        outputs = list(run["outputs"])
+        outputs[run["first"]] = first
+        for i in run["differentiable"][1:]:
+            def forward(needs, i=i):
+                return run["outputs"][i], saved_parts()[0], False
+
+            outputs[i] = _C._apply_function(name, tensors, forward, backward_for(i))
+        return tuple(outputs) if run["is_tuple"] else outputs[0]
+
+
+class _Deferred:
+    """The first node's backward, whose output index is known only after
+    forward ran."""
+
+    def __init__(self, run, backward_for):
+        self.run = run
+        self.backward_for = backward_for
+
+    def __call__(self, saved, grad):
+        return self.backward_for(self.run["first"])(saved, grad)
 
 
 def _own_attrs(cls):
@@ -118,5 +215,18 @@ class InplaceFunction(Function):
     pass
 
 
+class NestedIOFunction(Function):
+    pass
+
+
 def once_differentiable(fn):
-    return fn
+    """Runs `backward` without recording a graph of its own: its result
+    cannot be differentiated again, as PyTorch's decorator makes it."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with torch.no_grad():
+            return fn(ctx, *args)
+
+    return wrapper

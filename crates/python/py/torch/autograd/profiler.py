@@ -36,10 +36,14 @@ class record_function:
 
 class profile:
     """Accepted so programs that profile still run; gradscope's own trace
-    is the profile."""
+    is the profile. Takes PyTorch's arguments (and refuses the ones PyTorch
+    no longer has, such as `use_cuda`)."""
 
-    def __init__(self, *args, **kwargs):
-        pass
+    def __init__(self, enabled=True, *, use_device=None, record_shapes=False, with_flops=False,
+                 profile_memory=False, with_stack=False, with_modules=False, use_kineto=False, use_cpu=True,
+                 experimental_config=None, acc_events=False, custom_trace_id_callback=None,
+                 post_processing_timeout_s=None, activity_filters=None, _profiler_extensions=None):
+        self.enabled = enabled
 
     def __enter__(self):
         return self

@@ -104,9 +104,10 @@ class _BackwardHookCall:
     nodes on the inputs that need one gather theirs, and the hooks run
     once all are in (their result replacing the input gradients)."""
 
-    def __init__(self, module, hooks):
+    def __init__(self, module, hooks, pre_hooks=None):
         self.module = module
         self.hooks = list(hooks.values())
+        self.pre_hooks = list((pre_hooks or {}).values())
         self.grad_output = None
         self.inputs = 0
         self.grad_input = {}
@@ -135,7 +136,13 @@ class _BackwardHookCall:
         return wrapped if isinstance(result, tuple) else wrapped[0]
 
     def _output_grad(self, g):
+        for hook in self.pre_hooks:
+            out = hook(self.module, (g,))
+            if out is not None:
+                g = out[0] if isinstance(out, (tuple, list)) else out
         self.grad_output = (g,)
+        if not self.hooks:
+            return g
         if self.inputs == 0:
             import warnings
 
@@ -234,16 +241,28 @@ class Module:
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
             hooks = self.__dict__.get("_backward_hooks")
-            if hooks:
-                call = _BackwardHookCall(self, hooks)
+            pre_hooks = self.__dict__.get("_backward_pre_hooks")
+            call = None
+            given = args
+            if hooks or pre_hooks:
+                call = _BackwardHookCall(self, hooks or {}, pre_hooks or {})
                 args = call.wrap_inputs(args)
             result = self.forward(*args, **kwargs)
-            if hooks:
-                result = call.wrap_outputs(result)
             for hook in list(self.__dict__.get("_forward_hooks", {}).values()):
                 hook_result = hook(self, args, result)
                 if hook_result is not None:
                     result = hook_result
+            if call is not None:
+                if hooks and self.__dict__.get("_is_full_backward_hook") is False:
+                    # PyTorch judges the graph its legacy hook sees: the
+                    # inputs and outputs without the hooks' identity nodes.
+                    var = result
+                    while not isinstance(var, torch.Tensor):
+                        var = next(v for v in var.values() if isinstance(v, torch.Tensor)) \
+                            if isinstance(var, dict) else var[0]
+                    if var.grad_fn is not None:
+                        self._maybe_warn_non_full_backward_hook(given, result, var.grad_fn)
+                result = call.wrap_outputs(result)
             return result
         finally:
             if scoped:
@@ -257,10 +276,17 @@ class Module:
         self._forward_hooks[_next_hook_id[0]] = hook
         return _RemovableHandle(self._forward_hooks, _next_hook_id[0])
 
-    def register_full_backward_hook(self, hook, prepend=False):
+    def register_full_backward_hook(self, hook, prepend=False, _full=True):
         """`hook(module, grad_input, grad_output)` once the gradients of the
         module's inputs are known (of its outputs, where no input needs one);
         what it returns replaces `grad_input`."""
+        if _full:
+            if self.__dict__.get("_is_full_backward_hook") is False:
+                raise RuntimeError(
+                    "Cannot use both regular backward hooks and full backward hooks on a "
+                    "single Module. Please use only one of them."
+                )
+            self.__dict__["_is_full_backward_hook"] = True
         if "_backward_hooks" not in self.__dict__:
             self.__dict__["_backward_hooks"] = {}
         _next_hook_id[0] += 1
@@ -271,6 +297,91 @@ class Module:
         _next_hook_id[0] += 1
         self._forward_pre_hooks[_next_hook_id[0]] = hook
         return _RemovableHandle(self._forward_pre_hooks, _next_hook_id[0])
+
+    def register_backward_hook(self, hook):
+        """PyTorch's deprecated module backward hook. PyTorch hangs it on the
+        output's `grad_fn` and gives it that one node's input gradients;
+        gradscope's engine has no node hooks, so it runs as a full backward
+        hook (the gradients of the module's inputs), after the same
+        FutureWarnings PyTorch gives when the two would differ."""
+        if self.__dict__.get("_is_full_backward_hook") is True:
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a "
+                "single Module. Please use only one of them."
+            )
+        self.__dict__["_is_full_backward_hook"] = False
+        handle = self.register_full_backward_hook(hook, _full=False)
+        return handle
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """`hook(module, grad_output)` when the gradients of the module's
+        outputs are known; what it returns replaces `grad_output`."""
+        if "_backward_pre_hooks" not in self.__dict__:
+            self.__dict__["_backward_pre_hooks"] = {}
+        _next_hook_id[0] += 1
+        self._backward_pre_hooks[_next_hook_id[0]] = hook
+        return _RemovableHandle(self._backward_pre_hooks, _next_hook_id[0])
+
+    def _maybe_warn_non_full_backward_hook(self, inputs, result, grad_fn):
+        import warnings
+
+        if not isinstance(result, torch.Tensor):
+            if not (isinstance(result, tuple) and all(isinstance(r, torch.Tensor) for r in result)):
+                warnings.warn(
+                    "Using non-full backward hooks on a Module that does not return a "
+                    "single Tensor or a tuple of Tensors is deprecated and will be removed "
+                    "in future versions. This hook will be missing some of the grad_output. "
+                    "Please use register_full_backward_hook to get the documented behavior.",
+                    FutureWarning,
+                    stacklevel=2,
+                )
+                return
+        else:
+            result = (result,)
+        if not isinstance(inputs, torch.Tensor):
+            if not (isinstance(inputs, tuple) and all(isinstance(i, torch.Tensor) for i in inputs)):
+                warnings.warn(
+                    "Using non-full backward hooks on a Module that does not take as input a "
+                    "single Tensor or a tuple of Tensors is deprecated and will be removed "
+                    "in future versions. This hook will be missing some of the grad_input. "
+                    "Please use register_full_backward_hook to get the documented behavior.",
+                    FutureWarning,
+                    stacklevel=2,
+                )
+                return
+        else:
+            inputs = (inputs,)
+        out_grad_fn = {r.grad_fn for r in result if r.grad_fn is not None}
+        if len(out_grad_fn) == 0 or (len(out_grad_fn) == 1 and grad_fn not in out_grad_fn):
+            warnings.warn(
+                "Using a non-full backward hook when outputs are nested in python data structure "
+                "is deprecated and will be removed in future versions. This hook will be missing "
+                "some grad_output.",
+                FutureWarning,
+                stacklevel=2,
+            )
+        elif len(out_grad_fn) > 1:
+            warnings.warn(
+                "Using a non-full backward hook when outputs are generated by different autograd Nodes "
+                "is deprecated and will be removed in future versions. This hook will be missing "
+                "some grad_output. Please use register_full_backward_hook to get the documented behavior.",
+                FutureWarning,
+                stacklevel=2,
+            )
+        else:
+            inputs_grad_fn = {i.grad_fn for i in inputs if i.grad_fn is not None}
+            # Through the identity nodes gradscope's hooks add on the inputs.
+            next_functions = {n[0].next_functions[0][0] if n[0] is not None and n[0].name() ==
+                              "BackwardHookFunctionBackward" else n[0] for n in grad_fn.next_functions}
+            if inputs_grad_fn != next_functions:
+                warnings.warn(
+                    "Using a non-full backward hook when the forward contains multiple autograd Nodes "
+                    "is deprecated and will be removed in future versions. This hook will be missing "
+                    "some grad_input. Please use register_full_backward_hook to get the documented "
+                    "behavior.",
+                    FutureWarning,
+                    stacklevel=2,
+                )
 
     # Registration -------------------------------------------------------
 
