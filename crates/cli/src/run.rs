@@ -1,7 +1,10 @@
 //! `gradscope run FILE.py`: runs a PyTorch program on gradscope's engine
 //! and prints exactly what it prints, as it prints it. An uncaught
 //! exception's traceback goes to stderr and the exit code is 1, as with
-//! `python FILE.py`; `sys.exit(n)` exits with `n`.
+//! `python FILE.py`; `sys.exit(n)` exits with `n`. As with `python`, the
+//! arguments after the program are its own (`sys.argv[1:]`), its folder is
+//! first on `sys.path` so it imports its sibling modules, and it runs until
+//! it ends unless `--time-limit` says otherwise.
 
 use std::process::ExitCode;
 
@@ -10,13 +13,20 @@ pub const USAGE: &str = "\
 gradscope run: run a PyTorch program on gradscope's engine
 
 Usage:
-  gradscope run FILE.py [--device cpu|webgpu] [--time-limit SECONDS] [--memory-limit BYTES] [outputs]
-  gradscope run - ...       read the program from stdin
+  gradscope run [options] [outputs] FILE.py [ARGS...]
+  gradscope run [options] [outputs] - [ARGS...]     read the program from stdin
+
+ARGS, everything after the program, are the program's: sys.argv is [FILE.py, ARGS...].
+The program's folder is first on sys.path, and its files (the folder's tree, up to
+10,000 files and 256 MiB) are there to import and to open, read-only, by their paths
+from here, as `python FILE.py` run from here sees them. What it writes (open(p, 'w'),
+torch.save, os.makedirs) stays in memory: nothing touches the disk.
 
   --device DEVICE        where tensors go unless the program says otherwise, as after
                          torch.set_default_device(DEVICE): cpu (default) or webgpu (the
                          GPU through Vulkan natively; float32 only, as on PyTorch's MPS)
-  --time-limit SECONDS   stop the program after this long (default 30; 0: no limit)
+  --time-limit SECONDS   stop the program after this long (default, or 0: no limit,
+                         as with python)
   --memory-limit BYTES   budget for tensor memory; past it, torch.OutOfMemoryError
                          (default 4 GiB; 0: no limit, and a failed allocation aborts)
   --kernel-stats         afterwards, on stderr: GPU kernels run, ops computed on the
@@ -41,6 +51,7 @@ device asked for cannot be opened.";
 #[derive(Debug, PartialEq)]
 struct Options {
     file: String,
+    args: Vec<String>,
     device: String,
     time_limit: Option<f64>,
     memory_limit: Option<u64>,
@@ -77,7 +88,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut file = None;
     let mut device = "cpu".to_string();
     let mut kernel_stats = false;
-    let mut time_limit = Some(30.0);
+    let mut time_limit = None;
     let mut memory_limit = Some(DEFAULT_MEMORY_LIMIT);
     let mut outputs = Outputs::default();
     let mut files = vec![];
@@ -111,10 +122,17 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 *slot = Some(path);
             }
             "-h" | "--help" => return Err(USAGE.to_string()),
-            other if file.is_none() => file = Some(other.to_string()),
-            other => return Err(format!("unexpected argument '{other}'\n\n{USAGE}")),
+            other if other.starts_with('-') && other != "-" => {
+                return Err(format!("unknown option '{other}'\n\n{USAGE}"));
+            }
+            // The program, and after it the program's own arguments.
+            other => {
+                file = Some(other.to_string());
+                break;
+            }
         }
     }
+    let program_args: Vec<String> = it.cloned().collect();
     let file = file.ok_or_else(|| format!("no program given\n\n{USAGE}"))?;
     if let Some(graph) = &outputs.graph
         && !(graph.ends_with(".dot") || graph.ends_with(".svg"))
@@ -123,6 +141,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     }
     Ok(Options {
         file,
+        args: program_args,
         device,
         time_limit,
         memory_limit,
@@ -177,6 +196,24 @@ fn execute(options: &Options, source: &str) -> ExitCode {
         ..Limits::default()
     };
     let mut runtime = Runtime::with_limits(limits);
+    let file_name = if options.file == "-" {
+        "<stdin>".to_string()
+    } else {
+        program_name(&options.file)
+    };
+    if options.file != "-" {
+        let folder = std::path::Path::new(&file_name)
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        let found = program_folder_files(&folder);
+        if let Some(message) = &found.skipped {
+            eprintln!("gradscope: {message}");
+        }
+        for (name, bytes) in found.files {
+            runtime.add_file(&name, bytes);
+        }
+    }
     // The runtime's files are read-only copies: the program opens each by
     // the relative name it was given here, as it would from this directory.
     for path in &options.files {
@@ -188,11 +225,8 @@ fn execute(options: &Options, source: &str) -> ExitCode {
             }
         }
     }
-    runtime.set_file_name(if options.file == "-" {
-        "<stdin>"
-    } else {
-        options.file.as_str()
-    });
+    runtime.set_file_name(file_name);
+    runtime.set_args(options.args.clone());
     // Print as the program prints, not at the end: training loops are long.
     runtime.set_output_sink(Some(Box::new(|stream, text| {
         let _ = match stream {
@@ -217,6 +251,96 @@ fn execute(options: &Options, source: &str) -> ExitCode {
         eprintln!("{}", kernel_stats_line());
     }
     ExitCode::from(u8::try_from(out.exit_code).unwrap_or(1))
+}
+
+/// The program's path as the sandbox names it: as given, or relative to
+/// the working directory when it is an absolute path below it (the sandbox's
+/// `/` is this directory, so the program's relative paths and its folder's
+/// files agree, as for `python /abs/path/prog.py` run from its folder).
+fn program_name(file: &str) -> String {
+    let path = std::path::Path::new(file);
+    if path.is_absolute()
+        && let Ok(cwd) = std::env::current_dir()
+        && let Ok(rest) = path.strip_prefix(&cwd)
+    {
+        return rest.to_string_lossy().into_owned();
+    }
+    file.to_string()
+}
+
+/// How many of the program folder's files the runtime gets at most, and
+/// their bytes: past either, the rest are left out with a message (a
+/// program in a home directory or `/tmp` must not read the whole tree).
+const FOLDER_MAX_FILES: usize = 10_000;
+const FOLDER_MAX_BYTES: u64 = 256 << 20;
+
+/// The files of a program's folder, each named by its path from the
+/// working directory, and why some were left out.
+#[derive(Debug, Default)]
+struct FolderFiles {
+    files: Vec<(String, Vec<u8>)>,
+    skipped: Option<String>,
+}
+
+/// Reads the tree under `folder` (`""`: the working directory), in sorted
+/// order, leaving out hidden entries (`.git`, `.venv`) and `__pycache__`,
+/// and stopping at [`FOLDER_MAX_FILES`] files or [`FOLDER_MAX_BYTES`].
+fn program_folder_files(folder: &std::path::Path) -> FolderFiles {
+    let mut found = FolderFiles::default();
+    let mut bytes = 0u64;
+    let root = if folder.as_os_str().is_empty() {
+        std::path::Path::new(".")
+    } else {
+        folder
+    };
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut entries: Vec<_> = entries.flatten().collect();
+        entries.sort_by_key(std::fs::DirEntry::file_name);
+        let mut subdirs = vec![];
+        for entry in entries {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') || name == "__pycache__" {
+                continue;
+            }
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            if kind.is_dir() {
+                subdirs.push(path);
+                continue;
+            }
+            let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+            if found.files.len() >= FOLDER_MAX_FILES || bytes + size > FOLDER_MAX_BYTES {
+                found.skipped = Some(format!(
+                    "the program's folder '{}' holds more than {} files or {} MiB: \
+                     the program can open or import only the first {} files ({} bytes); \
+                     give it the others with --file, or move it to a smaller folder",
+                    root.display(),
+                    FOLDER_MAX_FILES,
+                    FOLDER_MAX_BYTES >> 20,
+                    found.files.len(),
+                    bytes
+                ));
+                return found;
+            }
+            if let Ok(data) = std::fs::read(&path) {
+                bytes += size;
+                let relative = path.strip_prefix(".").unwrap_or(&path);
+                found
+                    .files
+                    .push((relative.to_string_lossy().into_owned(), data));
+            }
+        }
+        // Depth first, in name order.
+        stack.extend(subdirs.into_iter().rev());
+    }
+    found
 }
 
 /// What ran where on the GPU during the run, for `--kernel-stats`: ops a
@@ -283,14 +407,15 @@ mod tests {
     fn run_parses_limits() {
         assert_eq!(
             parse(&args(&[
-                "prog.py",
                 "--time-limit",
                 "0",
                 "--memory-limit",
-                "1024"
+                "1024",
+                "prog.py",
             ])),
             Ok(Options {
                 file: "prog.py".into(),
+                args: vec![],
                 device: "cpu".into(),
                 time_limit: None,
                 memory_limit: Some(1024),
@@ -300,7 +425,7 @@ mod tests {
             })
         );
         assert_eq!(
-            parse(&args(&["prog.py", "--kernel-stats"])).map(|o| o.kernel_stats),
+            parse(&args(&["--kernel-stats", "prog.py"])).map(|o| o.kernel_stats),
             Ok(true)
         );
         assert_eq!(
@@ -308,11 +433,11 @@ mod tests {
             Ok(Some(DEFAULT_MEMORY_LIMIT))
         );
         assert_eq!(
-            parse(&args(&["prog.py", "--memory-limit", "0"])).map(|o| o.memory_limit),
+            parse(&args(&["--memory-limit", "0", "prog.py"])).map(|o| o.memory_limit),
             Ok(None)
         );
         let parsed = parse(&args(&[
-            "a.py", "--trace", "t.jsonl", "--graph", "g.svg", "--memory", "m.csv",
+            "--trace", "t.jsonl", "--graph", "g.svg", "--memory", "m.csv", "a.py",
         ]));
         assert_eq!(
             parsed.map(|o| o.outputs),
@@ -324,12 +449,40 @@ mod tests {
             })
         );
         assert_eq!(
-            parse(&args(&["a.py", "--file", "d.csv.gz", "--file", "e.txt"])).map(|o| o.files),
+            parse(&args(&["--file", "d.csv.gz", "--file", "e.txt", "a.py"])).map(|o| o.files),
             Ok(vec!["d.csv.gz".to_string(), "e.txt".to_string()])
         );
-        assert!(parse(&args(&["a.py", "--graph", "g.png"])).is_err());
-        assert!(parse(&args(&["a.py", "--trace"])).is_err());
+        assert!(parse(&args(&["--graph", "g.png", "a.py"])).is_err());
+        assert!(parse(&args(&["--trace"])).is_err());
         assert!(parse(&args(&[])).is_err());
-        assert!(parse(&args(&["a.py", "b.py"])).is_err());
+        assert!(parse(&args(&["--frobnicate", "a.py"])).is_err());
+    }
+
+    #[test]
+    fn run_has_no_time_limit_unless_asked() {
+        assert_eq!(parse(&args(&["prog.py"])).map(|o| o.time_limit), Ok(None));
+        assert_eq!(
+            parse(&args(&["--time-limit", "2.5", "prog.py"])).map(|o| o.time_limit),
+            Ok(Some(2.5))
+        );
+    }
+
+    #[test]
+    fn run_gives_the_arguments_after_the_program_to_it() {
+        let parsed = parse(&args(&[
+            "--device", "cpu", "main.py", "--epochs", "1", "--device", "b.py", "-h",
+        ]));
+        assert_eq!(
+            parsed.as_ref().map(|o| (o.file.as_str(), o.args.clone())),
+            Ok((
+                "main.py",
+                args(&["--epochs", "1", "--device", "b.py", "-h"])
+            ))
+        );
+        assert_eq!(parsed.map(|o| o.device), Ok("cpu".to_string()));
+        assert_eq!(
+            parse(&args(&["-", "x"])).map(|o| (o.file, o.args)),
+            Ok(("-".to_string(), args(&["x"])))
+        );
     }
 }

@@ -20,6 +20,7 @@ use crate::traceback;
 /// capture, and `torch` imported so a program's `import torch` is instant.
 const PRELUDE: &str = "\
 import sys, _gradscope
+import _gradscope_stdlib
 sys.stdout, sys.stderr = _gradscope._output_streams()
 sys.__stdout__, sys.__stderr__ = sys.stdout, sys.stderr
 import _gradscope_files
@@ -86,6 +87,7 @@ pub struct Runtime {
     state: Rc<State>,
     limits: Limits,
     file_name: String,
+    args: Vec<String>,
     startup_error: Option<PythonError>,
     traceback_to_sink: bool,
 }
@@ -155,6 +157,7 @@ impl Runtime {
             state,
             limits,
             file_name: "main.py".to_string(),
+            args: Vec::new(),
             startup_error: None,
             traceback_to_sink: true,
         };
@@ -168,7 +171,7 @@ impl Runtime {
         // collections during it find no garbage and cost a tenth of the
         // start, so the collector waits until the prelude is done.
         runtime.interpreter.enter(|vm| vm.state.gc.disable());
-        let prelude = runtime.run_source(&prelude, "<gradscope prelude>", false);
+        let prelude = runtime.run_source(&prelude, "<gradscope prelude>", None);
         runtime.interpreter.enter(|vm| vm.state.gc.enable());
         runtime.startup_error = prelude.error;
         runtime
@@ -187,6 +190,12 @@ impl Runtime {
     /// The file name tracebacks give the program (`main.py` by default).
     pub fn set_file_name(&mut self, name: impl Into<String>) {
         self.file_name = name.into();
+    }
+
+    /// The program's arguments, `sys.argv[1:]` (`sys.argv[0]` is the file
+    /// name), as `python FILE ARGS...` gives them.
+    pub fn set_args(&mut self, args: Vec<String>) {
+        self.args = args;
     }
 
     /// Makes `bytes` readable by programs as the file `name`, PyTorch
@@ -224,10 +233,14 @@ impl Runtime {
             };
         }
         let file_name = self.file_name.clone();
-        self.run_source(source, &file_name, true)
+        let args = self.args.clone();
+        self.run_source(source, &file_name, Some(&args))
     }
 
-    fn run_source(&mut self, source: &str, file_name: &str, limited: bool) -> RunOutput {
+    /// Runs `source`; a program (`args` given) is limited and starts as
+    /// `python FILE ARGS...` starts it, the prelude is not.
+    fn run_source(&mut self, source: &str, file_name: &str, args: Option<&[String]>) -> RunOutput {
+        let limited = args.is_some();
         let sink = CAPTURED.with(|c| c.borrow_mut().sink.take());
         CAPTURED.with(|c| {
             *c.borrow_mut() = Captured {
@@ -246,7 +259,9 @@ impl Runtime {
                 gradscope_core::ledger::set_memory_budget(limits.memory);
                 let active =
                     limited.then(|| limits::start(vm, &limits, file_name, self.watchdog.as_ref()));
-                let result = execute(vm, source, file_name, &mut globals);
+                let result = args
+                    .map_or(Ok(()), |args| enter_program(vm, file_name, args))
+                    .and_then(|()| execute(vm, source, file_name, &mut globals));
                 if let Some(active) = active {
                     limits::stop(vm, active);
                 }
@@ -301,7 +316,16 @@ fn reset_engine_modes() {
     }
 }
 
-/// Compiles and runs `source` in a fresh `__main__` namespace.
+/// `sys.argv` and the program's folder first on `sys.path`, as
+/// `python FILE ARGS...` sets them (`_gradscope_files._enter_program`).
+fn enter_program(vm: &VirtualMachine, file_name: &str, args: &[String]) -> PyResult<()> {
+    let files = vm.import("_gradscope_files", 0)?;
+    let args: Vec<_> = args.iter().map(|a| vm.ctx.new_str(a.as_str()).into()).collect();
+    let enter = files.get_attr("_enter_program", vm)?;
+    enter.call((vm.ctx.new_str(file_name), vm.ctx.new_list(args)), vm)?;
+    Ok(())
+}
+
 /// Compiles and runs `source` in fresh globals, which it leaves in `kept`.
 fn execute(
     vm: &VirtualMachine,

@@ -1,63 +1,125 @@
-"""`torch.save` and `torch.load`, kept in memory: the runtime has no file
-system to write to, so a saved object is kept, cloned, in the runtime's
-memory (across runs, as imported modules are), and `torch.load` of the
-same name gives a copy back. Files the host
-added cannot be unpickled."""
+"""`torch.save` and `torch.load` through the sandbox's files: `save`
+writes a file (a path, or any object with `write`, such as an open file or
+an `io.BytesIO`) and `load` reads one back, so `os.path.exists`, `open`
+and `os.remove` see what was saved as they would in PyTorch.
+
+The difference from PyTorch: gradscope does not pickle. The file holds a
+short record naming the saved object, and the object itself, copied at
+save time, stays in the runtime's memory (as long as the runtime, as the
+sandbox's written files do); `load` gives a fresh copy of it. A file that
+PyTorch wrote (a zip archive) cannot be read, and views saved together do
+not share storage once loaded."""
 
 import sys
 
-import _gradscope as _C
-
 import torch
 
+# Saved objects by number; the number is what the file holds.
 _saved = {}
+_MAGIC = b"gradscope saved object "
 
 
 def _copy(obj):
     if isinstance(obj, torch.Tensor):
         with torch.no_grad():
             t = obj.detach().clone()
-        return t.requires_grad_(obj.requires_grad) if obj.is_leaf else t
+        nn = sys.modules.get("torch.nn")
+        if nn is not None and isinstance(obj, nn.Parameter):
+            return type(obj)(t, obj.requires_grad)
+        return t.requires_grad_(obj.requires_grad)
     if isinstance(obj, dict):
         out = type(obj)() if type(obj) is not dict else {}
         for k, v in obj.items():
             out[k] = _copy(v)
+        if hasattr(obj, "_metadata"):
+            out._metadata = _deepcopy(obj._metadata)
         return out
     if isinstance(obj, list):
         return [_copy(v) for v in obj]
     if isinstance(obj, tuple):
         return tuple(_copy(v) for v in obj)
-    return obj
+    if isinstance(obj, (str, bytes, int, float, bool, type(None))):
+        return obj
+    return _deepcopy(obj)
 
 
-def _name(f):
-    """A file's name, or for a buffer (`io.BytesIO`) the buffer itself."""
-    if isinstance(f, str):
-        return f.removeprefix("./")
-    if hasattr(f, "__fspath__"):
-        return f.__fspath__()
-    if hasattr(f, "write") or hasattr(f, "read"):
-        return ("buffer", id(f))
-    raise NotImplementedError("gradscope's torch.save and torch.load take a file name or a buffer")
+def _deepcopy(obj):
+    # `copy` on first use: `import torch` imports this module.
+    import copy
+
+    return copy.deepcopy(obj)
 
 
-def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True):
-    # Not `torch.nn.Module`, which would import torch.nn: a program that
-    # never imported it has no Module to save.
-    nn = sys.modules.get("torch.nn")
-    if nn is not None and isinstance(obj, nn.Module):
+def _is_path(f):
+    return isinstance(f, (str, bytes)) or hasattr(type(f), "__fspath__")
+
+
+def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True,
+         _disable_byteorder_record=False):
+    number = len(_saved) + 1
+    _saved[number] = _copy(obj)
+    record = _MAGIC + str(number).encode() + b"\n"
+    if _is_path(f):
+        with open(f, "wb") as file:
+            file.write(record)
+    elif hasattr(f, "write"):
+        f.write(record)
+    else:
+        raise AttributeError(f"'{type(f).__name__}' object has no attribute 'write'")
+
+
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
+         **pickle_load_args):
+    if _is_path(f):
+        with open(f, "rb") as file:
+            data = file.read()
+        name = f
+    else:
+        data = f.read()
+        name = None
+    if data.startswith(_MAGIC):
+        number = int(data[len(_MAGIC):].split(b"\n", 1)[0])
+        return _copy(_saved[number])
+    if not data:
+        raise EOFError("Ran out of input")
+    if data.startswith(b"PK"):
+        what = f"'{name}'" if name is not None else "this buffer"
         raise NotImplementedError(
-            "gradscope cannot save a whole Module; save its state_dict() instead"
+            f"gradscope cannot read {what}: it holds a file PyTorch pickled, "
+            "and gradscope loads only what it saved itself"
         )
-    _saved[_name(f)] = _copy(obj)
+    try:
+        from pickle import UnpicklingError
+    except ImportError:
+        UnpicklingError = RuntimeError
+    raise UnpicklingError(f"invalid load key, {chr(data[0])!r}.")
 
 
-def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None, **kwargs):
-    name = _name(f)
-    if name in _saved:
-        return _copy(_saved[name])
-    if isinstance(name, str) and _C._read_file(name) is not None:
-        raise NotImplementedError(f"gradscope cannot unpickle '{name}'")
-    if not isinstance(name, str):
-        raise RuntimeError("PytorchStreamReader failed reading zip archive: failed finding central directory")
-    raise FileNotFoundError(2, "No such file or directory", name)
+_safe = []
+
+
+def add_safe_globals(safe_globals):
+    _safe.extend(safe_globals)
+
+
+def get_safe_globals():
+    return list(_safe)
+
+
+def clear_safe_globals():
+    _safe.clear()
+
+
+class safe_globals:
+    """Context manager adding `safe_globals` for `weights_only` loads; with
+    no unpickling here, every object is already allowed."""
+
+    def __init__(self, safe_globals):
+        self.safe_globals = safe_globals
+
+    def __enter__(self):
+        self._before = list(_safe)
+        _safe.extend(self.safe_globals)
+
+    def __exit__(self, *exc):
+        _safe[:] = self._before
