@@ -33,6 +33,8 @@ torch.save, os.makedirs) stays in memory: nothing touches the disk.
                          host copy instead (by op), downloads and uploads
   --file PATH            let the program open PATH (read-only) by that relative name;
                          repeat for more files
+  --figures DIR          write each figure the program shows (plt.show()) as
+                         DIR/figure-N.svg; without it, show() shows nothing
 
 Outputs, written after the program ends (also when it raised):
   --trace OUT.jsonl          the engine's events, one JSON object per line
@@ -153,6 +155,14 @@ fn parse(args: &[String]) -> Result<Options, String> {
 
 /// Runs `gradscope run ARGS...` and returns the process's exit code.
 pub fn main(args: &[String]) -> ExitCode {
+    let (args, figures) = match figures_option(args) {
+        Ok(found) => found,
+        Err(message) => {
+            eprintln!("gradscope: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let args = &args[..];
     let options = match parse(args) {
         Ok(o) => o,
         Err(message) => {
@@ -182,7 +192,61 @@ pub fn main(args: &[String]) -> ExitCode {
             }
         }
     };
+    if let Some(dir) = figures
+        && let Err(message) = write_figures_to(&dir)
+    {
+        eprintln!("gradscope: {message}");
+        return ExitCode::from(2);
+    }
     execute(&options, &source)
+}
+
+/// Takes `--figures DIR` out of the options before the program: the
+/// figures the program shows (`plt.show()`) are written as
+/// `DIR/figure-1.svg`, `DIR/figure-2.svg`, ...
+fn figures_option(args: &[String]) -> Result<(Vec<String>, Option<String>), String> {
+    const WITH_VALUE: &[&str] = &[
+        "--device",
+        "--time-limit",
+        "--memory-limit",
+        "--file",
+        "--trace",
+        "--chrome-trace",
+        "--graph",
+        "--memory",
+    ];
+    let mut rest = Vec::with_capacity(args.len());
+    let mut figures = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if arg == "--figures" {
+            figures = Some(it.next().ok_or("--figures needs a folder")?.clone());
+            continue;
+        }
+        rest.push(arg.clone());
+        if WITH_VALUE.contains(&arg.as_str()) {
+            rest.extend(it.next().cloned());
+        } else if !arg.starts_with('-') || arg == "-" {
+            // The program: what follows is its own.
+            rest.extend(it.by_ref().cloned());
+        }
+    }
+    Ok((rest, figures))
+}
+
+/// Sends each figure the program shows to a new file in `dir`.
+fn write_figures_to(dir: &str) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|err| format!("--figures '{dir}': {err}"))?;
+    let dir = std::path::PathBuf::from(dir);
+    let mut count = 0;
+    gradscope_python::set_figure_sink(Some(Box::new(move |svg: &str| {
+        count += 1;
+        let path = dir.join(format!("figure-{count}.svg"));
+        if let Err(err) = std::fs::write(&path, svg) {
+            eprintln!("gradscope: writing '{}': {err}", path.display());
+        }
+    })));
+    Ok(())
 }
 
 fn execute(options: &Options, source: &str) -> ExitCode {

@@ -24,6 +24,7 @@ mod convert;
 mod device;
 mod dtype;
 mod errors;
+mod figures;
 mod frozen;
 mod function;
 mod functional;
@@ -40,6 +41,7 @@ mod state;
 mod tensor;
 mod traceback;
 
+pub use figures::{FigureSink, set_figure_sink};
 pub use limits::Limits;
 pub use output::{OutputSink, Stream};
 pub use runtime::{PythonError, RunOutput, Runtime};

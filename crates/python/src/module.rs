@@ -26,6 +26,7 @@ mod _gradscope {
         crate::methods::register(vm);
         crate::compile::register(vm)?;
         crate::functional::register(vm, module)?;
+        crate::figures::register(vm, module)?;
         crate::function::register(vm, module)?;
         crate::rng::register(vm, module)?;
         let set = |name: &str, value: PyObjectRef| {

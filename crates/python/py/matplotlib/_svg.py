@@ -110,6 +110,7 @@ class _Svg:
                                               fill, weight_attr, transform)]
         for i, line in enumerate(lines):
             runs = parse_math(line)
+            italic = "$" in line and "\\mathdefault" not in line
             first = True
             for text, shift in runs:
                 attrs = ""
@@ -118,6 +119,9 @@ class _Svg:
                 if shift:
                     attrs += ' font-size="%s" baseline-shift="%s"' % (
                         _num(size * 0.7), "super" if shift > 0 else "sub")
+                if italic and text.isalpha() and len(text) <= 2:
+                    attrs += ' font-style="italic"'
+
                 out.append("<tspan%s>%s</tspan>" % (attrs, _esc(text)))
                 first = False
         out.append("</text>")
@@ -303,11 +307,20 @@ def _png(rows):
     except ImportError:
         return None
     h, w = len(rows), len(rows[0])
+    # Small images are enlarged here, pixel by pixel, so that every viewer
+    # shows sharp cells as matplotlib draws them (not all honour
+    # image-rendering: pixelated).
+    k = max(1, min(16, 256 // max(h, w)))
     raw = bytearray()
     for row in rows:
-        raw.append(0)
+        line = bytearray()
         for r, g, b, a in row:
-            raw.extend((round(r * 255), round(g * 255), round(b * 255), round(a * 255)))
+            line.extend(bytes((round(r * 255), round(g * 255), round(b * 255),
+                               round(a * 255))) * k)
+        for _ in range(k):
+            raw.append(0)
+            raw.extend(line)
+    h, w = h * k, w * k
 
     def chunk(kind, data):
         body = kind + data

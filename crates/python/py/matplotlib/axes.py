@@ -16,6 +16,8 @@ from .text import Text
 
 __all__ = ["Axes"]
 
+_UNFILLED = set("+x1234|_,")
+
 
 def _pop_aliases(kwargs, table):
     for short, long in table.items():
@@ -202,8 +204,12 @@ class Axes(AxesBase):
             sizes = [rcParams["lines.markersize"] ** 2.0]
         else:
             sizes = flat(s)
+        marker = marker or rcParams["scatter.marker"]
         if linewidths is None:
-            linewidths = rcParams["lines.linewidth"]
+            # Filled markers take a collection's default edge width; line
+            # markers ('x', '+') are stroked at the lines' width.
+            linewidths = rcParams["lines.linewidth"] if marker in _UNFILLED \
+                else rcParams["patch.linewidth"]
         lw = flat(linewidths)
         mappable = None
         vals = None
@@ -229,7 +235,6 @@ class Axes(AxesBase):
                 face = mappable.to_rgba(vals, alpha=alpha)
             else:
                 face = [to_rgba(v, alpha) for v in to_rgba_array(c)]
-        marker = marker or rcParams["scatter.marker"]
         if edgecolors is None:
             edge = "face"
         elif isinstance(edgecolors, str) and edgecolors in ("face", "none"):

@@ -1,0 +1,303 @@
+//! Our `matplotlib.pyplot` against real matplotlib: each program of
+//! `tests/fixtures/matplotlib.json` (recorded by
+//! `tests/fixtures/record_matplotlib.py`) runs in the runtime followed by
+//! the recorder's DUMP code, which prints every figure's size, each axes'
+//! position, limits, scales, tick positions, tick labels, offset texts,
+//! titles, artist counts and legend box; the lines must equal what real
+//! matplotlib printed. Numbers match to 1e-9 relative, except axes
+//! positions and legend boxes, which depend on text extents (ours sum
+//! DejaVu Sans advance widths; matplotlib measures hinted glyphs) and match
+//! to 0.02 of the axes. Then: tensors as data (and PyTorch's error for one
+//! that requires grad), `show()` handing figures to the host and printing
+//! nothing, `savefig` refusing PNG, and tqdm's bar.
+//!
+//! `cargo test -p gradscope-python --test matplotlib [NAME...]`.
+
+use std::cell::RefCell;
+use std::path::Path;
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use gradscope_python::Runtime;
+
+/// Positions and legend boxes, in fractions of the figure or the axes.
+const LAYOUT_TOLERANCE: f64 = 0.02;
+/// Everything else: limits and ticks come from the same arithmetic.
+const RELATIVE: f64 = 1e-9;
+
+struct Case {
+    name: String,
+    source: String,
+    lines: Vec<String>,
+}
+
+fn fixture() -> Result<(String, Vec<Case>), String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/matplotlib.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let dump = json["dump"].as_str().ok_or("no dump")?.to_string();
+    let cases = json["cases"].as_object().ok_or("no cases")?;
+    let mut out = vec![];
+    for (name, case) in cases {
+        out.push(Case {
+            name: name.clone(),
+            source: case["source"].as_str().ok_or("no source")?.to_string(),
+            lines: case["lines"]
+                .as_array()
+                .ok_or("no lines")?
+                .iter()
+                .filter_map(|l| l.as_str().map(str::to_string))
+                .collect(),
+        });
+    }
+    Ok((dump, out))
+}
+
+/// Compares one printed line with the recorded one; returns the largest
+/// layout deviation seen, or why they differ.
+fn compare_line(got: &str, want: &str, relative: f64) -> Result<f64, String> {
+    let g: Vec<&str> = got.split_whitespace().collect();
+    let w: Vec<&str> = want.split_whitespace().collect();
+    if g.len() != w.len() {
+        return Err(format!("got  {got}\n    want {want}"));
+    }
+    let layout = matches!(w.first(), Some(&"legend") | Some(&"position"));
+    let mut worst: f64 = 0.0;
+    // The first two tokens are the kind and the figure.axes tag.
+    for (i, (a, b)) in g.iter().zip(&w).enumerate() {
+        if a == b {
+            continue;
+        }
+        let (Ok(x), Ok(y)) = (a.parse::<f64>(), b.parse::<f64>()) else {
+            return Err(format!("got  {got}\n    want {want}"));
+        };
+        let ok = if layout && i >= 2 {
+            worst = worst.max((x - y).abs());
+            (x - y).abs() <= LAYOUT_TOLERANCE
+        } else {
+            (x - y).abs() <= relative * y.abs().max(1e-300) || (x - y).abs() < 1e-12
+        };
+        if !ok {
+            return Err(format!("got  {got}\n    want {want}"));
+        }
+    }
+    Ok(worst)
+}
+
+fn check_program(name: &str, program: &str, want: &[String], relative: f64) -> Result<f64, String> {
+    let mut rt = Runtime::new();
+    let out = rt.run(program);
+    if let Some(err) = &out.error {
+        return Err(format!("{name} raised:\n{}", err.traceback));
+    }
+    if !out.stderr.is_empty() {
+        return Err(format!("{name} wrote to stderr:\n{}", out.stderr));
+    }
+    let got: Vec<&str> = out.stdout.lines().collect();
+    let mut worst: f64 = 0.0;
+    let mut problems = vec![];
+    for (g, w) in got.iter().zip(want) {
+        match compare_line(g, w, relative) {
+            Ok(d) => worst = worst.max(d),
+            Err(e) => problems.push(e),
+        }
+    }
+    if got.len() != want.len() {
+        problems.push(format!(
+            "{} lines printed, {} recorded",
+            got.len(),
+            want.len()
+        ));
+    }
+    if problems.is_empty() {
+        Ok(worst)
+    } else {
+        Err(format!("{name}:\n    {}", problems.join("\n    ")))
+    }
+}
+
+/// The autograd tutorial's sine, plotted from tensors: the same figure as
+/// the recorded list version (float32 values: limits to 1e-6).
+const SINE_TENSORS: &str = "
+import math
+import torch
+import matplotlib.pyplot as plt
+a = torch.linspace(0., 2. * math.pi, steps=25, requires_grad=True)
+b = torch.sin(a)
+plt.plot(a.detach(), b.detach())
+plt.figure()
+plt.plot(a.detach(), torch.cos(a).detach(), label='cos')
+plt.plot(a.detach(), b.detach(), 'r--', label='sin')
+plt.legend()
+";
+
+fn check_errors() -> Result<(), String> {
+    let mut rt = Runtime::new();
+    let cases = [
+        (
+            "import torch\nimport matplotlib.pyplot as plt\nplt.plot(torch.ones(3, requires_grad=True))\n",
+            "RuntimeError",
+            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
+        ),
+        (
+            "import matplotlib.pyplot as plt\nplt.plot([1, 2], [1, 2, 3])\n",
+            "ValueError",
+            "x and y must have same first dimension, but have shapes (2,) and (3,)",
+        ),
+        (
+            "import matplotlib.pyplot as plt\nplt.plot([1, 2], 'q')\n",
+            "ValueError",
+            "'q' is not a valid format string (unrecognized character 'q')",
+        ),
+    ];
+    for (program, kind, message) in cases {
+        let out = rt.run(program);
+        let err = out
+            .error
+            .ok_or_else(|| format!("no error from:\n{program}"))?;
+        if err.type_name != kind || err.message != message {
+            return Err(format!(
+                "{program}: got {}: {}, want {kind}: {message}",
+                err.type_name, err.message
+            ));
+        }
+    }
+    let out = rt.run("import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.savefig('out.png')\n");
+    match out.error {
+        Some(err) if err.type_name == "ValueError" && err.message.contains("SVG only") => Ok(()),
+        other => Err(format!("savefig('out.png'): {other:?}")),
+    }
+}
+
+fn check_show() -> Result<(), String> {
+    let shown = Rc::new(RefCell::new(Vec::<String>::new()));
+    let keep = shown.clone();
+    gradscope_python::set_figure_sink(Some(Box::new(move |svg: &str| {
+        keep.borrow_mut().push(svg.to_string())
+    })));
+    let mut rt = Runtime::new();
+    let out = rt.run(
+        "import matplotlib.pyplot as plt\n\
+         plt.plot([1, 2, 3], label='a')\nplt.legend()\n\
+         fig, axs = plt.subplots(2, 2)\naxs[1, 1].imshow([[0, 1], [2, 3]], cmap='gray')\n\
+         plt.show()\nprint(plt.get_fignums())\n",
+    );
+    gradscope_python::set_figure_sink(None);
+    if let Some(err) = out.error {
+        return Err(err.traceback);
+    }
+    let shown = shown.borrow();
+    if out.stdout != "[]\n" || !out.stderr.is_empty() {
+        return Err(format!("show() printed {:?} {:?}", out.stdout, out.stderr));
+    }
+    if shown.len() != 2
+        || !shown
+            .iter()
+            .all(|s| s.contains("<svg") && s.ends_with("</svg>\n"))
+    {
+        return Err(format!("show() handed over {} figures", shown.len()));
+    }
+    if !shown[0].contains("#1f77b4") || !shown[1].contains("data:image/png;base64,") {
+        return Err("the figures lack the first cycle colour or the image".to_string());
+    }
+    Ok(())
+}
+
+fn check_tqdm() -> Result<(), String> {
+    let mut rt = Runtime::new();
+    let out = rt.run(
+        "from tqdm import tqdm, trange\nfrom tqdm.auto import tqdm as auto_tqdm\n\
+         for i in tqdm(range(10)):\n    pass\n\
+         for i in trange(3, desc='epoch'):\n    pass\n\
+         with auto_tqdm(total=4, unit='B', unit_scale=True) as t:\n    t.update(4)\n",
+    );
+    if let Some(err) = out.error {
+        return Err(err.traceback);
+    }
+    // Times and rates are masked: the bars are compared as tqdm draws them.
+    let masked: String = out
+        .stderr
+        .split('\r')
+        .map(|part| {
+            let mut s = String::new();
+            let mut skipping = false;
+            for c in part.chars() {
+                if c == '[' {
+                    skipping = true;
+                    s.push_str("[T]");
+                } else if c == ']' {
+                    skipping = false;
+                } else if !skipping {
+                    s.push(c);
+                }
+            }
+            s
+        })
+        .collect::<Vec<_>>()
+        .join("\r");
+    let want = "\r  0%|          | 0/10 [T]\r100%|██████████| 10/10 [T]\n\
+                \repoch:   0%|          | 0/3 [T]\repoch: 100%|██████████| 3/3 [T]\n\
+                \r  0%|          | 0.00/4.00 [T]\r100%|██████████| 4.00/4.00 [T]\n";
+    if masked != want || !out.stdout.is_empty() {
+        return Err(format!("tqdm wrote {:?}, want {want:?}", out.stderr));
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wanted = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f));
+    let (dump, cases) = match fixture() {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("matplotlib fixture: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if cases.is_empty() {
+        eprintln!("matplotlib fixture has no programs");
+        return ExitCode::FAILURE;
+    }
+    let mut failures = 0;
+    let mut report = |name: &str, result: Result<String, String>| match result {
+        Ok(note) => println!("ok   {name}{note}"),
+        Err(e) => {
+            failures += 1;
+            println!("FAIL {e}");
+        }
+    };
+    for case in &cases {
+        if !wanted(&case.name) {
+            continue;
+        }
+        let program = format!("{}\n{dump}", case.source);
+        let result = check_program(&case.name, &program, &case.lines, RELATIVE)
+            .map(|w| format!(" (layout within {w:.4})"));
+        report(&case.name, result);
+        if case.name == "sine" {
+            let program = format!("{SINE_TENSORS}\n{dump}");
+            let result = check_program("sine_tensors", &program, &case.lines, 1e-6)
+                .map(|w| format!(" (layout within {w:.4})"));
+            report("sine_tensors", result);
+        }
+    }
+    let extra: [(&str, fn() -> Result<(), String>); 3] = [
+        ("errors", check_errors),
+        ("show", check_show),
+        ("tqdm", check_tqdm),
+    ];
+    for (name, check) in extra {
+        if wanted(name) {
+            report(name, check().map(|()| String::new()));
+        }
+    }
+    if failures > 0 {
+        println!("{failures} failed");
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
