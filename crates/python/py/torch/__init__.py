@@ -645,6 +645,8 @@ def get_num_threads():
 from .serialization import load, save  # noqa: E402  (it imports torch)
 from ._numpy_bridge import install as _install_numpy_bridge  # noqa: E402
 _install_numpy_bridge(globals())
+from ._numpy_bridge import install as _install_numpy_bridge  # noqa: E402
+_install_numpy_bridge(globals())
 
 # Submodules imported on first use (PEP 562), not by `import torch`: they
 # are most of the start-up's time and many programs use none or a few of

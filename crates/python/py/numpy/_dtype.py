@@ -1,0 +1,470 @@
+"""NumPy's dtypes and scalar types over the engine's tensor dtypes.
+
+The engine has float64, float32, int64 and bool tensors. int32 arrays are
+held in int64 tensors and labelled int32: values are wrapped to 32 bits when
+an array is cast to int32, not after each arithmetic operation (NumPy wraps
+every overflowing int32 result).
+"""
+
+import torch
+
+_NAMES = {}
+
+
+class dtype:
+    """`np.dtype`: one instance per kind of element."""
+
+    __module__ = "numpy"
+    __slots__ = ("name", "kind", "itemsize", "char", "str", "type", "_torch", "_rank")
+
+    def __new__(cls, spec=None, align=False, copy=False):
+        return _as_dtype(spec)
+
+    @classmethod
+    def _make(cls, name, kind, itemsize, char, str_, torch_dtype, rank):
+        self = object.__new__(cls)
+        self.name = name
+        self.kind = kind
+        self.itemsize = itemsize
+        self.char = char
+        self.str = str_
+        self.type = None
+        self._torch = torch_dtype
+        self._rank = rank
+        _NAMES[name] = self
+        return self
+
+    def __repr__(self):
+        return f"dtype('{self.name}')"
+
+    def __str__(self):
+        return self.name
+
+    def __eq__(self, other):
+        if isinstance(other, dtype):
+            return self is other
+        try:
+            return self is _as_dtype(other)
+        except TypeError:
+            return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.name)
+
+    @property
+    def descr(self):
+        return [("", self.str)]
+
+    @property
+    def byteorder(self):
+        return "|" if self.itemsize == 1 else "="
+
+    @property
+    def names(self):
+        return None
+
+    @property
+    def shape(self):
+        return ()
+
+    @property
+    def ndim(self):
+        return 0
+
+    @property
+    def alignment(self):
+        return self.itemsize
+
+    @property
+    def num(self):
+        return {"bool": 0, "int32": 5, "int64": 7, "float32": 11, "float64": 12}[self.name]
+
+
+# rank orders kinds for promotion: bool < integers < floats.
+bool_dtype = dtype._make("bool", "b", 1, "?", "|b1", torch.bool, 0)
+int32_dtype = dtype._make("int32", "i", 4, "i", "<i4", torch.int64, 1)
+int64_dtype = dtype._make("int64", "i", 8, "l", "<i8", torch.int64, 2)
+float32_dtype = dtype._make("float32", "f", 4, "f", "<f4", torch.float32, 3)
+float64_dtype = dtype._make("float64", "f", 8, "d", "<f8", torch.float64, 4)
+
+_ALIASES = {
+    "float64": float64_dtype, "f8": float64_dtype, "d": float64_dtype, "double": float64_dtype,
+    "float": float64_dtype, "<f8": float64_dtype, "=f8": float64_dtype, "float_": float64_dtype,
+    "float32": float32_dtype, "f4": float32_dtype, "f": float32_dtype, "single": float32_dtype,
+    "<f4": float32_dtype,
+    "int64": int64_dtype, "i8": int64_dtype, "l": int64_dtype, "long": int64_dtype,
+    "int": int64_dtype, "<i8": int64_dtype, "q": int64_dtype, "int_": int64_dtype,
+    "intp": int64_dtype, "p": int64_dtype,
+    "int32": int32_dtype, "i4": int32_dtype, "i": int32_dtype, "<i4": int32_dtype,
+    "intc": int32_dtype,
+    "bool": bool_dtype, "?": bool_dtype, "b1": bool_dtype, "bool_": bool_dtype,
+}
+
+_FROM_TORCH = {torch.float64: float64_dtype, torch.float32: float32_dtype,
+               torch.int64: int64_dtype, torch.bool: bool_dtype}
+
+
+def from_torch(torch_dtype):
+    found = _FROM_TORCH.get(torch_dtype)
+    if found is None:
+        raise TypeError(f"NumPy has no dtype for {torch_dtype}")
+    return found
+
+
+def _as_dtype(spec):
+    """The dtype a `dtype=` argument names (NumPy's `np.dtype(spec)`)."""
+    if spec is None:
+        return float64_dtype
+    if isinstance(spec, dtype):
+        return spec
+    if isinstance(spec, str):
+        found = _ALIASES.get(spec)
+        if found is None:
+            raise TypeError(f"data type {spec!r} not understood")
+        return found
+    if spec is float:
+        return float64_dtype
+    if spec is int:
+        return int64_dtype
+    if spec is bool:
+        return bool_dtype
+    found = getattr(spec, "_np_dtype", None)
+    if isinstance(found, dtype):
+        return found
+    found = getattr(spec, "dtype", None)
+    if isinstance(found, dtype):
+        return found
+    if spec in _FROM_TORCH:
+        return _FROM_TORCH[spec]
+    raise TypeError(f"Cannot interpret '{spec!r}' as a data type")
+
+
+def promote(a, b):
+    """NumPy 2's promotion of two array dtypes (`np.result_type`)."""
+    if a is b:
+        return a
+    if a._rank > b._rank:
+        a, b = b, a
+    # An integer meets float32: float64 holds every int32 and int64 closer.
+    if b is float32_dtype and a.kind == "i":
+        return float64_dtype
+    return b
+
+
+def weak_result(array_dtype, value):
+    """The dtype of array op Python scalar: Python numbers are weak (NEP 50)."""
+    if isinstance(value, bool):
+        return array_dtype
+    if isinstance(value, int):
+        return int64_dtype if array_dtype is bool_dtype else array_dtype
+    if isinstance(value, float):
+        return array_dtype if array_dtype.kind == "f" else float64_dtype
+    return None
+
+
+# ---- scalar types -------------------------------------------------------
+
+def _float32_shortest(value):
+    """The shortest decimal digits that read back as this float32."""
+    import struct
+
+    if value != value or value in (float("inf"), float("-inf")) or value == 0:
+        return float(value)
+    bits = struct.pack("<f", value)
+    for digits in range(1, 10):
+        text = "%.*e" % (digits - 1, value)
+        if struct.pack("<f", float(text)) == bits:
+            return float(text)
+    return float(value)
+
+
+def _scalar_ops(cls, result_of):
+    """Arithmetic on a NumPy scalar gives a NumPy scalar, as in NumPy."""
+
+    def make(name):
+        base = getattr(float if issubclass(cls, float) else int, name)
+
+        def op(self, other):
+            if not isinstance(other, (int, float)) or hasattr(other, "_t"):
+                return NotImplemented
+            out = base(self, other)
+            if out is NotImplemented:
+                return out
+            return result_of(self, other, out)
+
+        op.__name__ = name
+        return op
+
+    for name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+                 "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__floordiv__",
+                 "__rfloordiv__", "__mod__", "__rmod__"):
+        setattr(cls, name, make(name))
+
+    def neg(self):
+        return result_of(self, self, -(float(self) if issubclass(cls, float) else int(self)))
+
+    cls.__neg__ = neg
+    cls.__abs__ = lambda self: result_of(self, self, abs(float(self) if issubclass(cls, float) else int(self)))
+
+
+def _strong_dtype(x):
+    d = getattr(type(x), "_np_dtype", None)
+    if d is not None:
+        return d
+    if isinstance(x, bool):
+        return None
+    return None
+
+
+def _scalar_result(self, other, out):
+    mine = type(self)._np_dtype
+    theirs = _strong_dtype(other)
+    if theirs is not None:
+        result = promote(mine, theirs)
+    else:
+        result = weak_result(mine, other)
+    if isinstance(out, float) and result.kind != "f":
+        result = float64_dtype
+    return result.type(out)
+
+
+class generic:
+    __module__ = "numpy"
+
+    def item(self):
+        return self._py(self)
+
+    @property
+    def dtype(self):
+        return type(self)._np_dtype
+
+    @property
+    def itemsize(self):
+        return type(self)._np_dtype.itemsize
+
+    @property
+    def shape(self):
+        return ()
+
+    @property
+    def ndim(self):
+        return 0
+
+    @property
+    def size(self):
+        return 1
+
+    def tolist(self):
+        return self.item()
+
+    def __array__(self, dtype=None):
+        from ._creation import array
+
+        return array(self.item(), dtype=dtype or type(self)._np_dtype)
+
+    def astype(self, dtype):
+        return _as_dtype(dtype).type(self.item())
+
+    def round(self, decimals=0):
+        from ._ufuncs import round as _round
+
+        return _round(self, decimals)
+
+
+class floating(generic):
+    __module__ = "numpy"
+
+
+class integer(generic):
+    __module__ = "numpy"
+
+
+class signedinteger(integer):
+    __module__ = "numpy"
+
+
+class number(generic):
+    __module__ = "numpy"
+
+
+class float64(float, floating):
+    """`np.float64`: a Python float that prints as NumPy prints it."""
+
+    __module__ = "numpy"
+    _np_dtype = float64_dtype
+    _py = float
+
+    def __new__(cls, value=0.0):
+        return float.__new__(cls, _to_float(value))
+
+    def __repr__(self):
+        return f"np.float64({float.__repr__(self)})"
+
+    def __str__(self):
+        return float.__repr__(self)
+
+    def is_integer(self):
+        return float(self).is_integer()
+
+    __hash__ = float.__hash__
+
+
+class float32(float, floating):
+    """`np.float32`: held as the Python float of the float32 value."""
+
+    __module__ = "numpy"
+    _np_dtype = float32_dtype
+    _py = float
+
+    def __new__(cls, value=0.0):
+        import struct
+
+        v = _to_float(value)
+        try:
+            v = struct.unpack("<f", struct.pack("<f", v))[0]
+        except OverflowError:
+            v = float("inf") if v > 0 else float("-inf")
+        return float.__new__(cls, v)
+
+    def __repr__(self):
+        return f"np.float32({self.__str__()})"
+
+    def __str__(self):
+        return float.__repr__(_float32_shortest(float(self)))
+
+    __hash__ = float.__hash__
+
+
+class int64(int, signedinteger):
+    """`np.int64`."""
+
+    __module__ = "numpy"
+    _np_dtype = int64_dtype
+    _py = int
+
+    def __new__(cls, value=0):
+        return int.__new__(cls, _wrap(_to_int(value), 64))
+
+    def __repr__(self):
+        return f"np.int64({int.__repr__(self)})"
+
+    def __str__(self):
+        return int.__repr__(self)
+
+    __hash__ = int.__hash__
+
+
+class int32(int, signedinteger):
+    """`np.int32`."""
+
+    __module__ = "numpy"
+    _np_dtype = int32_dtype
+    _py = int
+
+    def __new__(cls, value=0):
+        return int.__new__(cls, _wrap(_to_int(value), 32))
+
+    def __repr__(self):
+        return f"np.int32({int.__repr__(self)})"
+
+    def __str__(self):
+        return int.__repr__(self)
+
+    __hash__ = int.__hash__
+
+
+class bool_(generic):
+    """`np.bool_` (`np.bool`): `np.True_` and `np.False_`."""
+
+    __module__ = "numpy"
+    __slots__ = ("_value",)
+    _np_dtype = bool_dtype
+    _py = bool
+
+    def __new__(cls, value=False):
+        value = builtins_bool(value)
+        return True_ if value else False_
+
+    def __bool__(self):
+        return self._value
+
+    def item(self):
+        return self._value
+
+    def __repr__(self):
+        return "np.True_" if self._value else "np.False_"
+
+    def __str__(self):
+        return "True" if self._value else "False"
+
+    def __eq__(self, other):
+        return self._value == other
+
+    def __ne__(self, other):
+        return self._value != other
+
+    def __hash__(self):
+        return hash(self._value)
+
+    def __index__(self):
+        return int(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __invert__(self):
+        return bool_(not self._value)
+
+    def __and__(self, other):
+        return bool_(self._value and builtins_bool(other))
+
+    def __or__(self, other):
+        return bool_(self._value or builtins_bool(other))
+
+    __rand__ = __and__
+    __ror__ = __or__
+
+    def __add__(self, other):
+        return int(self._value) + other
+
+    __radd__ = __add__
+
+
+builtins_bool = bool
+True_ = object.__new__(bool_)
+True_._value = True
+False_ = object.__new__(bool_)
+False_._value = False
+
+
+def _to_float(value):
+    if isinstance(value, str):
+        return float(value)
+    if hasattr(value, "item") and not isinstance(value, (int, float)):
+        value = value.item()
+    return float(value)
+
+
+def _to_int(value):
+    if isinstance(value, str):
+        return int(value)
+    if hasattr(value, "item") and not isinstance(value, (int, float)):
+        value = value.item()
+    return int(value)
+
+
+def _wrap(v, bits):
+    half = 1 << (bits - 1)
+    return (v + half) % (1 << bits) - half
+
+
+for _cls in (float64, float32, int64, int32):
+    _scalar_ops(_cls, _scalar_result)
+    _cls._np_dtype.type = _cls
+bool_dtype.type = bool_

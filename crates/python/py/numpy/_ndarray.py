@@ -1,0 +1,513 @@
+"""`np.ndarray`: a NumPy view of an engine tensor.
+
+An array holds a detached CPU tensor and its NumPy dtype. Views (slices,
+`reshape` where it can, `T`) are views of the tensor, so they share memory
+as NumPy's do, and `torch.from_numpy` hands out the same storage.
+"""
+
+import torch
+
+from . import _dtype as _d
+from ._dtype import float64_dtype, int64_dtype, bool_dtype, int32_dtype, promote, weak_result
+
+_Tensor = torch.Tensor
+
+
+def _wrap(t, dt):
+    a = object.__new__(ndarray)
+    a._t = t
+    a._dtype = dt
+    return a
+
+
+def _scalar(dt, value):
+    return dt.type(value)
+
+
+def _operand(other):
+    """(tensor or Python number, dtype, weak) for the other side of an operator."""
+    if isinstance(other, ndarray):
+        return other._t, other._dtype, False
+    strong = getattr(type(other), "_np_dtype", None)
+    if strong is not None:
+        return type(other)._py(other), strong, False
+    if isinstance(other, (bool, int, float)):
+        return other, None, True
+    if isinstance(other, _Tensor):
+        return None, None, None
+    if isinstance(other, (list, tuple, range)):
+        from ._creation import asarray
+
+        arr = asarray(other)
+        return arr._t, arr._dtype, False
+    return None, None, None
+
+
+def _cast(t, dt):
+    td = dt._torch
+    if t.dtype is td or t.dtype == td:
+        return t
+    return t.to(td)
+
+
+def _result_dtype(mine, theirs, value):
+    if theirs is not None:
+        return promote(mine, theirs)
+    return weak_result(mine, value)
+
+
+def _binary(name, kind="arith"):
+    """An operator method: NumPy promotion, then the engine's op."""
+
+    def op(self, other):
+        value, theirs, weak = _operand(other)
+        if weak is None:
+            return NotImplemented
+        rd = _result_dtype(self._dtype, theirs, value)
+        if kind == "div" and rd.kind != "f":
+            rd = float64_dtype
+        if kind == "pow" and rd.kind == "i" and _has_negative(value):
+            raise ValueError("Integers to negative integer powers are not allowed.")
+        a = _cast(self._t, rd)
+        b = _cast(value, rd) if isinstance(value, _Tensor) else value
+        if kind == "pow" and rd.kind == "f" and not isinstance(b, _Tensor) and b not in _POW_SHORTCUTS:
+            # NumPy's power is C's pow except for these exponents; the
+            # engine's scalar power multiplies out x**3 and others.
+            b = torch.full((1,) * a.dim(), float(b), dtype=a.dtype) if a.dim() else b
+            if not isinstance(b, _Tensor):
+                import math
+
+                return _d.float64(math.pow(float(a.item()), float(b))) if False else \
+                    _wrap(torch.tensor(math.pow(float(a.item()), float(b)), dtype=a.dtype), rd)
+        try:
+            out = getattr(a, name)(b)
+        except RuntimeError:
+            if weak or value.shape == self._t.shape:
+                raise
+            raise (_broadcast_error(value.shape, self._t.shape) if name.startswith("__r") else
+                   _broadcast_error(self._t.shape, value.shape)) from None
+        if kind == "cmp":
+            return _wrap(out, bool_dtype)
+        if rd is bool_dtype and out.dtype != torch.bool:
+            rd = _d.from_torch(out.dtype)
+        return _wrap(out, rd)
+
+    op.__name__ = name
+    return op
+
+
+_POW_SHORTCUTS = (2, 2.0, 0.5, -1, -1.0, 1, 1.0, 0, 0.0)
+
+
+def _broadcast_error(a, b):
+    def text(shape):
+        return "(" + ",".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+    return ValueError(f"operands could not be broadcast together with shapes {text(a)} {text(b)} ")
+
+
+def _has_negative(value):
+    if isinstance(value, _Tensor):
+        return value.dtype == torch.int64 and bool((value < 0).any())
+    return isinstance(value, int) and value < 0
+
+
+def _inplace(name, method):
+    def op(self, other):
+        value, theirs, weak = _operand(other)
+        if weak is None:
+            return NotImplemented
+        rd = _result_dtype(self._dtype, theirs, value)
+        if method == "div_" and rd.kind != "f":
+            rd = float64_dtype
+        if rd is not self._dtype and not _can_cast_same_kind(rd, self._dtype):
+            from ._ufuncs import UFuncTypeError
+
+            raise UFuncTypeError(
+                f"Cannot cast ufunc '{name}' output from {rd!r} to {self._dtype!r} with casting rule 'same_kind'"
+            )
+        b = _cast(value, rd) if isinstance(value, _Tensor) else value
+        if rd is self._dtype:
+            getattr(self._t, method)(b)
+        else:
+            a = _cast(self._t, rd)
+            result = getattr(a, method.rstrip("_"))(b)
+            self._t.copy_(result.to(self._t.dtype))
+        return self
+
+    op.__name__ = name
+    return op
+
+
+def _can_cast_same_kind(src, dst):
+    order = {"b": 0, "i": 1, "f": 2}
+    return order[src.kind] <= order[dst.kind]
+
+
+def _index(key):
+    """NumPy index -> engine index (arrays become tensors)."""
+    if isinstance(key, tuple):
+        return tuple(_index(k) for k in key)
+    if isinstance(key, ndarray):
+        return key._t
+    if isinstance(key, _d.bool_):
+        return bool(key)
+    if isinstance(key, list) and key and any(isinstance(k, ndarray) for k in key):
+        return [_index(k) for k in key]
+    return key
+
+
+def _is_scalar_key(key, ndim):
+    if isinstance(key, int) and not isinstance(key, bool):
+        return ndim == 1
+    if isinstance(key, tuple):
+        if len(key) != ndim:
+            return False
+        for k in key:
+            if not isinstance(k, int) or isinstance(k, bool):
+                return False
+        return True
+    return False
+
+
+class ndarray:
+    """`np.ndarray`."""
+
+    __module__ = "numpy"
+    __slots__ = ("_t", "_dtype", "__weakref__")
+    __array_priority__ = 0.0
+
+    def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+        from ._creation import zeros
+
+        return zeros(shape, dtype=dtype)
+
+    # ---- attributes ---------------------------------------------------
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self):
+        return tuple(self._t.shape)
+
+    @shape.setter
+    def shape(self, value):
+        self._t = self._t.view(*(value if isinstance(value, tuple) else (value,)))
+
+    @property
+    def ndim(self):
+        return self._t.dim()
+
+    @property
+    def size(self):
+        return self._t.numel()
+
+    @property
+    def itemsize(self):
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self._t.numel() * self._dtype.itemsize
+
+    @property
+    def strides(self):
+        n = self._dtype.itemsize
+        return tuple(s * n for s in self._t.stride())
+
+    @property
+    def T(self):
+        return _wrap(self._t.permute(*range(self._t.dim() - 1, -1, -1)), self._dtype)
+
+    @property
+    def base(self):
+        return None
+
+    @property
+    def flags(self):
+        return _Flags(self)
+
+    @property
+    def real(self):
+        return self
+
+    @property
+    def flat(self):
+        return iter(self.ravel())
+
+    # ---- conversion ---------------------------------------------------
+    def tolist(self):
+        return self._t.tolist()
+
+    def item(self, *args):
+        if args:
+            return self[args if len(args) > 1 else args[0]].item() if len(args) > 1 else \
+                self.reshape(-1)[args[0]].item()
+        if self._t.numel() != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return self._t.item()
+
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        dt = _d._as_dtype(dtype)
+        if dt is self._dtype:
+            return _wrap(self._t.clone(), dt) if copy else self
+        return _wrap(_convert(self._t, self._dtype, dt), dt)
+
+    def copy(self, order="C"):
+        return _wrap(self._t.clone(), self._dtype)
+
+    def view(self, dtype=None):
+        if dtype is None or _d._as_dtype(dtype) is self._dtype:
+            return _wrap(self._t.view(*self._t.shape), self._dtype)
+        raise NotImplementedError("gradscope's numpy has no view() to another dtype")
+
+    def fill(self, value):
+        self._t.fill_(value)
+
+    def __array__(self, dtype=None, copy=None):
+        return self if dtype is None else self.astype(dtype)
+
+    def __float__(self):
+        if self._t.dim() != 0:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return float(self._t.item())
+
+    def __int__(self):
+        if self._t.dim() != 0:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return int(self._t.item())
+
+    def __index__(self):
+        if self._t.dim() != 0 or self._dtype.kind not in "ib":
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(self._t.item())
+
+    def __bool__(self):
+        if self._t.numel() != 1:
+            if self._t.numel() == 0:
+                raise ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.")
+            raise ValueError(
+                "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()"
+            )
+        return bool(self._t.item())
+
+    def __len__(self):
+        if self._t.dim() == 0:
+            raise TypeError("len() of unsized object")
+        return self._t.shape[0]
+
+    def __iter__(self):
+        if self._t.dim() == 0:
+            raise TypeError("iteration over a 0-d array")
+        if self._t.dim() == 1:
+            make = self._dtype.type
+            return iter([make(v) for v in self._t.tolist()])
+        dt = self._dtype
+        return iter([_wrap(row, dt) for row in self._t.unbind(0)])
+
+    def __contains__(self, value):
+        return bool((self == value).any())
+
+    def __hash__(self):
+        raise TypeError("unhashable type: 'numpy.ndarray'")
+
+    # ---- indexing -----------------------------------------------------
+    def __getitem__(self, key):
+        k = _index(key)
+        try:
+            r = self._t[k]
+        except IndexError as error:
+            raise IndexError(_index_message(self, key, error)) from None
+        if r.dim() == 0 and (_is_scalar_key(key, self._t.dim()) or (key == () and self._t.dim() == 0)):
+            return self._dtype.type(r.item())
+        return _wrap(r, self._dtype)
+
+    def __setitem__(self, key, value):
+        k = _index(key)
+        if isinstance(value, ndarray):
+            v = _convert(value._t, value._dtype, self._dtype)
+        elif isinstance(value, (list, tuple)):
+            from ._creation import asarray
+
+            arr = asarray(value)
+            v = _convert(arr._t, arr._dtype, self._dtype)
+        elif isinstance(value, _Tensor):
+            v = value.detach().to(self._dtype._torch)
+        else:
+            if hasattr(value, "item"):
+                value = value.item()
+            if self._dtype.kind == "i" and isinstance(value, float):
+                value = int(value)
+            v = value
+        try:
+            self._t[k] = v
+        except IndexError as error:
+            raise IndexError(_index_message(self, key, error)) from None
+
+    # ---- printing -----------------------------------------------------
+    def __repr__(self):
+        from ._printing import array_repr
+
+        return array_repr(self)
+
+    def __str__(self):
+        from ._printing import array_str
+
+        return array_str(self)
+
+    def __format__(self, spec):
+        if self._t.dim() == 0:
+            return format(self.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
+        return str(self)
+
+    # ---- shape --------------------------------------------------------
+    def reshape(self, *shape, order="C"):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        shape = tuple(int(s) for s in shape)
+        try:
+            return _wrap(self._t.reshape(shape), self._dtype)
+        except RuntimeError:
+            raise ValueError(f"cannot reshape array of size {self.size} into shape {_shape_text(shape)}") from None
+
+    def resize(self, *shape):
+        raise NotImplementedError("gradscope's numpy has no ndarray.resize")
+
+    def transpose(self, *axes):
+        if not axes or axes == (None,):
+            return self.T
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = tuple(axes[0])
+        return _wrap(self._t.permute(*axes), self._dtype)
+
+    def swapaxes(self, a, b):
+        return _wrap(self._t.transpose(a, b), self._dtype)
+
+    def flatten(self, order="C"):
+        return _wrap(self._t.reshape(-1).clone(), self._dtype)
+
+    def ravel(self, order="C"):
+        return _wrap(self._t.reshape(-1), self._dtype)
+
+    def squeeze(self, axis=None):
+        from ._shaping import squeeze
+
+        return squeeze(self, axis)
+
+    def repeat(self, repeats, axis=None):
+        from ._shaping import repeat
+
+        return repeat(self, repeats, axis)
+
+    # ---- operators ----------------------------------------------------
+    __add__ = _binary("__add__")
+    __radd__ = _binary("__radd__")
+    __sub__ = _binary("__sub__")
+    __rsub__ = _binary("__rsub__")
+    __mul__ = _binary("__mul__")
+    __rmul__ = _binary("__rmul__")
+    __truediv__ = _binary("__truediv__", "div")
+    __rtruediv__ = _binary("__rtruediv__", "div")
+    __floordiv__ = _binary("__floordiv__")
+    __rfloordiv__ = _binary("__rfloordiv__")
+    __mod__ = _binary("__mod__")
+    __rmod__ = _binary("__rmod__")
+    __pow__ = _binary("__pow__", "pow")
+    __rpow__ = _binary("__rpow__", "pow")
+    __eq__ = _binary("__eq__", "cmp")
+    __ne__ = _binary("__ne__", "cmp")
+    __lt__ = _binary("__lt__", "cmp")
+    __le__ = _binary("__le__", "cmp")
+    __gt__ = _binary("__gt__", "cmp")
+    __ge__ = _binary("__ge__", "cmp")
+    __and__ = _binary("__and__")
+    __rand__ = _binary("__rand__")
+    __or__ = _binary("__or__")
+    __ror__ = _binary("__ror__")
+    __xor__ = _binary("__xor__")
+    __iadd__ = _inplace("add", "add_")
+    __isub__ = _inplace("subtract", "sub_")
+    __imul__ = _inplace("multiply", "mul_")
+    __itruediv__ = _inplace("divide", "div_")
+
+    def __neg__(self):
+        if self._dtype is bool_dtype:
+            raise TypeError("The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.")
+        return _wrap(-self._t, self._dtype)
+
+    def __pos__(self):
+        return _wrap(self._t.clone(), self._dtype)
+
+    def __abs__(self):
+        return _wrap(self._t.abs(), self._dtype)
+
+    def __invert__(self):
+        return _wrap(~self._t, self._dtype)
+
+    def __matmul__(self, other):
+        from ._products import matmul
+
+        return matmul(self, other)
+
+    def __rmatmul__(self, other):
+        from ._products import matmul
+
+        return matmul(other, self)
+
+    def dot(self, other):
+        from ._products import dot
+
+        return dot(self, other)
+
+
+def _shape_text(shape):
+    return "(" + ",".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _index_message(a, key, error):
+    text = str(error)
+    if "out of range" in text or "out of bounds" in text:
+        keys = key if isinstance(key, tuple) else (key,)
+        for axis, k in enumerate(keys):
+            if isinstance(k, int) and axis < a.ndim:
+                n = a.shape[axis]
+                if not -n <= k < n:
+                    return f"index {k} is out of bounds for axis {axis} with size {n}"
+    if "too many indices" in text:
+        return f"too many indices for array: array is {a.ndim}-dimensional, but {len(key) if isinstance(key, tuple) else 1} were indexed"
+    return text
+
+
+def _convert(t, src, dst):
+    """The tensor of `t` (holding `src` values) as `dst` values, NumPy's cast."""
+    if src is dst:
+        return t
+    out = t.to(dst._torch)
+    if dst is int32_dtype:
+        out = ((out + 2**31) % 2**32) - 2**31
+    return out
+
+
+class _Flags:
+    def __init__(self, a):
+        self._a = a
+
+    @property
+    def c_contiguous(self):
+        return self._a._t.is_contiguous()
+
+    @property
+    def writeable(self):
+        return True
+
+    def __getitem__(self, key):
+        if key in ("C_CONTIGUOUS", "C", "CONTIGUOUS"):
+            return self.c_contiguous
+        if key in ("WRITEABLE", "W"):
+            return True
+        if key in ("OWNDATA", "O"):
+            return True
+        raise KeyError(key)

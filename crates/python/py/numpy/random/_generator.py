@@ -1,0 +1,373 @@
+"""`np.random.default_rng`: NumPy's `Generator` over PCG64, seeded by `SeedSequence`.
+
+PCG64 (XSL-RR 128/64) and SeedSequence's hashing are written over Python
+integers, exactly as numpy/random/_pcg64 and bit_generator define them, so
+`random`, `integers` (Lemire's bounded method), `choice` and `permutation`
+give NumPy's numbers. `normal` uses NumPy's 256-box ziggurat with tables
+computed here from Marsaglia and Tsang's recurrence in float64; NumPy's
+own tables were computed differently in their last bits, so about one
+normal draw in seven differs from NumPy's in the last digits (the stream
+of draws stays aligned). Draws run one at a time on the host: this
+generator suits the small draws programs make, not millions of numbers.
+"""
+
+import math as _math
+import operator as _operator
+
+import torch
+
+from .._dtype import float64_dtype, int64_dtype, _as_dtype
+from .._ndarray import ndarray, _wrap
+
+_M32 = 0xFFFFFFFF
+_M64 = 0xFFFFFFFFFFFFFFFF
+_M128 = (1 << 128) - 1
+_MULT = (2549297995355413924 << 64) + 4865540595714422341
+
+
+class SeedSequence:
+    """`np.random.SeedSequence` for integer entropy (no spawn keys)."""
+
+    __module__ = "numpy.random"
+
+    def __init__(self, entropy=None):
+        if entropy is None:
+            import random as _random
+
+            entropy = _random.getrandbits(128)
+        self.entropy = entropy
+        words = []
+        e = int(entropy)
+        if e < 0:
+            raise ValueError("expected non-negative integer")
+        while e > 0:
+            words.append(e & _M32)
+            e >>= 32
+        words = words or [0]
+        self.pool = self._mix(words)
+
+    @staticmethod
+    def _mix(entropy):
+        hash_const = [0x43B0D7E5]
+
+        def hashmix(value):
+            value ^= hash_const[0]
+            hash_const[0] = (hash_const[0] * 0x931E8875) & _M32
+            value = (value * hash_const[0]) & _M32
+            return value ^ (value >> 16)
+
+        def mix(x, y):
+            result = (0xCA01F9DD * x - 0x4973F715 * y) & _M32
+            return result ^ (result >> 16)
+
+        pool = [hashmix(entropy[i] if i < len(entropy) else 0) for i in range(4)]
+        for src in range(4):
+            for dst in range(4):
+                if src != dst:
+                    pool[dst] = mix(pool[dst], hashmix(pool[src]))
+        for src in range(4, len(entropy)):
+            for dst in range(4):
+                pool[dst] = mix(pool[dst], hashmix(entropy[src]))
+        return pool
+
+    def generate_state(self, n_words, dtype=None):
+        wide = dtype is not None and "64" in str(getattr(dtype, "name", dtype))
+        count = n_words * 2 if wide else n_words
+        out = []
+        hash_const = 0x8B51F9DD
+        for i in range(count):
+            value = self.pool[i % 4] ^ hash_const
+            hash_const = (hash_const * 0x58F38DED) & _M32
+            value = (value * hash_const) & _M32
+            out.append(value ^ (value >> 16))
+        if wide:
+            return [out[2 * i] | (out[2 * i + 1] << 32) for i in range(n_words)]
+        return out
+
+
+class PCG64:
+    """`np.random.PCG64`."""
+
+    __module__ = "numpy.random"
+
+    def __init__(self, seed=None):
+        seq = seed if isinstance(seed, SeedSequence) else SeedSequence(seed)
+        v = seq.generate_state(4, "uint64")
+        initstate = (v[0] << 64) | v[1]
+        initseq = (v[2] << 64) | v[3]
+        self._inc = ((initseq << 1) | 1) & _M128
+        self._state = 0
+        self._step()
+        self._state = (self._state + initstate) & _M128
+        self._step()
+        self._has32 = False
+        self._word32 = 0
+
+    def _step(self):
+        self._state = (self._state * _MULT + self._inc) & _M128
+
+    def next64(self):
+        self._state = (self._state * _MULT + self._inc) & _M128
+        s = self._state
+        x = ((s >> 64) ^ s) & _M64
+        r = s >> 122
+        return ((x >> r) | (x << ((64 - r) & 63))) & _M64
+
+    def next32(self):
+        if self._has32:
+            self._has32 = False
+            return self._word32
+        value = self.next64()
+        self._has32 = True
+        self._word32 = value >> 32
+        return value & _M32
+
+    def next_double(self):
+        return (self.next64() >> 11) * (1.0 / 9007199254740992.0)
+
+
+def _ziggurat_tables():
+    r = 3.6541528853610088
+    v = 0.004928673233974652
+    m1 = 2.0 ** 52
+    dn = tn = r
+    q = v / _math.exp(-0.5 * dn * dn)
+    ki = [0] * 256
+    wi = [0.0] * 256
+    fi = [0.0] * 256
+    ki[0] = int((dn / q) * m1)
+    wi[0] = q / m1
+    wi[255] = dn / m1
+    fi[0] = 1.0
+    fi[255] = _math.exp(-0.5 * dn * dn)
+    for i in range(254, 0, -1):
+        dn = _math.sqrt(-2.0 * _math.log(v / dn + _math.exp(-0.5 * dn * dn)))
+        ki[i + 1] = int((dn / tn) * m1)
+        tn = dn
+        fi[i] = _math.exp(-0.5 * dn * dn)
+        wi[i] = dn / m1
+    return ki, wi, fi
+
+
+_TABLES = None
+_ZIG_R = 3.6541528853610088
+_ZIG_INV_R = 0.27366123732975828
+
+
+def _size_tuple(size):
+    if size is None:
+        return None
+    if isinstance(size, (tuple, list)):
+        return tuple(_operator.index(s) for s in size)
+    return (_operator.index(size),)
+
+
+def _count(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+class Generator:
+    """`np.random.Generator`."""
+
+    __module__ = "numpy.random"
+
+    def __init__(self, bit_generator):
+        self.bit_generator = bit_generator
+
+    def __repr__(self):
+        return "Generator(PCG64)"
+
+    def _fill(self, shape, draw, dtype):
+        if shape is None:
+            return draw()
+        values = [draw() for _ in range(_count(shape))]
+        return _wrap(torch.tensor(values, dtype=dtype._torch).reshape(shape), dtype)
+
+    def random(self, size=None, dtype=float64_dtype, out=None):
+        bg = self.bit_generator
+        return self._fill(_size_tuple(size), bg.next_double, float64_dtype)
+
+    def _lemire(self, rng):
+        """One draw in [0, rng] by Lemire's method, as NumPy's bounded integers."""
+        bg = self.bit_generator
+        if rng == 0:
+            return 0
+        if rng <= _M32:
+            if rng == _M32:
+                return bg.next32()
+            excl = rng + 1
+            m = bg.next32() * excl
+            leftover = m & _M32
+            if leftover < excl:
+                threshold = (_M32 - rng) % excl
+                while leftover < threshold:
+                    m = bg.next32() * excl
+                    leftover = m & _M32
+            return m >> 32
+        if rng == _M64:
+            return bg.next64()
+        excl = rng + 1
+        m = bg.next64() * excl
+        leftover = m & _M64
+        if leftover < excl:
+            threshold = (_M64 - rng) % excl
+            while leftover < threshold:
+                m = bg.next64() * excl
+                leftover = m & _M64
+        return m >> 64
+
+    def integers(self, low, high=None, size=None, dtype=int64_dtype, endpoint=False):
+        if high is None:
+            low, high = 0, low
+        low, high = int(low), int(high)
+        if not endpoint:
+            high -= 1
+        if low > high:
+            raise ValueError("low >= high" if not endpoint else "low > high")
+        rng = high - low
+        dt = _as_dtype(dtype)
+        shape = _size_tuple(size)
+        if shape is None:
+            return dt.type(low + self._lemire(rng))
+        return self._fill(shape, lambda: low + self._lemire(rng), dt)
+
+    def standard_normal(self, size=None, dtype=float64_dtype, out=None):
+        return self._fill(_size_tuple(size), self._gauss, float64_dtype)
+
+    def normal(self, loc=0.0, scale=1.0, size=None):
+        shape = _size_tuple(size)
+        if shape is None and not isinstance(loc, ndarray) and not isinstance(scale, ndarray):
+            return float(loc) + float(scale) * self._gauss()
+        g = self.standard_normal(shape)
+        return loc + scale * g
+
+    def _gauss(self):
+        global _TABLES
+        if _TABLES is None:
+            _TABLES = _ziggurat_tables()
+        ki, wi, fi = _TABLES
+        bg = self.bit_generator
+        while True:
+            r = bg.next64()
+            idx = r & 0xFF
+            r >>= 8
+            sign = r & 1
+            rabs = (r >> 1) & 0x000FFFFFFFFFFFFF
+            x = rabs * wi[idx]
+            if sign:
+                x = -x
+            if rabs < ki[idx]:
+                return x
+            if idx == 0:
+                while True:
+                    xx = -_ZIG_INV_R * _math.log1p(-bg.next_double())
+                    yy = -_math.log1p(-bg.next_double())
+                    if yy + yy > xx * xx:
+                        return -(_ZIG_R + xx) if (rabs >> 8) & 1 else _ZIG_R + xx
+            elif (fi[idx - 1] - fi[idx]) * bg.next_double() + fi[idx] < _math.exp(-0.5 * x * x):
+                return x
+
+    def uniform(self, low=0.0, high=1.0, size=None):
+        bg = self.bit_generator
+        span = high - low
+        return self._fill(_size_tuple(size), lambda: low + span * bg.next_double(), float64_dtype)
+
+    def _interval(self, maximum):
+        """NumPy's `random_interval`: a draw in [0, maximum] by masked rejection."""
+        if maximum == 0:
+            return 0
+        mask = maximum
+        for shift in (1, 2, 4, 8, 16, 32):
+            mask |= mask >> shift
+        bg = self.bit_generator
+        if maximum <= _M32:
+            while True:
+                value = bg.next32() & mask
+                if value <= maximum:
+                    return value
+        while True:
+            value = bg.next64() & mask
+            if value <= maximum:
+                return value
+
+    def shuffle(self, x, axis=0):
+        n = len(x)
+        order = list(range(n))
+        for i in range(n - 1, 0, -1):
+            j = self._interval(i)
+            order[i], order[j] = order[j], order[i]
+        if isinstance(x, ndarray):
+            x[...] = x[order]
+        else:
+            items = list(x)
+            for i, j in enumerate(order):
+                x[i] = items[j]
+
+    def permutation(self, x, axis=0):
+        from .._creation import arange, asarray
+
+        if isinstance(x, int):
+            arr = arange(x)
+            self.shuffle(arr)
+            return arr
+        arr = asarray(x).copy()
+        self.shuffle(arr)
+        return arr
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+        from .._creation import asarray, arange
+
+        if isinstance(a, int):
+            pop, values = a, None
+        else:
+            values = asarray(a)
+            pop = values.shape[0]
+        shape = _size_tuple(size)
+        n = 1 if shape is None else _count(shape)
+        if p is not None:
+            probs = asarray(p, dtype=float64_dtype)._t
+            cdf = probs.cumsum(0)
+            cdf = cdf / cdf[-1]
+            u = torch.tensor([self.bit_generator.next_double() for _ in range(n)], dtype=torch.float64)
+            idx = torch.searchsorted(cdf, u, right=True).tolist()
+        elif replace:
+            idx = [self._lemire(pop - 1) for _ in range(n)]
+        else:
+            if n > pop:
+                raise ValueError("Cannot take a larger sample than population when replace is False")
+            if pop > 10000 and n > pop // (50 if shuffle else 20):
+                data = list(range(pop))
+                for i in range(pop - 1, max(pop - n, 1) - 1, -1):
+                    j = self._lemire(i)
+                    data[i], data[j] = data[j], data[i]
+                idx = data[pop - n:]
+            else:
+                # Floyd's algorithm, then NumPy's shuffle of the picks.
+                seen = set()
+                idx = []
+                for j in range(pop - n, pop):
+                    val = self._lemire(j)
+                    if val in seen:
+                        val = j
+                    seen.add(val)
+                    idx.append(val)
+                if shuffle:
+                    for i in range(n - 1, 0, -1):
+                        j = self._lemire(i)
+                        idx[i], idx[j] = idx[j], idx[i]
+        if shape is None:
+            return int64_dtype.type(idx[0]) if values is None else values[idx[0]]
+        t = torch.tensor(idx, dtype=torch.int64).reshape(shape)
+        if values is None:
+            return _wrap(t, int64_dtype)
+        return _wrap(values._t[t], values._dtype)
+
+
+def default_rng(seed=None):
+    """`np.random.default_rng`: a Generator over PCG64."""
+    if isinstance(seed, Generator):
+        return seed
+    return Generator(PCG64(seed))

@@ -1,0 +1,122 @@
+"""The torch side of the NumPy bridge: `torch.from_numpy`, `Tensor.numpy()`,
+`torch.tensor(ndarray)` and `torch.as_tensor(ndarray)`, as PyTorch has them.
+
+gradscope's `numpy` arrays hold engine tensors, so sharing memory is handing
+the same storage over: `from_numpy` and `numpy()` return views of it (an
+in-place change on one shows in the other); `torch.tensor` copies. Nothing
+here imports `numpy`: an array can only exist once a program has imported
+it, so the checks look in `sys.modules` and cost nothing before.
+"""
+
+import sys
+
+import _gradscope as _C
+
+
+def _ndarray_type():
+    np = sys.modules.get("numpy")
+    return getattr(np, "ndarray", None) if np is not None else None
+
+
+def _is_ndarray(x):
+    nd = _ndarray_type()
+    return nd is not None and isinstance(x, nd)
+
+
+def _has_arrays(data):
+    """Whether a list or tuple holds NumPy arrays or NumPy bools (the engine reads neither)."""
+    nd = _ndarray_type()
+    if nd is None:
+        return False
+    np_bool = sys.modules["numpy"].bool_
+    stack = [data]
+    while stack:
+        seq = stack.pop()
+        for item in seq:
+            if isinstance(item, (nd, np_bool)):
+                return True
+            if isinstance(item, (list, tuple)):
+                stack.append(item)
+            else:
+                break
+    return False
+
+
+def _plain(data):
+    """Nested lists of Python numbers for data holding arrays."""
+    nd = _ndarray_type()
+    np_bool = sys.modules["numpy"].bool_
+    if isinstance(data, nd):
+        return data.tolist()
+    if isinstance(data, np_bool):
+        return bool(data)
+    if isinstance(data, (list, tuple)):
+        return [_plain(x) for x in data]
+    return data
+
+
+def from_numpy(ndarray):
+    """`torch.from_numpy`: a tensor sharing the array's memory."""
+    if not _is_ndarray(ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    return ndarray._t.detach()
+
+
+def install(namespace):
+    """Adds the bridge to the `torch` module's namespace and to `Tensor`."""
+    Tensor = namespace["Tensor"]
+    engine_tensor = namespace["tensor"]
+    engine_as_tensor = namespace["as_tensor"]
+
+    def tensor(data, *args, **kwargs):
+        if _is_ndarray(data):
+            data = data._t
+        elif isinstance(data, (list, tuple)) and data and _has_arrays(data):
+            data = _plain(data)
+        return engine_tensor(data, *args, **kwargs)
+
+    tensor.__name__ = tensor.__qualname__ = "tensor"
+    tensor.__module__ = "torch"
+    tensor.__doc__ = engine_tensor.__doc__
+
+    def as_tensor(data, dtype=None, device=None):
+        if _is_ndarray(data):
+            data = from_numpy(data)
+        elif isinstance(data, (list, tuple)) and data and _has_arrays(data):
+            data = _plain(data)
+        return engine_as_tensor(data, dtype=dtype, device=device)
+
+    as_tensor.__name__ = as_tensor.__qualname__ = "as_tensor"
+    as_tensor.__module__ = "torch"
+
+    def numpy(self, *, force=False):
+        """`Tensor.numpy()`: an array sharing this tensor's memory."""
+        if self.requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+            )
+        device = str(self.device)
+        if device != "cpu":
+            if not force:
+                raise TypeError(
+                    f"can't convert {device} device type tensor to numpy. Use Tensor.cpu() to copy "
+                    "the tensor to host memory first."
+                )
+            self = self.cpu()
+        import numpy as np
+        from numpy._dtype import from_torch
+        from numpy._ndarray import _wrap
+
+        del np
+        t = self.detach()
+        return _wrap(t, from_torch(t.dtype))
+
+    def __array__(self, dtype=None, copy=None):
+        a = numpy(self)
+        return a if dtype is None else a.astype(dtype)
+
+    Tensor.numpy = numpy
+    Tensor.__array__ = __array__
+    namespace["from_numpy"] = from_numpy
+    namespace["tensor"] = tensor
+    namespace["as_tensor"] = as_tensor
