@@ -38,6 +38,7 @@ mod rng;
 mod runtime;
 mod sizes;
 mod state;
+mod stdlib;
 mod tensor;
 mod traceback;
 
@@ -45,3 +46,4 @@ pub use figures::{FigureSink, set_figure_sink};
 pub use limits::Limits;
 pub use output::{OutputSink, Stream};
 pub use runtime::{PythonError, RunOutput, Runtime};
+pub use stdlib::{StdlibFetch, set_stdlib_fetch};

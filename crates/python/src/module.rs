@@ -29,6 +29,7 @@ mod _gradscope {
         crate::figures::register(vm, module)?;
         crate::function::register(vm, module)?;
         crate::rng::register(vm, module)?;
+        crate::stdlib::register(vm, module)?;
         let set = |name: &str, value: PyObjectRef| {
             module
                 .as_object()

@@ -336,6 +336,12 @@ fn execute(
     let code = crate::compile::compile(vm, source, Mode::Exec, file_name)
         .map_err(|err| err.into_pyexception(vm, Some(source)))?;
     let scope = kept.insert(vm.new_scope_with_builtins()).clone();
+    // The program is `sys.modules["__main__"]`, as under `python FILE`:
+    // pickle, typing and dataclasses find its classes through it.
+    let main = vm.new_module("__main__", scope.globals.clone(), None);
+    vm.sys_module
+        .get_attr("modules", vm)?
+        .set_item("__main__", main.into(), vm)?;
     scope
         .globals
         .set_item("__name__", vm.ctx.new_str("__main__").into(), vm)?;
