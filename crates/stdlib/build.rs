@@ -87,7 +87,10 @@ fn main() -> Result<(), String> {
         .iter()
         .find(|name| !start.iter().any(|(n, _)| n == *name))
     {
-        return Err(format!("the start module {missing} is not in {}", lib.display()));
+        return Err(format!(
+            "the start module {missing} is not in {}",
+            lib.display()
+        ));
     }
     rest.sort_by(|a, b| a.0.cmp(&b.0));
 
@@ -98,9 +101,15 @@ fn main() -> Result<(), String> {
     write(&out.join("rest.bin"), &rest_bytes)?;
 
     let mut index = String::new();
-    let _ = writeln!(index, "/// The file name the page fetches [`REST`] by: its content hash.");
+    let _ = writeln!(
+        index,
+        "/// The file name the page fetches [`REST`] by: its content hash."
+    );
     let _ = writeln!(index, "pub const REST_FILE: &str = {rest_file:?};");
-    let _ = writeln!(index, "/// Modules in the rest, sorted, each with whether it is a package.");
+    let _ = writeln!(
+        index,
+        "/// Modules in the rest, sorted, each with whether it is a package."
+    );
     let _ = writeln!(index, "static REST_MODULES: &[(&str, bool)] = &[");
     for (name, module) in &rest {
         let _ = writeln!(index, "    ({name:?}, {}),", module.package);

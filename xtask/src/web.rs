@@ -96,6 +96,9 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
         let bound = bind_and_optimise(ctx, &wasm, stem)?;
         copy_dir(&bound, &pkg, None)?;
     }
+    let (blob, name) = stdlib_blob(&release)?;
+    fs::copy(&blob, pkg.join(&name))
+        .with_context(|| format!("copying {} to pkg/{name}", blob.display()))?;
 
     let web = ctx.root.join("web");
     if !web.is_dir() {
@@ -118,6 +121,50 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
     print_sizes(ctx, &site)?;
     widget_budget(&site)?;
     Ok(site)
+}
+
+/// The standard library the worker fetches on a program's first import of
+/// a module not frozen into it (crates/webworker/src/stdlib.rs): the blob
+/// gradscope-stdlib's build script wrote for the wasm build, and the file
+/// name, with its content hash, that the worker asks for (`REST_FILE` in
+/// the `index.rs` beside it). The newest, should older builds of the crate
+/// be left in `build/`.
+fn stdlib_blob(release: &Path) -> Result<(PathBuf, String)> {
+    let build = release.join("build");
+    let mut newest: Option<(std::time::SystemTime, PathBuf)> = None;
+    for entry in fs::read_dir(&build).with_context(|| format!("reading {}", build.display()))? {
+        let out = entry?.path().join("out");
+        let blob = out.join("rest.bin");
+        let is_stdlib = out
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|n| n.to_string_lossy().starts_with("gradscope-stdlib-"));
+        if !is_stdlib || !blob.is_file() {
+            continue;
+        }
+        let modified = fs::metadata(&blob)?.modified()?;
+        if newest.as_ref().is_none_or(|(t, _)| modified > *t) {
+            newest = Some((modified, out));
+        }
+    }
+    let Some((_, out)) = newest else {
+        bail!("no gradscope-stdlib output under {}", build.display());
+    };
+    let index = fs::read_to_string(out.join("index.rs"))
+        .with_context(|| format!("reading {}", out.join("index.rs").display()))?;
+    let name = rest_file_name(&index)
+        .with_context(|| format!("no REST_FILE in {}", out.join("index.rs").display()))?;
+    Ok((out.join("rest.bin"), name))
+}
+
+/// The value of `pub const REST_FILE: &str = "...";` in gradscope-stdlib's
+/// generated `index.rs`.
+fn rest_file_name(index: &str) -> Option<String> {
+    let line = index
+        .lines()
+        .find(|l| l.starts_with("pub const REST_FILE: &str = "))?;
+    let name = line.split('"').nth(1)?;
+    (name.starts_with("stdlib-") && !name.contains('/')).then(|| name.to_string())
 }
 
 /// `wasm-bindgen` and then `wasm-opt -Oz` of one crate's module, into
@@ -401,6 +448,18 @@ fn print_sizes(ctx: &Ctx, site: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rest_file_name_is_read_from_the_index() {
+        let index =
+            "/// doc\npub const REST_FILE: &str = \"stdlib-00ff.bin\";\nstatic X: u8 = 0;\n";
+        assert_eq!(rest_file_name(index).as_deref(), Some("stdlib-00ff.bin"));
+        assert_eq!(
+            rest_file_name("pub const REST_FILE: &str = \"../x\";"),
+            None
+        );
+        assert_eq!(rest_file_name(""), None);
+    }
 
     #[test]
     fn groups_digits() {

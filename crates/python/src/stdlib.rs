@@ -53,9 +53,7 @@ fn rest() -> Result<&'static [u8], String> {
 pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<()> {
     // Whether `name` is a module of the rest of the standard library:
     // True for a package, False for a module, None when it is not there.
-    let find = vm.new_function("_stdlib_find", |name: String| {
-        gradscope_stdlib::find(&name)
-    });
+    let find = vm.new_function("_stdlib_find", |name: String| gradscope_stdlib::find(&name));
     module
         .as_object()
         .set_attr(vm.ctx.intern_str("_stdlib_find"), find, vm)?;

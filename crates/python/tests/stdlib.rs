@@ -65,7 +65,11 @@ fn blocked_modules_raise_import_error_saying_why() {
         let Some(error) = out.error else {
             panic!("import {module} succeeded");
         };
-        assert_eq!(error.type_name, "ImportError", "{module}: {}", error.message);
+        assert_eq!(
+            error.type_name, "ImportError",
+            "{module}: {}",
+            error.message
+        );
         let message = format!(
             "gradscope runs programs in a sandbox without processes or network: {module} cannot work here, {why}"
         );
@@ -91,11 +95,7 @@ fn stdlib_frames_stay_out_of_tracebacks() {
     };
     assert_eq!(error.type_name, "JSONDecodeError");
     assert_eq!(error.line, Some(2));
-    assert!(
-        !error.traceback.contains("<stdlib"),
-        "{}",
-        error.traceback
-    );
+    assert!(!error.traceback.contains("<stdlib"), "{}", error.traceback);
     assert!(
         error.traceback.ends_with(
             "json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)\n"

@@ -8,6 +8,7 @@
 mod gpu;
 mod lesson;
 mod program;
+mod stdlib;
 
 pub use program::warm_up_more;
 
@@ -57,6 +58,7 @@ pub fn start() {
         });
     }));
     gpu::register_opener();
+    stdlib::register();
     let startup_ms = program::start_runtime();
     post(&Reply::Ready { startup_ms });
 }
