@@ -43,7 +43,7 @@ fn exclude_wasm_only(cmd: &mut Command) {
 pub fn run(ctx: &Ctx) -> Result<bool> {
     let total = Instant::now();
     let mut stages: Vec<Stage> = Vec::new();
-    let count = 12;
+    let count = 13;
     let mut stage = |name: &'static str, body: &mut dyn FnMut() -> Result<()>| -> Outcome {
         let n = stages.len() + 1;
         println!("\n==> [{n}/{count}] {name}");
@@ -144,6 +144,17 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
         cmd.args(args);
         Ok(cmd)
     };
+
+    stage("public corpus (cpu)", &mut || {
+        // Programs others wrote (tests/public), each run by the `gradscope`
+        // binary from its folder and held to real PyTorch's recorded
+        // output; failures must be the listed ones. `--workspace`: the
+        // native tests' build, so this links nothing new.
+        let mut cmd = ctx.cargo(["test", "--workspace"]);
+        exclude_wasm_only(&mut cmd);
+        cmd.args(["--test", "public"]);
+        cargo(&mut cmd)
+    });
 
     stage("lessons (cpu)", &mut || {
         // Every claim of every lesson, checked against what the engine

@@ -27,6 +27,8 @@ supports_bytes_environ = True
 
 F_OK, X_OK, W_OK, R_OK = 0, 1, 2, 4
 O_RDONLY, O_WRONLY, O_RDWR = 0, 1, 2
+O_CREAT, O_EXCL, O_NOCTTY, O_TRUNC, O_APPEND, O_NONBLOCK = 0o100, 0o200, 0o400, 0o1000, 0o2000, 0o4000
+O_DIRECTORY, O_NOFOLLOW, O_CLOEXEC = 0o200000, 0o400000, 0o2000000
 SEEK_SET, SEEK_CUR, SEEK_END = 0, 1, 2
 _S_IFDIR = 0o040000
 _S_IFREG = 0o100000
@@ -69,6 +71,9 @@ def getpid():
 
 def getuid():
     return 0
+
+
+geteuid = getgid = getegid = getuid
 
 
 def urandom(size):
@@ -326,3 +331,64 @@ def get_terminal_size(fd=1):
 class terminal_size(tuple):
     columns = property(lambda self: self[0])
     lines = property(lambda self: self[1])
+
+
+# -- descriptors: the sandbox has none -----------------------------------------
+
+supports_dir_fd = set()
+supports_fd = set()
+supports_follow_symlinks = set()
+supports_effective_ids = set()
+
+
+def open(path, flags, mode=0o777, *, dir_fd=None):
+    # Files are objects here (`open` the builtin), never descriptors.
+    raise OSError(38, "Function not implemented", fspath(path))
+
+
+def close(fd):
+    raise OSError(9, "Bad file descriptor")
+
+
+def isatty(fd):
+    return False
+
+
+def fstat(fd):
+    raise OSError(9, "Bad file descriptor")
+
+
+def read(fd, n):
+    raise OSError(9, "Bad file descriptor")
+
+
+def write(fd, data):
+    raise OSError(9, "Bad file descriptor")
+
+
+# -- what the sandbox keeps no record of -----------------------------------------
+
+
+def chmod(path, mode, *, dir_fd=None, follow_symlinks=True):
+    stat(path)
+
+
+def utime(path, times=None, *, ns=None, dir_fd=None, follow_symlinks=True):
+    stat(path)
+
+
+def readlink(path, *, dir_fd=None):
+    stat(path)
+    raise OSError(22, "Invalid argument", fspath(path))
+
+
+def symlink(src, dst, target_is_directory=False, *, dir_fd=None):
+    raise PermissionError(1, "Operation not permitted", fspath(src), None, fspath(dst))
+
+
+def link(src, dst, *, src_dir_fd=None, dst_dir_fd=None, follow_symlinks=True):
+    raise PermissionError(1, "Operation not permitted", fspath(src), None, fspath(dst))
+
+
+# `os.walk`'s marker for following links as files (pathlib passes it).
+_walk_symlinks_as_files = object()

@@ -1,8 +1,8 @@
 //! Runs every program of `tests/corpus/` through the runtime and compares
 //! what it prints with what PyTorch printed (`NAME.out`, recorded by
-//! `tests/corpus/record.py`): token by token, numbers within a small
-//! tolerance, object addresses ignored. Programs that raise compare the
-//! exception's type and message.
+//! `tests/corpus/record.py`) by the rules of `compare/mod.rs`: token by
+//! token, numbers within a small tolerance, object addresses ignored.
+//! Programs that raise compare the exception's type and message.
 //!
 //! `cargo test -p gradscope-python --test corpus [NAME...]` runs all
 //! programs, or those whose file names contain a NAME. New programs are
@@ -18,11 +18,8 @@ use std::process::ExitCode;
 
 use gradscope_python::{RunOutput, Runtime};
 
-/// Numbers match when within this relative tolerance (float32 printing at
-/// four decimals already rounds; this absorbs last-digit differences)...
-const RELATIVE: f64 = 1e-4;
-/// ...or this absolute one.
-const ABSOLUTE: f64 = 1e-6;
+mod compare;
+use compare::{compare, self_check};
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus")
@@ -38,117 +35,6 @@ fn render(out: &RunOutput) -> String {
         ));
     }
     text
-}
-
-#[derive(Debug, PartialEq)]
-enum Token<'a> {
-    Number(f64, &'a str),
-    Address,
-    Newline,
-    Text(&'a str),
-}
-
-fn tokens(text: &str) -> Vec<Token<'_>> {
-    let bytes = text.as_bytes();
-    let mut out = vec![];
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        let start = i;
-        if c == b'\n' {
-            out.push(Token::Newline);
-            i += 1;
-        } else if c.is_ascii_whitespace() {
-            i += 1;
-        } else if c == b'0' && bytes.get(i + 1) == Some(&b'x') {
-            i += 2;
-            while i < bytes.len() && bytes[i].is_ascii_hexdigit() {
-                i += 1;
-            }
-            out.push(Token::Address);
-        } else if c.is_ascii_digit()
-            || (c == b'-' || c == b'.') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)
-        {
-            i += 1;
-            while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.') {
-                i += 1;
-            }
-            if i < bytes.len() && (bytes[i] == b'e' || bytes[i] == b'E') {
-                let mut j = i + 1;
-                if j < bytes.len() && (bytes[j] == b'-' || bytes[j] == b'+') {
-                    j += 1;
-                }
-                if j < bytes.len() && bytes[j].is_ascii_digit() {
-                    i = j;
-                    while i < bytes.len() && bytes[i].is_ascii_digit() {
-                        i += 1;
-                    }
-                }
-            }
-            let s = &text[start..i];
-            match s.parse::<f64>() {
-                Ok(v) => out.push(Token::Number(v, s)),
-                Err(_) => out.push(Token::Text(s)),
-            }
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-            out.push(Token::Text(&text[start..i]));
-        } else {
-            let len = text[i..].chars().next().map_or(1, char::len_utf8);
-            i += len;
-            out.push(Token::Text(&text[start..i]));
-        }
-    }
-    out
-}
-
-fn same(a: &Token<'_>, b: &Token<'_>) -> bool {
-    match (a, b) {
-        (Token::Number(x, _), Token::Number(y, _)) => {
-            x == y || (x - y).abs() <= ABSOLUTE + RELATIVE * x.abs().max(y.abs())
-        }
-        _ => a == b,
-    }
-}
-
-/// `None` when they match; else where they first differ.
-fn compare(expected: &str, actual: &str) -> Option<String> {
-    let (e, a) = (tokens(expected), tokens(actual));
-    let line_of = |toks: &[Token<'_>], i: usize| {
-        1 + toks[..i.min(toks.len())]
-            .iter()
-            .filter(|t| **t == Token::Newline)
-            .count()
-    };
-    for i in 0..e.len().max(a.len()) {
-        match (e.get(i), a.get(i)) {
-            (Some(x), Some(y)) if same(x, y) => continue,
-            (x, y) => {
-                return Some(format!(
-                    "first difference at expected line {}: expected {x:?}, got {y:?}",
-                    line_of(&e, i)
-                ));
-            }
-        }
-    }
-    None
-}
-
-/// The comparison itself, checked before it judges anything.
-fn self_check() {
-    assert_eq!(
-        compare("<A object at 0x7f00ab>\n", "<A object at 0x55aa>\n"),
-        None
-    );
-    assert_eq!(
-        compare("tensor([0.5000, 1.0000])", "tensor([0.50001, 1.0])"),
-        None
-    );
-    assert!(compare("tensor([1., 2.])", "tensor([1., 3.])").is_some());
-    assert!(compare("a\nb", "a b").is_some());
-    assert!(compare("a", "a b").is_some());
 }
 
 /// Programs whose PyTorch output the GPU cannot give, each for a reason
