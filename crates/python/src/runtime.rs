@@ -320,7 +320,10 @@ fn reset_engine_modes() {
 /// `python FILE ARGS...` sets them (`_gradscope_files._enter_program`).
 fn enter_program(vm: &VirtualMachine, file_name: &str, args: &[String]) -> PyResult<()> {
     let files = vm.import("_gradscope_files", 0)?;
-    let args: Vec<_> = args.iter().map(|a| vm.ctx.new_str(a.as_str()).into()).collect();
+    let args: Vec<_> = args
+        .iter()
+        .map(|a| vm.ctx.new_str(a.as_str()).into())
+        .collect();
     let enter = files.get_attr("_enter_program", vm)?;
     enter.call((vm.ctx.new_str(file_name), vm.ctx.new_list(args)), vm)?;
     Ok(())
