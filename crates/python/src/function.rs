@@ -84,6 +84,24 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
         vm.new_function("_checkpoint", checkpointed).into(),
     )?;
     set("_gradcheck", vm.new_function("_gradcheck", checked).into())?;
+    set(
+        "_set_printoptions",
+        vm.new_function(
+            "_set_printoptions",
+            |precision: usize,
+             threshold: i64,
+             edgeitems: usize,
+             linewidth: usize,
+             sci_mode: i64| {
+                // -1: decide by the values (PyTorch's `None`); 0 or 1: off or on.
+                let sci_mode = (sci_mode >= 0).then_some(sci_mode > 0);
+                crate::tensor::set_print_options(
+                    precision, threshold, edgeitems, linewidth, sci_mode,
+                );
+            },
+        )
+        .into(),
+    )?;
     Ok(())
 }
 

@@ -3,7 +3,7 @@
 
 use gradscope_core::Tensor;
 use gradscope_core::ops::view_index::TensorIndex;
-use rustpython_vm::builtins::{PyEllipsis, PyInt, PyList, PySlice, PyTuple};
+use rustpython_vm::builtins::{PyEllipsis, PyInt, PyList, PyRange, PySlice, PyTuple};
 use rustpython_vm::{
     AsObject, PyObject, PyObjectRef, PyResult, TryFromBorrowedObject, VirtualMachine,
 };
@@ -61,6 +61,14 @@ fn entry(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<TensorIndex> {
             obj, None, vm,
         )?));
     }
+    // A `range` indexes as the list of its values (`logprobs[range(n), y]`).
+    if obj.downcast_ref::<PyRange>().is_some() {
+        let items: Vec<PyObjectRef> = obj.try_to_value(vm)?;
+        let list: PyObjectRef = vm.ctx.new_list(items).into();
+        return Ok(TensorIndex::Tensor(convert::tensor_from_data(
+            &list, None, vm,
+        )?));
+    }
     Err(vm.new_index_error(
         "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got "
             .to_string()
@@ -100,6 +108,18 @@ pub(crate) fn set(
     // A Python number takes the tensor's dtype, as PyTorch's setitem does.
     let value = if value.is_wrapped_number() {
         value.to_dtype(t.dtype()).py(vm)?
+    } else {
+        value
+    };
+    // PyTorch drops the value's leading size-1 dimensions before it
+    // broadcasts (`logits[i] = model(x[[i]])` writes a [1, 27] into a [27]).
+    let leading = value.shape().iter().take_while(|&&d| d == 1).count();
+    let value = if leading > 0 {
+        let rest: Vec<i64> = value.shape()[leading..]
+            .iter()
+            .map(|&d| i64::try_from(d).unwrap_or(i64::MAX))
+            .collect();
+        value.reshape(&rest).py(vm)?
     } else {
         value
     };

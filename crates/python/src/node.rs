@@ -7,16 +7,18 @@
 use std::rc::Rc;
 
 use gradscope_core::autograd::{HookHandle, Node};
+use rustpython_vm::builtins::PyStr;
 use rustpython_vm::builtins::{PyTupleRef, PyTypeRef};
 use rustpython_vm::common::hash::PyHash;
 use rustpython_vm::function::PyComparisonValue;
 use rustpython_vm::types::{
-    Comparable, Hashable, PyComparisonOp, PyTypeFlags, PyTypeSlots, Representable,
+    Comparable, GetAttr, Hashable, PyComparisonOp, PyTypeFlags, PyTypeSlots, Representable,
 };
 use rustpython_vm::{
-    Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine, pyclass,
+    AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine, pyclass,
 };
 
+use crate::errors::IntoPy;
 use crate::state;
 use crate::tensor::wrap_remembered;
 
@@ -90,8 +92,54 @@ impl Hashable for PyNode {
     }
 }
 
-#[pyclass(flags(BASETYPE), with(Representable, Comparable, Hashable))]
+/// PyTorch's `_saved_<name>` and `_raw_saved_<name>` attributes, named per
+/// node as PyTorch names them (`torch/autograd/graph.py` keeps the table);
+/// any other missing attribute is the usual `AttributeError`.
+impl GetAttr for PyNode {
+    fn getattro(zelf: &Py<Self>, name: &Py<PyStr>, vm: &VirtualMachine) -> PyResult {
+        if let Some(value) = zelf.as_object().generic_getattr_opt(name, None, vm)? {
+            return Ok(value);
+        }
+        let text = name.to_string_lossy();
+        if text.starts_with("_saved_") || text.starts_with("_raw_saved_") {
+            // `import torch.autograd.graph` gives `torch`.
+            let torch = vm.import("torch.autograd.graph", 0)?;
+            let graph = torch.get_attr("autograd", vm)?.get_attr("graph", vm)?;
+            let lookup = graph.get_attr("_saved_attribute", vm)?;
+            return lookup.call((zelf.to_owned(), name.to_owned()), vm);
+        }
+        Err(vm.new_attribute_error(format!(
+            "'{}' object has no attribute '{}'",
+            zelf.node.name(),
+            text
+        )))
+    }
+}
+
+#[pyclass(flags(BASETYPE), with(Representable, Comparable, Hashable, GetAttr))]
 impl PyNode {
+    /// The saved tensors as `[(slot, tensor)]`, slot `"input<i>"` or
+    /// `"result"`: what `_saved_*` reads.
+    #[pymethod]
+    fn _saved_slots(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>> {
+        let saved = zelf.node.saved_tensors().py(vm)?;
+        Ok(saved
+            .into_iter()
+            .map(|(slot, tensor)| {
+                let slot = match slot {
+                    gradscope_core::ops::SavedSlot::Input(i) => format!("input{i}"),
+                    gradscope_core::ops::SavedSlot::Output => "result".to_string(),
+                };
+                vm.ctx
+                    .new_tuple(vec![
+                        vm.ctx.new_str(slot).into(),
+                        wrap_remembered(tensor, vm),
+                    ])
+                    .into()
+            })
+            .collect())
+    }
+
     /// PyTorch's `name()`, which gives `AccumulateGrad` its C++ namespace.
     #[pymethod]
     fn name(zelf: &Py<Self>) -> String {

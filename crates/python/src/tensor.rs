@@ -20,12 +20,67 @@ use rustpython_vm::{
     AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine, pyclass,
 };
 
+use gradscope_trace::format::PrintOptions;
+
 use crate::convert::{self, operand};
 use crate::dtype::PyDType;
 use crate::errors::{IntoPy, stash};
 use crate::limits::note_line;
 use crate::node::{PyHookHandle, PyNode};
 use crate::state;
+
+thread_local! {
+    /// `torch.set_printoptions`'s current options, which every repr uses.
+    static PRINT_OPTIONS: std::cell::RefCell<PrintOptions> =
+        std::cell::RefCell::new(PrintOptions::default());
+}
+
+/// `torch.set_printoptions(...)` with every option given (Python keeps
+/// which ones a call left unchanged); `threshold` negative is `inf`.
+pub(crate) fn set_print_options(
+    precision: usize,
+    threshold: i64,
+    edgeitems: usize,
+    linewidth: usize,
+    sci_mode: Option<bool>,
+) {
+    let threshold = usize::try_from(threshold).unwrap_or(usize::MAX);
+    PRINT_OPTIONS.with(|o| {
+        *o.borrow_mut() = PrintOptions {
+            precision,
+            threshold,
+            edgeitems,
+            linewidth,
+            sci_mode,
+        };
+    });
+}
+
+thread_local! {
+    static WARNED_SCALAR_OF_GRAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// `float(t)` of a tensor that requires grad: PyTorch's warning, once per
+/// process (it is a `TORCH_WARN_ONCE`).
+fn warn_scalar_of_grad(obj: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
+    let requires_grad = obj
+        .downcast_ref::<PyTensor>()
+        .is_some_and(|t| t.tensor.requires_grad());
+    if !requires_grad || WARNED_SCALAR_OF_GRAD.with(|w| w.replace(true)) {
+        return Ok(());
+    }
+    rustpython_vm::warn::warn(
+        vm.ctx.new_str(SCALAR_OF_GRAD).into(),
+        Some(vm.ctx.exceptions.user_warning.to_owned()),
+        1,
+        None,
+        vm,
+    )
+}
+
+const SCALAR_OF_GRAD: &str = "Converting a tensor with requires_grad=True to a scalar may lead to \
+unexpected behavior.\nConsider using tensor.detach() first. (Triggered internally at \
+/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:820.)";
 
 /// PyTorch's warning for `.grad` of a non-leaf, word for word.
 const NON_LEAF_GRAD: &str = "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. \
@@ -204,7 +259,11 @@ impl AsNumber for PyTensor {
                     )),
                 }
             }),
-            float: Some(|a, vm| Ok(vm.ctx.new_float(one_element(a.obj, vm)?.1).into())),
+            float: Some(|a, vm| {
+                let value = one_element(a.obj, vm)?.1;
+                warn_scalar_of_grad(a.obj, vm)?;
+                Ok(vm.ctx.new_float(value).into())
+            }),
             int: Some(|a, vm| {
                 let (t, value) = one_element(a.obj, vm)?;
                 Ok(match t.dtype() {
@@ -267,7 +326,7 @@ impl Comparable for PyTensor {
 
 impl Representable for PyTensor {
     fn repr_str(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<String> {
-        Ok(zelf.tensor.repr())
+        Ok(PRINT_OPTIONS.with(|o| zelf.tensor.repr_with(&o.borrow())))
     }
 }
 

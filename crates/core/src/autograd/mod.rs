@@ -135,6 +135,12 @@ impl Node {
             .collect()
     }
 
+    /// PyTorch's `_saved_*` attributes: what this node saved, by slot, as
+    /// backward would read it; PyTorch's error once backward released it.
+    pub fn saved_tensors(self: &Rc<Self>) -> Result<Vec<(crate::ops::SavedSlot, Tensor)>> {
+        self.unpack_saved()
+    }
+
     /// PyTorch's `name()`: `MulBackward0`, `AccumulateGrad`.
     pub fn name(&self) -> &str {
         match &self.kind {

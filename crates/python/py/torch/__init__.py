@@ -80,7 +80,15 @@ def _with_generator(factory):
 
 rand = _with_generator(_C.rand)
 randn = _with_generator(_C.randn)
-randint = _with_generator(_C.randint)
+def randint(*args, generator=None, dtype=None, requires_grad=False, **kwargs):
+    """Integers drawn uniformly from [low, high), in `dtype` (int64 unless told)."""
+    with _drawing(generator):
+        out = _C.randint(*args, **kwargs)
+    if dtype is not None and dtype != int64:
+        out = out.to(dtype)
+    return out.requires_grad_() if requires_grad else out
+
+
 cat = concat = concatenate = _C.cat
 stack = _C.stack
 def where(condition, input=None, other=None, *, out=None):
@@ -347,6 +355,13 @@ class _Version:
 
 
 version = _Version()
+
+
+inf = _builtins.float("inf")
+nan = _builtins.float("nan")
+pi = 3.141592653589793
+e = 2.718281828459045
+newaxis = None
 
 
 def is_tensor(obj):
@@ -645,8 +660,6 @@ def get_num_threads():
 from .serialization import load, save  # noqa: E402  (it imports torch)
 from ._numpy_bridge import install as _install_numpy_bridge  # noqa: E402
 _install_numpy_bridge(globals())
-from ._numpy_bridge import install as _install_numpy_bridge  # noqa: E402
-_install_numpy_bridge(globals())
 
 # Submodules imported on first use (PEP 562), not by `import torch`: they
 # are most of the start-up's time and many programs use none or a few of
@@ -665,3 +678,47 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | set(_LAZY_SUBMODULES))
+
+
+class _PrinterOptions:
+    precision = 4
+    threshold = 1000
+    edgeitems = 3
+    linewidth = 80
+    sci_mode = None
+
+    def __repr__(self):
+        return (f"__PrinterOptions(precision={self.precision}, threshold={self.threshold}, "
+                f"edgeitems={self.edgeitems}, linewidth={self.linewidth}, sci_mode={self.sci_mode})")
+
+
+_PRINT_OPTS = _PrinterOptions()
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
+                     sci_mode=None):
+    """How tensors print, as PyTorch's `set_printoptions`: each option given
+    changes, the others stay; a `profile` resets all first."""
+    opts = _PRINT_OPTS
+    if profile is not None:
+        presets = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, _builtins.float("inf"), 3, 80)}
+        opts.precision, opts.threshold, opts.edgeitems, opts.linewidth = presets[profile]
+    if precision is not None:
+        opts.precision = precision
+    if threshold is not None:
+        opts.threshold = threshold
+    if edgeitems is not None:
+        opts.edgeitems = edgeitems
+    if linewidth is not None:
+        opts.linewidth = linewidth
+    opts.sci_mode = sci_mode
+    threshold = opts.threshold
+    threshold = -1 if threshold == _builtins.float("inf") else _builtins.int(threshold)
+    _C._set_printoptions(_builtins.int(opts.precision), threshold, _builtins.int(opts.edgeitems),
+                         _builtins.int(opts.linewidth), -1 if sci_mode is None else _builtins.int(_builtins.bool(sci_mode)))
+
+
+def get_printoptions():
+    opts = _PRINT_OPTS
+    return {"precision": opts.precision, "threshold": opts.threshold, "edgeitems": opts.edgeitems,
+            "linewidth": opts.linewidth, "sci_mode": opts.sci_mode}

@@ -159,7 +159,7 @@ METHODS = ("nansum", "nanmean", "count_nonzero", "logcumsumexp", "histc", "histo
 FUNCTIONS = ("std_mean", "var_mean")
 
 
-def histogram(self, bins, *, range=None, weight=None, density=False):
+def histogram(self, bins=100, *, range=None, weight=None, density=False):
     """Counts (or weights) of the values per bin, and the bins' edges: `bins`
     equal bins over `range` (the data's, by default) or the given edges."""
     import bisect

@@ -242,8 +242,9 @@ class Tensor(_C.TensorBase):
             index = index.narrow(dim, 0, k)
         return return_types.topk((_composite.select_by("TopkBackward0", self, dim, index), index))
 
-    def cumsum(self, dim, dtype=None):
-        return _composite.cumsum(self, dim, dtype)
+    def cumsum(self, dim=None, dtype=None, *, axis=None):
+        # PyTorch's argument parser takes NumPy's `axis` for `dim`.
+        return _composite.cumsum(self, _dim_or_axis("cumsum", dim, axis), dtype)
 
     # Composites of the engine's ops: the values are PyTorch's; those
     # through `_composite` record PyTorch's one node, the rest their pieces'.
@@ -412,7 +413,8 @@ class Tensor(_C.TensorBase):
     def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
         return self * beta + batch1.bmm(batch2) * alpha
 
-    def cumprod(self, dim, dtype=None):
+    def cumprod(self, dim=None, dtype=None, *, axis=None):
+        dim = _dim_or_axis("cumprod", dim, axis)
         n = self.shape[dim]
         parts = [self.narrow(dim, 0, i + 1).prod(dim, keepdim=True) for i in range(n)]
         out = _C.cat(parts, dim)
@@ -650,6 +652,14 @@ class Tensor(_C.TensorBase):
         raise TypeError("gradscope has no NumPy: use tolist()")
 
     __hash__ = object.__hash__
+
+
+def _dim_or_axis(name, dim, axis):
+    if dim is None:
+        dim = axis
+    if dim is None:
+        raise TypeError(f"{name}() missing 1 required positional arguments: \"dim\"")
+    return dim
 
 
 def _correction(unbiased, correction):

@@ -33,6 +33,36 @@ class Parameter(torch.Tensor):
         raise NotImplementedError("gradscope cannot pickle parameters")
 
 
+class UninitializedParameter(Parameter):
+    """A parameter of a lazy module before its first call: no shape yet.
+    `materialize(shape)` gives the `Parameter` it becomes (gradscope makes
+    a new one; PyTorch turns this object into it)."""
+
+    __module__ = "torch.nn.parameter"
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        return super().__new__(cls, torch.empty(0, device=device, dtype=dtype), requires_grad)
+
+    def __init__(self, requires_grad=True, device=None, dtype=None):
+        pass
+
+    def __repr__(self):
+        return "<UninitializedParameter>"
+
+    def materialize(self, shape, device=None, dtype=None):
+        data = torch.empty(shape, device=device or self.device, dtype=dtype or self.dtype)
+        return Parameter(data, self.requires_grad)
+
+
+class UninitializedBuffer(torch.Tensor):
+    __module__ = "torch.nn.parameter"
+
+
+def is_lazy(param):
+    return isinstance(param, UninitializedParameter)
+
+
 class Buffer:
     """`nn.Buffer(data, persistent=True)`: marks a tensor assigned to a module
     as a buffer."""

@@ -1,3 +1,3 @@
 """`torch.utils`."""
 
-from . import checkpoint, data
+from . import backcompat, checkpoint, data

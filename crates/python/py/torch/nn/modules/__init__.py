@@ -1,6 +1,6 @@
 from .module import Module
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .linear import Bilinear, Identity, Linear
+from .linear import Bilinear, Identity, LazyLinear, Linear
 from .activation import (CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,
                          LeakyReLU, LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, Sigmoid, SiLU,
                          Softmax, Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanh, Tanhshrink,
@@ -29,7 +29,7 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropy
 
 __all__ = [
     "Bilinear", "AlphaDropout", "EmbeddingBag", "LocalResponseNorm", "Module", "ModuleDict",
-    "ModuleList", "ParameterDict", "ParameterList", "Sequential", "Identity", "Linear", "ELU",
+    "ModuleList", "ParameterDict", "ParameterList", "Sequential", "Identity", "Linear", "LazyLinear", "ELU",
     "GELU", "LeakyReLU", "LogSoftmax", "ReLU", "Sigmoid", "SiLU", "Softmax", "Softplus", "Tanh",
     "CELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid",
     "Mish", "PReLU", "ReLU6", "Softmax2d", "Softmin", "Softshrink", "Softsign", "Tanhshrink",

@@ -8,7 +8,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Identity", "Linear", "Bilinear"]
+__all__ = ["Identity", "Linear", "Bilinear", "LazyLinear"]
 
 
 class Identity(Module):
@@ -48,6 +48,51 @@ class Linear(Module):
 
     def extra_repr(self):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class LazyLinear(Linear):
+    """A `Linear` whose `in_features` is read from its first input; it
+    becomes a `Linear` then, as PyTorch's lazy modules do."""
+
+    __module__ = "torch.nn.modules.linear"
+    cls_to_become = Linear
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        from ..parameter import UninitializedParameter
+
+        Module.__init__(self)
+        self.in_features = 0
+        self.out_features = out_features
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+        else:
+            self.register_parameter("bias", None)
+        self._lazy_hook = self.register_forward_pre_hook(LazyLinear._infer_parameters)
+
+    def reset_parameters(self):
+        if self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        with torch.no_grad():
+            self.in_features = input.shape[-1]
+            self.weight = self.weight.materialize((self.out_features, self.in_features))
+            if self.bias is not None:
+                self.bias = self.bias.materialize((self.out_features,))
+            self.reset_parameters()
+
+    def has_uninitialized_params(self):
+        from ..parameter import UninitializedParameter
+
+        return any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
+
+    @staticmethod
+    def _infer_parameters(module, args):
+        module.initialize_parameters(*args)
+        module._lazy_hook.remove()
+        del module.__dict__["_lazy_hook"]
+        module.__class__ = module.cls_to_become
 
 
 class Bilinear(Module):

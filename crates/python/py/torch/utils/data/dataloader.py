@@ -1,0 +1,5 @@
+"""`torch.utils.data.dataloader`."""
+
+from . import DataLoader, default_collate
+
+__all__ = ["DataLoader", "default_collate"]
