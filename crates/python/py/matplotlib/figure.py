@@ -465,17 +465,10 @@ class Figure:
         return render(self)
 
     def savefig(self, fname, *, dpi=None, format=None, bbox_inches=None, **kwargs):
-        """Writes the figure. SVG is drawn; PNG, PDF and the rest are not
-        drawn in the playground, so they raise after writing nothing."""
+        """Writes the figure as an SVG document. The playground has no
+        rasterizer, so a PNG, PDF or JPEG name gets the SVG document too
+        (programs run on as they do under matplotlib; the bytes are SVG)."""
         import os
-        name = os.fspath(fname) if not hasattr(fname, "write") else getattr(fname, "name", "")
-        fmt = (format or (name.rsplit(".", 1)[-1] if "." in str(name) else
-                          rcParams["savefig.format"])).lower()
-        if fmt != "svg":
-            raise ValueError(
-                f"Format {fmt!r} is not supported by the playground's matplotlib, which "
-                f"draws figures as SVG only (PNG and PDF need a rasterizer it does not "
-                f"ship); save as .svg instead, or pass format='svg'")
         svg = self.to_svg()
         if hasattr(fname, "write"):
             try:
@@ -483,7 +476,7 @@ class Figure:
             except TypeError:
                 fname.write(svg.encode())
             return
-        with open(name, "w") as f:
+        with open(os.fspath(fname), "w") as f:
             f.write(svg)
 
     def show(self, warn=True):
