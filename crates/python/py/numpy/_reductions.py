@@ -4,11 +4,13 @@ Float64 sums along the innermost axis (and over a whole array) add in
 NumPy's pairwise order (numpy/_core/src/umath/loops_utils.h.src:
 blocks of up to 128 elements summed in eight lanes, halves split at
 multiples of eight), so sums print the same last digits as NumPy's. The
-eight-lane block sums are one engine reduction over a gathered
-(rows, blocks, 16, 8) view; the few block results are combined in that
-tree's order. Sums along other axes add rows in order, as NumPy does.
-Float32 sums are accumulated in float64 by the engine and may differ from
-NumPy's float32 pairwise sum in the last bit.
+engine's own `sum` adds in PyTorch's order (a cascade of interleaved
+partial sums), so the eight lanes of every block are added here one row
+at a time, over a gathered (rows, blocks, 16, 8) view, and the block
+results are combined in the tree's order. Sums along another single axis
+add rows in order, as NumPy's outer loop does. Float32 sums, and float64
+sums over several axes at once, use the engine's order and may differ
+from NumPy's in the last bit.
 """
 
 import builtins
@@ -67,7 +69,10 @@ def _pairwise_rows(t):
     tree, index, rest, count = _leaves(n)
     blocks = t[:, : 8 * (n // 8)].reshape(b, n // 8, 8)
     blocks = torch.cat([blocks, torch.zeros((b, 1, 8), dtype=t.dtype)], 1)
-    lanes = blocks[:, index].sum(2)
+    gathered = blocks[:, index]
+    lanes = gathered[:, :, 0]
+    for k in range(1, gathered.shape[2]):
+        lanes = lanes + gathered[:, :, k]
     s = lanes[..., 0::2] + lanes[..., 1::2]
     s = s[..., 0::2] + s[..., 1::2]
     leaf = s[..., 0] + s[..., 1]
@@ -124,7 +129,17 @@ def _float_sum(t, axes, ndim):
         if rows.shape[0] == 0 or rows.shape[1] == 0:
             return t.sum(axes[0])
         return _pairwise_rows(rows).reshape(shape)
+    if len(axes) == 1 and 0 < t.shape[axes[0]] <= 4096:
+        return _rows_in_order(t, axes[0])
     return t.sum(axes if len(axes) > 1 else axes[0])
+
+
+def _rows_in_order(t, axis):
+    """The sum over one axis, its slices added first to last."""
+    acc = t.select(axis, 0)
+    for i in range(1, t.shape[axis]):
+        acc = acc + t.select(axis, i)
+    return acc
 
 
 def _memory_order(t):
@@ -332,15 +347,28 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
     return _result(r, rd, axes, ndim, keepdims, out)
 
 
+def _scan(t, axis, op):
+    """Running `op` along an axis, in order, as NumPy's accumulate."""
+    import itertools
+
+    moved = t.movedim(axis, -1)
+    rows = moved.reshape(-1, moved.shape[-1]).tolist() if moved.numel() else []
+    out = [list(itertools.accumulate(row, op)) for row in rows]
+    r = torch.tensor(out, dtype=t.dtype).reshape(tuple(moved.shape)) if rows else moved.clone()
+    return r.movedim(-1, axis)
+
+
 def cumsum(a, axis=None, dtype=None, out=None):
     """`np.cumsum`: the flattened array's when axis is None."""
+    import operator
+
     a = _asarray(a)
     rd = _as_dtype(dtype) if dtype is not None else _sum_dtype(a._dtype)
     t = _cast(a._t, rd)
     if axis is None:
         t = t.reshape(-1)
         axis = 0
-    r = t.cumsum(_norm_axis(axis, t.dim()))
+    r = _scan(t, _norm_axis(axis, t.dim()), operator.add)
     if out is not None:
         out._t.copy_(r)
         return out
@@ -354,7 +382,9 @@ def cumprod(a, axis=None, dtype=None, out=None):
     if axis is None:
         t = t.reshape(-1)
         axis = 0
-    return _wrap(t.cumprod(_norm_axis(axis, t.dim())), rd)
+    import operator
+
+    return _wrap(_scan(t, _norm_axis(axis, t.dim()), operator.mul), rd)
 
 
 def _logical(name, method):
