@@ -32,6 +32,7 @@ struct Case {
     name: String,
     source: String,
     lines: Vec<String>,
+    warnings: Vec<String>,
 }
 
 fn fixture() -> Result<(String, Vec<Case>), String> {
@@ -48,6 +49,12 @@ fn fixture() -> Result<(String, Vec<Case>), String> {
             lines: case["lines"]
                 .as_array()
                 .ok_or("no lines")?
+                .iter()
+                .filter_map(|l| l.as_str().map(str::to_string))
+                .collect(),
+            warnings: case["warnings"]
+                .as_array()
+                .ok_or("no warnings")?
                 .iter()
                 .filter_map(|l| l.as_str().map(str::to_string))
                 .collect(),
@@ -87,14 +94,36 @@ fn compare_line(got: &str, want: &str, relative: f64) -> Result<f64, String> {
     Ok(worst)
 }
 
-fn check_program(name: &str, program: &str, want: &[String], relative: f64) -> Result<f64, String> {
+/// The warnings in what a run wrote to stderr, as `Category: message`
+/// (CPython writes `file:line: Category: message`, then the source line).
+fn warnings_of(stderr: &str) -> Result<Vec<String>, String> {
+    let mut out = vec![];
+    for line in stderr.lines() {
+        let parts: Vec<&str> = line.splitn(3, ": ").collect();
+        if parts.len() == 3 && parts[1].ends_with("Warning") {
+            out.push(format!("{}: {}", parts[1], parts[2]));
+        } else if !line.starts_with("  ") {
+            return Err(format!("unexpected stderr line {line:?}"));
+        }
+    }
+    Ok(out)
+}
+
+fn check_program(
+    name: &str,
+    program: &str,
+    want: &[String],
+    warned: &[String],
+    relative: f64,
+) -> Result<f64, String> {
     let mut rt = Runtime::new();
     let out = rt.run(program);
     if let Some(err) = &out.error {
         return Err(format!("{name} raised:\n{}", err.traceback));
     }
-    if !out.stderr.is_empty() {
-        return Err(format!("{name} wrote to stderr:\n{}", out.stderr));
+    let got_warnings = warnings_of(&out.stderr).map_err(|e| format!("{name}: {e}"))?;
+    if got_warnings != warned {
+        return Err(format!("{name} warned {got_warnings:?}, want {warned:?}"));
     }
     let got: Vec<&str> = out.stdout.lines().collect();
     let mut worst: f64 = 0.0;
@@ -281,12 +310,12 @@ fn main() -> ExitCode {
             continue;
         }
         let program = format!("{}\n{dump}", case.source);
-        let result = check_program(&case.name, &program, &case.lines, RELATIVE)
+        let result = check_program(&case.name, &program, &case.lines, &case.warnings, RELATIVE)
             .map(|w| format!(" (layout within {w:.4})"));
         report(&case.name, result);
         if case.name == "sine" {
             let program = format!("{SINE_TENSORS}\n{dump}");
-            let result = check_program("sine_tensors", &program, &case.lines, 1e-6)
+            let result = check_program("sine_tensors", &program, &case.lines, &[], 1e-6)
                 .map(|w| format!(" (layout within {w:.4})"));
             report("sine_tensors", result);
         }

@@ -359,15 +359,15 @@ class AxesBase:
         hi = old[1] if hi is None else hi
         axis = self.xaxis if name == "x" else self.yaxis
         if axis.get_scale() == "log" and (lo <= 0 or hi <= 0):
-            import warnings
-            warnings.warn(f"Attempt to set non-positive {name}lim on a log-scaled axis "
-                          "will be ignored.", stacklevel=3)
+            from ._api import warn_external
+            warn_external(f"Attempt to set non-positive {name}lim on a log-scaled axis "
+                          "will be ignored.")
             lo = old[0] if lo <= 0 else lo
             hi = old[1] if hi <= 0 else hi
         if lo == hi:
-            import warnings
-            warnings.warn(f"Attempting to set identical low and high {name}lims makes "
-                          f"transformation singular; automatically expanding.", stacklevel=3)
+            from ._api import warn_external
+            warn_external(f"Attempting to set identical low and high {name}lims makes "
+                          f"transformation singular; automatically expanding.")
             lo, hi = axis.get_major_locator().nonsingular(lo, hi)
         state.inverted = hi < lo
         state.lim = (min(lo, hi), max(lo, hi))

@@ -185,8 +185,8 @@ def tight_layout(fig, pad=1.08, h_pad=None, w_pad=None, rect=None):
         v_axes = (1 - margin_top - margin_bottom - vspace * (rows - 1)) / rows
         kwargs["hspace"] = vspace / v_axes if v_axes > 0 else fig.subplotpars.hspace
     if kwargs["left"] >= kwargs["right"] or kwargs["bottom"] >= kwargs["top"]:
-        import warnings
-        warnings.warn("Tight layout not applied. The left and right margins cannot be made "
-                      "large enough to accommodate all Axes decorations.", stacklevel=3)
+        from ._api import warn_external
+        warn_external("Tight layout not applied. The left and right margins cannot be made "
+                      "large enough to accommodate all Axes decorations.")
         return
     fig.subplots_adjust(**kwargs)

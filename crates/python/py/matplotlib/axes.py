@@ -708,10 +708,10 @@ class Axes(AxesBase):
         if handles is None and labels is None:
             handles, labels = self.get_legend_handles_labels()
             if not handles:
-                import warnings
-                warnings.warn("No artists with labels found to put in legend.  Note that "
+                from ._api import warn_external
+                warn_external("No artists with labels found to put in legend.  Note that "
                               "artists whose label start with an underscore are ignored "
-                              "when legend() is called with no argument.", stacklevel=2)
+                              "when legend() is called with no argument.")
         elif handles is None:
             cands = [a for a in self._children + self.containers if not isinstance(a, Text)
                      and not (isinstance(a, Rectangle) and a.get_label() == "_nolegend_")]

@@ -186,16 +186,27 @@ class Axis:
         return ticks
 
     def set_ticklabels(self, labels, *, minor=False, fontdict=None, **kwargs):
-        labels = [str(s) if not isinstance(s, Text) else s.get_text() for s in labels]
-        locator = self._minor_locator if minor else self._major_locator
-        if not isinstance(locator, ticker.FixedLocator):
-            locs = self.get_ticklocs(minor=minor)
-            locator = ticker.FixedLocator(locs)
-            if minor:
-                self.set_minor_locator(locator)
+        if isinstance(labels, ticker.Formatter) or callable(labels):
+            formatter = _as_formatter(labels)
+        else:
+            labels = [s.get_text() if isinstance(s, Text) else str(s) for s in labels]
+            locator = self._minor_locator if minor else self._major_locator
+            if isinstance(locator, ticker.FixedLocator):
+                # Passing [] is how programs remove all labels; other lengths
+                # must match the ticks.
+                if len(locator.locs) != len(labels) and len(labels) != 0:
+                    raise ValueError(
+                        "The number of FixedLocator locations "
+                        f"({len(locator.locs)}), usually from a call to set_ticks, "
+                        f"does not match the number of labels ({len(labels)}).")
+                table = dict(zip(locator.locs, labels))
+                formatter = ticker.FuncFormatter(lambda x, pos=None: table.get(x, ""))
             else:
-                self.set_major_locator(locator)
-        formatter = ticker.FixedFormatter(labels)
+                from ._api import warn_external
+                warn_external("set_ticklabels() should only be used with a fixed number of "
+                              "ticks, i.e. after set_ticks() or using a FixedLocator. "
+                              "Otherwise, ticks may be mislabeled.")
+                formatter = ticker.FixedFormatter(labels)
         if minor:
             self.set_minor_formatter(formatter)
         else:

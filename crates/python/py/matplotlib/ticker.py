@@ -507,9 +507,8 @@ class LogLocator(Locator):
         if not math.isfinite(vmin) or not math.isfinite(vmax):
             vmin, vmax = 1, 10
         elif vmax <= 0:
-            import warnings
-            warnings.warn("Data has no positive values, and therefore cannot be log-scaled.",
-                          stacklevel=2)
+            from ._api import warn_external
+            warn_external("Data has no positive values, and therefore cannot be log-scaled.")
             vmin, vmax = 1, 10
         else:
             minpos = self.axis.get_minpos() if self.axis is not None else 1e-300
