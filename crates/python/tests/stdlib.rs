@@ -128,3 +128,18 @@ fn threads_run_as_threads_of_their_own() {
     assert_eq!(out.stderr, "");
     assert_eq!(out.stdout, "['w'] MainThread 1\n");
 }
+
+#[test]
+fn stdlib_modules_importing_blocked_ones_still_import() {
+    // `unittest.mock` imports `asyncio`, which imports `socket`; a program
+    // gets the module, and what needs the network says why it cannot.
+    let mut rt = Runtime::new();
+    let out = rt.run(
+        "from unittest import mock\nm = mock.MagicMock(return_value=3)\nprint(m(1), m.call_count)\nimport socket\ntry:\n    socket.create_connection(('example.com', 80))\nexcept OSError as e:\n    print(e)\n",
+    );
+    assert_eq!(out.stderr, "");
+    assert_eq!(
+        out.stdout,
+        "3 1\ngradscope runs programs in a sandbox without processes or network: socket cannot work here, it has no network\n"
+    );
+}
