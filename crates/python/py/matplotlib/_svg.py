@@ -100,8 +100,12 @@ class _Svg:
             transform = ' transform="rotate(%s %s %s)"' % (_num(-rotation), _num(sx), _num(sy))
             if rotation % 180 == 90:
                 # Rotated labels: matplotlib aligns the rotated box, not the text line.
-                if ha in ("right", "left"):
-                    base = -(height - LINE_ASCENT * size) if ha == "right" else LINE_ASCENT * size
+                if ha == "right":
+                    base = -(height - LINE_ASCENT * size)
+                elif ha == "left":
+                    base = LINE_ASCENT * size
+                else:
+                    base = LINE_ASCENT * size - height / 2
                 anchor = {"top": "end", "bottom": "start"}.get(va, "middle")
         else:
             transform = ""
@@ -186,6 +190,29 @@ def _marker_svg(marker, x, y, size, face, edge, ew):
     return '<circle cx="%s" cy="%s" r="%s" %s %s/>' % (_num(x), _num(y), _num(r), face, edge)
 
 
+def _decimate(pts):
+    """A long line's points reduced, per run of points within one tenth of a
+    point horizontally, to the first, lowest, highest and last: the same
+    picture (matplotlib simplifies paths for the same reason) in far fewer
+    bytes."""
+    out = []
+    i, n = 0, len(pts)
+    while i < n:
+        x0 = pts[i][0]
+        j = i
+        lo = hi = i
+        while j + 1 < n and abs(pts[j + 1][0] - x0) < 0.1:
+            j += 1
+            if pts[j][1] < pts[lo][1]:
+                lo = j
+            if pts[j][1] > pts[hi][1]:
+                hi = j
+        for k in sorted({i, lo, hi, j}):
+            out.append(pts[k])
+        i = j + 1
+    return out
+
+
 def _line(svg, line, t):
     pts = [svg.pt(*t(x, y)) for x, y in zip(line._x, line._y)
            if math.isfinite(x) and math.isfinite(y)]
@@ -193,7 +220,8 @@ def _line(svg, line, t):
         return
     alpha = line._alpha
     if line._linestyle not in ("None", None) and len(pts) > 1:
-        d = "M" + " L".join("%s %s" % (_num(x), _num(y)) for x, y in pts)
+        path = _decimate(pts) if len(pts) > 2000 else pts
+        d = "M" + " L".join("%s %s" % (_num(x), _num(y)) for x, y in path)
         svg.add('<path d="%s" fill="none" %s stroke-linecap="square" stroke-linejoin="round"/>'
                 % (d, _stroke_attr(line._color, line._linewidth, alpha, line._linestyle)))
     if line._marker:
