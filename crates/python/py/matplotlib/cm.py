@@ -6,7 +6,7 @@ from . import rcParams
 from ._data import CMAPS as _LUTS
 from .colors import Colormap, ListedColormap, Normalize
 
-__all__ = ["get_cmap", "ScalarMappable", "ColormapRegistry"]
+__all__ = ["ScalarMappable", "ColormapRegistry"]
 
 
 def _lut(hexes):
@@ -92,7 +92,8 @@ def _resolve(cmap):
     return _colormaps[cmap]
 
 
-def get_cmap(name=None, lut=None):
+def _get_cmap(name=None, lut=None):
+    """pyplot.get_cmap (matplotlib 3.9 removed matplotlib.cm.get_cmap)."""
     cmap = _resolve(name)
     return cmap.resampled(lut) if lut is not None else cmap
 

@@ -9,7 +9,7 @@ import sys
 from . import cm, colormaps, rcParams, rcParamsDefault, rc, rcdefaults, rc_context, style  # noqa: F401
 from .figure import AxesArray, Figure
 from .axes import Axes
-from .cm import get_cmap  # noqa: F401
+from .cm import _get_cmap as get_cmap  # noqa: F401
 from .colors import Normalize  # noqa: F401
 from .lines import Line2D  # noqa: F401
 from .patches import Rectangle  # noqa: F401
