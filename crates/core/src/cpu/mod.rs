@@ -6,6 +6,7 @@
 
 pub(crate) mod adam;
 mod binary;
+mod cascade;
 pub mod conv;
 pub mod matmul;
 pub mod reduce;

@@ -7,7 +7,7 @@
 //! what they allocate is their output (and, for two-pass kernels, one
 //! output-sized scratch row).
 
-use super::{CpuBuffer, Element, Float};
+use super::{CpuBuffer, Element, Float, cascade};
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 
@@ -136,8 +136,7 @@ pub enum Fold {
     Min,
 }
 
-/// Sum of all elements, accumulated in `f64` for floats so long sums keep
-/// their digits.
+/// Sum of all elements, in PyTorch's order of additions for floats.
 pub fn sum_all(buffer: &CpuBuffer, layout: &Layout) -> Result<CpuBuffer> {
     reduce(buffer, layout, &vec![true; layout.rank()], Fold::Sum)
 }
@@ -174,36 +173,45 @@ pub fn reduce(
 }
 
 fn fold_float<T: Float>(data: &[T], plan: &ReducePlan, fold: Fold) -> Vec<T> {
-    let init = match fold {
-        Fold::Sum | Fold::Mean => 0.0,
-        Fold::Prod => 1.0,
-        Fold::Max => f64::NEG_INFINITY,
-        Fold::Min => f64::INFINITY,
+    let (init, step): (f64, fn(f64, f64) -> f64) = match fold {
+        Fold::Sum | Fold::Mean => return sum_float(data, plan, fold == Fold::Mean),
+        Fold::Prod => (1.0, |a, v| a * v),
+        // NaN wins, as in PyTorch.
+        Fold::Max => (
+            f64::NEG_INFINITY,
+            |a, v| if v.is_nan() || v > a { v } else { a },
+        ),
+        Fold::Min => (
+            f64::INFINITY,
+            |a, v| if v.is_nan() || v < a { v } else { a },
+        ),
     };
     let mut acc = vec![init; plan.out_len()];
-    match fold {
-        Fold::Sum | Fold::Mean => plan.walk(|i, o, _| acc[o] += data[i].to_f64()),
-        Fold::Prod => plan.walk(|i, o, _| acc[o] *= data[i].to_f64()),
-        Fold::Max => plan.walk(|i, o, _| {
-            let v = data[i].to_f64();
-            if v.is_nan() || v > acc[o] {
-                acc[o] = v;
-            }
-        }),
-        Fold::Min => plan.walk(|i, o, _| {
-            let v = data[i].to_f64();
-            if v.is_nan() || v < acc[o] {
-                acc[o] = v;
-            }
-        }),
+    plan.walk(|i, o, _| acc[o] = step(acc[o], data[i].to_f64()));
+    acc.into_iter().map(T::from_f64).collect()
+}
+
+/// `sum` in the input's type and PyTorch's order of additions (see
+/// `cascade`); `mean` is that sum divided by the count, as PyTorch's CPU
+/// `mean` is.
+fn sum_float<T: Float>(data: &[T], plan: &ReducePlan, mean: bool) -> Vec<T> {
+    let mut out = vec![T::zero(); plan.out_len()];
+    cascade::sum(
+        data,
+        &plan.shape,
+        &plan.strides,
+        plan.offset,
+        &plan.out_strides,
+        &mut out,
+    );
+    if mean {
+        // An empty slice's mean is 0 / 0, NaN, as in PyTorch.
+        let n = T::from_f64(plan.reduced_len() as f64);
+        for v in &mut out {
+            *v = *v / n;
+        }
     }
-    // An empty slice's mean is 0 / 0, NaN, as in PyTorch.
-    let n = if fold == Fold::Mean {
-        plan.reduced_len() as f64
-    } else {
-        1.0
-    };
-    acc.into_iter().map(|a| T::from_f64(a / n)).collect()
+    out
 }
 
 fn fold_int<T: Copy>(
