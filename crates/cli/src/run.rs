@@ -468,6 +468,27 @@ mod tests {
     }
 
     #[test]
+    fn figures_option_before_program() {
+        let (rest, dir) = figures_option(&args(&[
+            "--device",
+            "cpu",
+            "--figures",
+            "out",
+            "prog.py",
+            "--figures",
+            "x",
+        ]))
+        .unwrap_or_default();
+        assert_eq!(dir.as_deref(), Some("out"));
+        // After the program, `--figures` is the program's own argument.
+        assert_eq!(
+            rest,
+            args(&["--device", "cpu", "prog.py", "--figures", "x"])
+        );
+        assert!(figures_option(&args(&["--figures"])).is_err());
+    }
+
+    #[test]
     fn run_parses_limits() {
         assert_eq!(
             parse(&args(&[
