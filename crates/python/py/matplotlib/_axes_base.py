@@ -168,6 +168,8 @@ class AxesBase:
     def _add(self, artist):
         artist.axes = self
         artist.figure = self.figure
+        if not isinstance(artist, Text) and not artist.get_label():
+            artist.set_label(f"_child{len(self._children)}")
         self._children.append(artist)
         self._stale()
         return artist
@@ -778,5 +780,24 @@ class AxesBase:
             return (ext.x0 + fx(x) * ext.width, ext.y0 + fy(y) * ext.height)
         return t
 
+    def __str__(self):
+        return "{0}({1[0]:g},{1[1]:g};{1[2]:g}x{1[3]:g})".format(
+            type(self).__name__, self._layout_position().bounds)
+
+    def get_label(self):
+        return self._label
+
+    def set_label(self, s):
+        self._label = str(s)
+
     def __repr__(self):
-        return "<Axes: >"
+        fields = []
+        if self._label:
+            fields.append(f"label={self._label!r}")
+        titles = {k: t.get_text() for k, t in self._titles.items() if t.get_text()}
+        if titles:
+            fields.append(f"title={titles}")
+        for name, axis in (("x", self.xaxis), ("y", self.yaxis)):
+            if axis.label.get_text():
+                fields.append(f"{name}label={axis.label.get_text()!r}")
+        return f"<{type(self).__name__}: " + ", ".join(fields) + ">"

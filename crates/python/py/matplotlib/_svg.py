@@ -69,6 +69,7 @@ class _Svg:
         self.scale = 72.0 / fig.dpi
         self.parts = []
         self.clip_id = 0
+        self.saving = False
 
     def pt(self, x, y):
         """Display pixels to SVG points (y down)."""
@@ -299,7 +300,7 @@ def _scatter(svg, col, t):
 
 
 def _image(svg, im, t):
-    rows = im.rgba_rows()
+    rows = im.rgba_rows(warn=svg.saving)
     l, r, b, top = im._extent
     (x0, y0), (x1, y1) = svg.pt(*t(l, top if im.origin == "upper" else b)), \
         svg.pt(*t(r, b if im.origin == "upper" else top))
@@ -567,8 +568,9 @@ def _axes(svg, ax):
         _legend(svg, ax.legend_)
 
 
-def render(fig):
+def render(fig, saving=False):
     svg = _Svg(fig)
+    svg.saving = saving
     w, h = svg.w_pt, svg.h_pt
     svg.add('<?xml version="1.0" encoding="utf-8" standalone="no"?>')
     svg.add('<svg xmlns="http://www.w3.org/2000/svg" width="%spt" height="%spt" '

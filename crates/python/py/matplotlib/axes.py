@@ -440,8 +440,12 @@ class Axes(AxesBase):
         if log:
             self.set_yscale("log")
         n_out = counts[0] if nsets == 1 else counts
-        patches_out = all_patches[0] if nsets == 1 else all_patches
-        return _np_array(n_out), _np_array(edges), _BarList(patches_out)
+        if histtype.startswith("bar"):
+            containers = [BarContainer(p, label=None) for p in all_patches]
+        else:
+            containers = [_BarList(p) for p in all_patches]
+        patches_out = containers[0] if nsets == 1 else _BarList(containers)
+        return _np_array(n_out), _np_array(edges), patches_out
 
     # Images.
 
@@ -664,8 +668,8 @@ class Axes(AxesBase):
         transform = kwargs.pop("transform", None)
         coords = "axes" if transform is not None and getattr(transform, "_coords", "") == "axes" \
             else "data"
-        xv = float(tolist(x)) if not isinstance(x, str) else self.xaxis.convert_units(x)
-        yv = float(tolist(y)) if not isinstance(y, str) else self.yaxis.convert_units(y)
+        xv = _number(x) if not isinstance(x, str) else self.xaxis.convert_units(x)
+        yv = _number(y) if not isinstance(y, str) else self.yaxis.convert_units(y)
         t = Text(xv, yv, s, transform=coords, **kwargs)
         return self._add(t)
 
@@ -784,6 +788,12 @@ class _BarList(list):
     def remove(self):
         for p in self:
             p.remove()
+
+
+def _number(v):
+    """A coordinate as given when it is a Python number (Text's repr shows it)."""
+    v = tolist(v)
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else float(v)
 
 
 def _looks_rgb(seq, n):

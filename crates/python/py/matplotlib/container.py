@@ -9,6 +9,9 @@ class Container(tuple):
     def __init__(self, kl, label=None):
         self._label = "" if label is None else str(label)
 
+    def __repr__(self):
+        return f"<{type(self).__name__} object of {len(self)} artists>"
+
     def get_label(self):
         return self._label
 

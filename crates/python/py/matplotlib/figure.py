@@ -194,7 +194,9 @@ class Figure:
         w, h = self.get_size_inches()
         return "<Figure size %gx%g with %d Axes>" % (w * self.dpi, h * self.dpi, len(self.axes))
 
-    __str__ = __repr__
+    def __str__(self):
+        w, h = self.get_size_inches()
+        return "Figure(%gx%g)" % (w * self.dpi, h * self.dpi)
 
     def get_size_inches(self):
         return tuple(self._size)
@@ -457,19 +459,20 @@ class Figure:
 
     # Output.
 
-    def to_svg(self):
-        """The figure drawn as an SVG document."""
+    def to_svg(self, saving=False):
+        """The figure drawn as an SVG document (`saving`: for savefig, which
+        draws as matplotlib's Agg draws, with its messages; show() does not)."""
         from ._svg import render
         if self._tight:
             self.tight_layout()
-        return render(self)
+        return render(self, saving)
 
     def savefig(self, fname, *, dpi=None, format=None, bbox_inches=None, **kwargs):
         """Writes the figure as an SVG document. The playground has no
         rasterizer, so a PNG, PDF or JPEG name gets the SVG document too
         (programs run on as they do under matplotlib; the bytes are SVG)."""
         import os
-        svg = self.to_svg()
+        svg = self.to_svg(saving=True)
         if hasattr(fname, "write"):
             try:
                 fname.write(svg)

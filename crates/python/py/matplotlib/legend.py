@@ -68,6 +68,9 @@ class Legend:
         self._bbox_to_anchor = bbox_to_anchor
         self._visible = True
 
+    def __str__(self):
+        return "Legend"
+
     def get_texts(self):
         return list(self.texts)
 

@@ -248,5 +248,10 @@ class Line2D(Artist):
     def get_path_points(self):
         return list(zip(self._x, self._y))
 
-    def __repr__(self):
-        return f"Line2D({self._label})"
+    def __str__(self):
+        if self._label != "":
+            return f"Line2D({self._label})"
+        if len(self._x) > 3:
+            return "Line2D(({:g},{:g}),({:g},{:g}),...,({:g},{:g}))".format(
+                self._x[0], self._y[0], self._x[1], self._y[1], self._x[-1], self._y[-1])
+        return "Line2D(%s)" % ",".join("({:g},{:g})".format(x, y) for x, y in zip(self._x, self._y))
