@@ -222,15 +222,11 @@ fn judge(program: &Program, output: &str, exit: i32) -> Option<String> {
 }
 
 /// The first line of the exception a failing program ended with, if any:
-/// the reason worth reporting.
+/// the reason worth reporting. It is the first line after the last
+/// traceback's frames that is not indented.
 fn exception_line(output: &str) -> Option<&str> {
-    if !output.contains("Traceback (most recent call last):") {
-        return None;
-    }
-    output
-        .lines()
-        .rev()
-        .find(|l| !l.starts_with(' ') && !l.trim().is_empty() && l.contains(':'))
+    let (_, rest) = output.rsplit_once("Traceback (most recent call last):\n")?;
+    rest.lines().find(|l| !l.starts_with([' ', '\t']))
 }
 
 /// Files of the shared corpus the vendored copy leaves out: stray

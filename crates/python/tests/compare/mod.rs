@@ -52,7 +52,8 @@ fn tokens(text: &str) -> Vec<(Token<'_>, usize)> {
             }
             out.push((Token::Address, line));
         } else if c.is_ascii_digit()
-            || (c == b'-' || c == b'.') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)
+            || (c == b'-' || c == b'+' || c == b'.')
+                && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)
         {
             i += 1;
             while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.') {
@@ -182,6 +183,9 @@ pub fn self_check() {
     assert!(!ok("a\nb", "a b"));
     assert!(!ok("a", "a b"));
     assert!(compare_with("took 3.2 ms\n", "took 17.0 ms\n", Numbers::Masked).is_none());
+    // A sign is part of its number: `%+f` of a value within the tolerance
+    // of zero may print either.
+    assert!(ok("mean +0.000000\n", "mean -0.000000\n"));
     assert!(compare_with("took 3.2 ms\n", "took ms\n", Numbers::Masked).is_some());
     assert_eq!(
         compare("a\nb 1\n", "a\nb 2\n").as_deref(),
