@@ -126,8 +126,10 @@ _DEFAULTS = {
     "svg.fonttype": "path",
 }
 
-_CYCLE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-          "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+# tab10, which matplotlib 3.11's default cycle holds as RGB tuples.
+_CYCLE = [tuple(int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)) for h in (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")]
 
 
 class Cycler:

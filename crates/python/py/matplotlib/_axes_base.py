@@ -440,6 +440,8 @@ class AxesBase:
         names = ("x", "y") if axis == "both" else (axis,)
         for name in names:
             self._lims[name].auto = bool(enable) if enable is not None else True
+            if tight:
+                self._margins[name] = 0.0
         if tight is not None:
             self._tight = bool(tight)
         self._stale()

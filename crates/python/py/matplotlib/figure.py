@@ -174,7 +174,7 @@ class Figure:
         if not (w > 0 and h > 0):
             raise ValueError(f"figure size must be positive finite not {figsize}")
         self._size = [w, h]
-        self.dpi = float(dpi if dpi is not None else rcParams["figure.dpi"])
+        self.dpi = dpi if dpi is not None else rcParams["figure.dpi"]
         self._facecolor = facecolor or rcParams["figure.facecolor"]
         self.subplotpars = subplotpars or SubplotParams()
         self.axes = []
@@ -222,7 +222,7 @@ class Figure:
         return self.dpi
 
     def set_dpi(self, dpi):
-        self.dpi = float(dpi)
+        self.dpi = dpi
 
     def set_facecolor(self, c):
         self._facecolor = c
