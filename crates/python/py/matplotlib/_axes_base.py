@@ -6,7 +6,7 @@ import math
 
 from . import rcParams
 from .axis import XAxis, YAxis
-from .text import Text, font_size
+from .text import Text
 from .transforms import Bbox
 
 
@@ -187,10 +187,6 @@ class AxesBase:
             for ax in self._lims[name].axes:
                 ax._datalim_cache = None
 
-    def _of(self, kind):
-        return [a for a in self._children if type(a).__name__ in kind or
-                any(b.__name__ in kind for b in type(a).__mro__)]
-
     @property
     def lines(self):
         from .lines import Line2D
@@ -276,10 +272,6 @@ class AxesBase:
                 "y": (min(ys), max(ys), ymin_pos) if ys else None,
             }
         return self._datalim_cache
-
-    @property
-    def _datalim_view(self):
-        return self._datalim()
 
     def _minpos(self, name):
         lims = [ax._datalim()[name] for ax in self._lims[name].axes]

@@ -2,7 +2,6 @@
 errorbar, fill_between, axhline/axvline, text, legend), over the state in
 `_axes_base`."""
 
-import math
 
 from . import rcParams
 from ._axes_base import AxesBase

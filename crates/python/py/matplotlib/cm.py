@@ -4,7 +4,7 @@ lookup table real matplotlib uses (recorded in `_data`), and
 
 from . import rcParams
 from ._data import CMAPS as _LUTS
-from .colors import Colormap, ListedColormap, Normalize
+from .colors import Colormap, Normalize
 
 __all__ = ["ScalarMappable", "ColormapRegistry"]
 

@@ -2,7 +2,6 @@
 takes its room from the parent as matplotlib's `make_axes` does
 (fraction 0.15, pad 0.05, aspect 20)."""
 
-from .transforms import Bbox
 
 
 class Colorbar:

@@ -5,7 +5,7 @@ font itself; ours sums advances, without kerning or hinting). Mathtext
 superscripts and subscripts."""
 
 from . import rcParams
-from ._data import ADVANCES, ASCENT, DESCENT
+from ._data import ADVANCES, DESCENT
 
 # matplotlib sizes a line of text by the ink of "lp": the ascent of 'l'
 # (0.76 of the size in DejaVu Sans) above the baseline, 'p''s descent below.

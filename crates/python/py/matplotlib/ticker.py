@@ -18,10 +18,6 @@ __all__ = ["Locator", "MaxNLocator", "AutoLocator", "LogLocator", "FixedLocator"
            "StrMethodFormatter", "PercentFormatter", "scale_range"]
 
 
-def _floor_div(a, b):
-    return math.floor(a / b) if b else 0.0
-
-
 def _np_round(x, decimals):
     """NumPy's `round`: scale, round half to even, unscale."""
     if decimals >= 0:
