@@ -124,3 +124,26 @@ fn run_refuses_an_unknown_option_before_the_program() {
     let (output, exit) = gradscope_run(&dir.0, &["p.py", "--frobnicate"]);
     assert_eq!((output.as_str(), exit), ("['p.py', '--frobnicate']\n", 0));
 }
+
+#[test]
+fn run_reads_the_program_from_stdin_with_its_arguments() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gradscope"))
+        .args(["run", "-", "a", "--b"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"import sys\nprint(sys.argv, __name__)\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    // As `python - a --b`.
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "['-', 'a', '--b'] __main__\n"
+    );
+}

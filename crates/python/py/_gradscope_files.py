@@ -380,7 +380,8 @@ def _enter_program(file_name, args):
     global _program_dir, _cwd
     _refresh_host()
     _cwd = "/"
-    sys.argv = [file_name, *args]
+    # `python - ARGS` names a program read from stdin "-".
+    sys.argv = ["-" if file_name == "<stdin>" else file_name, *args]
     if _program_dir is not None and _program_dir in sys.path:
         sys.path.remove(_program_dir)
     folder = "/" if file_name.startswith("<") else _parent(_abs(file_name))
