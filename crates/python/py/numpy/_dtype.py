@@ -437,6 +437,8 @@ class bool_(generic):
 
 
 builtins_bool = bool
+# NumPy 2 names the type `numpy.bool` (`np.bool_` is an alias).
+bool_.__name__ = bool_.__qualname__ = "bool"
 True_ = object.__new__(bool_)
 True_._value = True
 False_ = object.__new__(bool_)

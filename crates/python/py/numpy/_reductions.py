@@ -4,10 +4,15 @@ Float64 sums along the innermost axis (and over a whole array) add in
 NumPy's pairwise order (numpy/_core/src/umath/loops_utils.h.src:
 blocks of up to 128 elements summed in eight lanes, halves split at
 multiples of eight), so sums print the same last digits as NumPy's. The
-engine's own `sum` adds in PyTorch's order (a cascade of interleaved
-partial sums), so the eight lanes of every block are added here one row
-at a time, over a gathered (rows, blocks, 16, 8) view, and the block
-results are combined in the tree's order. Sums along another single axis
+engine's own `sum` adds in PyTorch's order; for the blocks' lanes that
+order is the sequential one NumPy uses when the rows to add (at most 16)
+are the outer dimension and the lanes of at least four blocks lie
+contiguous inside (PyTorch's `vectorized_outer_sum` gives every lane of
+whole groups of four vectors one plain cascade, which adds fewer than 32
+values in order). So the blocks are gathered as (16, blocks, 8), the
+number of blocks padded to a multiple of four with zero rows, summed over
+the first dimension, and the block results combined in the tree's order;
+`pairwise_sums_exact` in the fixtures checks that this holds. Sums along another single axis
 add rows in order, as NumPy's outer loop does. Float32 sums, and float64
 sums over several axes at once, use the engine's order and may differ
 from NumPy's in the last bit.
@@ -43,8 +48,9 @@ def _leaves(n):
     rows = [length // 8 for _, length in leaves]
     width = builtins.max(rows)
     zero_row = n // 8
-    index = [[lo // 8 + k if k < m else zero_row for k in range(width)]
-             for (lo, _), m in zip(leaves, rows)]
+    padded = -(-len(leaves) // 4) * 4
+    spans = [(lo // 8, m) for (lo, _), m in zip(leaves, rows)] + [(0, 0)] * (padded - len(leaves))
+    index = [[start + k if k < m else zero_row for start, m in spans] for k in range(width)]
     last_lo, last_len = leaves[-1]
     rest = list(range(last_lo + 8 * (last_len // 8), last_lo + last_len))
     found = (tree, torch.tensor(index, dtype=torch.int64), rest, len(leaves))
@@ -69,10 +75,7 @@ def _pairwise_rows(t):
     tree, index, rest, count = _leaves(n)
     blocks = t[:, : 8 * (n // 8)].reshape(b, n // 8, 8)
     blocks = torch.cat([blocks, torch.zeros((b, 1, 8), dtype=t.dtype)], 1)
-    gathered = blocks[:, index]
-    lanes = gathered[:, :, 0]
-    for k in range(1, gathered.shape[2]):
-        lanes = lanes + gathered[:, :, k]
+    lanes = blocks[:, index].sum(1)[:, :count]
     s = lanes[..., 0::2] + lanes[..., 1::2]
     s = s[..., 0::2] + s[..., 1::2]
     leaf = s[..., 0] + s[..., 1]

@@ -350,7 +350,7 @@ class RandomState:
             idx = self.permutation(pop)._t[:n]
         if shape is None:
             i = int(idx[0].item())
-            return int64_dtype.type(i) if values is None else values[i]
+            return i if values is None else values[i]
         idx = idx.reshape(shape)
         if values is None:
             return _wrap(idx, int64_dtype)
