@@ -3,12 +3,12 @@
 PCG64 (XSL-RR 128/64) and SeedSequence's hashing are written over Python
 integers, exactly as numpy/random/_pcg64 and bit_generator define them, so
 `random`, `integers` (Lemire's bounded method), `choice` and `permutation`
-give NumPy's numbers. `normal` uses NumPy's 256-box ziggurat with tables
-computed here from Marsaglia and Tsang's recurrence in float64; NumPy's
-own tables were computed differently in their last bits, so about one
-normal draw in seven differs from NumPy's in the last digits (the stream
-of draws stays aligned). Draws run one at a time on the host: this
-generator suits the small draws programs make, not millions of numbers.
+give NumPy's numbers. `normal` is NumPy's 256-box ziggurat: the box
+widths, which scale every draw, are NumPy's (`_ziggurat.py`, read back
+from NumPy's own draws); the thresholds and heights, which only decide
+rare rejections, come from Marsaglia and Tsang's recurrence. Draws run
+one at a time on the host: this generator suits the small draws programs
+make, not millions of numbers.
 """
 
 import math as _math
@@ -127,6 +127,8 @@ class PCG64:
 
 
 def _ziggurat_tables():
+    from ._ziggurat import WIDTHS
+
     r = 3.6541528853610088
     v = 0.004928673233974652
     m1 = 2.0 ** 52
@@ -146,7 +148,7 @@ def _ziggurat_tables():
         tn = dn
         fi[i] = _math.exp(-0.5 * dn * dn)
         wi[i] = dn / m1
-    return ki, wi, fi
+    return ki, list(WIDTHS), fi
 
 
 _TABLES = None
