@@ -3,13 +3,15 @@
 //! rustpython-pylib) or this crate changes, not when the runtime's own
 //! Python (crates/python/py) does.
 //!
-//! It writes two frozen libraries into `OUT_DIR`: `start.bin`, the modules
-//! the interpreter needs to start (the import closure of `torch`), which
-//! every build includes; and `stdlib-HASH.bin`, everything else, which the
-//! native build includes and the page fetches the first time a program
-//! imports one of them (the content hash in its name lets browsers cache it
-//! for good). `index.rs` lists the second's modules, so that a name that is
-//! not there costs no download.
+//! It writes frozen libraries into `OUT_DIR`: `start.bin`, the modules the
+//! interpreter needs to start (the import closure of `torch`), which every
+//! build includes; and the rest in two files, `rest-0.bin` (what programs
+//! commonly import) and `rest-1.bin` (everything else), which the native
+//! build includes and the page fetches, each the first time a program
+//! imports one of its modules, as `stdlib-HASH.bin` (the content hash in the
+//! name lets browsers cache it for good; `files.txt` pairs the names).
+//! `index.rs` lists their modules, so that a name that is in neither costs
+//! no download.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -45,6 +47,95 @@ const START: &[&str] = &[
     "weakref",
 ];
 
+/// The modules of the first file the page fetches: what the standard
+/// library programs commonly import (`json re dataclasses enum string
+/// datetime argparse pickle struct inspect traceback textwrap pprint
+/// statistics fractions decimal queue threading unittest zipfile glob timeit
+/// ast logging pathlib tempfile shutil`, and `numpy`, `matplotlib.pyplot`,
+/// `tqdm`) needs beyond [`START`], measured as the `sys.modules` entries
+/// those imports add (crates/python/tests/stdlib.rs checks it still holds):
+/// 1.2 MB against 4.7 MB for all of `Lib`. The rest is a second file,
+/// fetched only by a program that imports one of its modules.
+const COMMON: &[&str] = &[
+    "_colorize",
+    "_compat_pickle",
+    "_opcode_metadata",
+    "_pydecimal",
+    "annotationlib",
+    "argparse",
+    "ast",
+    "bz2",
+    "codeop",
+    "compression",
+    "compression._common",
+    "compression._common._streams",
+    "contextvars",
+    "dataclasses",
+    "datetime",
+    "decimal",
+    "difflib",
+    "dis",
+    "encodings",
+    "encodings.aliases",
+    "enum",
+    "fnmatch",
+    "fractions",
+    "genericpath",
+    "gettext",
+    "glob",
+    "importlib",
+    "importlib._abc",
+    "importlib.machinery",
+    "importlib.util",
+    "inspect",
+    "json",
+    "json.decoder",
+    "json.encoder",
+    "json.scanner",
+    "linecache",
+    "locale",
+    "logging",
+    "lzma",
+    "ntpath",
+    "opcode",
+    "pathlib",
+    "pathlib._os",
+    "pickle",
+    "posixpath",
+    "pprint",
+    "queue",
+    "re",
+    "re._casefix",
+    "re._compiler",
+    "re._constants",
+    "re._parser",
+    "shutil",
+    "signal",
+    "stat",
+    "statistics",
+    "string",
+    "struct",
+    "tempfile",
+    "textwrap",
+    "threading",
+    "timeit",
+    "token",
+    "tokenize",
+    "traceback",
+    "unittest",
+    "unittest.case",
+    "unittest.loader",
+    "unittest.main",
+    "unittest.result",
+    "unittest.runner",
+    "unittest.signals",
+    "unittest.suite",
+    "unittest.util",
+    "zipfile",
+    "zipfile._path",
+    "zipfile._path.glob",
+];
+
 /// Parts of `Lib` that are not shipped: they cannot work in a sandbox
 /// without processes, network, native libraries or a display, or they are
 /// tools around an interpreter install. Importing the blocked ones says why
@@ -74,45 +165,58 @@ fn main() -> Result<(), String> {
     let compiled = compile_all(&lib, &files)?;
 
     let mut start = Vec::new();
-    let mut rest = Vec::new();
+    // The files after the start set: [`COMMON`], then everything else.
+    let mut files_out: [Vec<(String, FrozenModule<Vec<u8>>)>; 2] = [Vec::new(), Vec::new()];
     let mut skipped = Vec::new();
     for (rel, result) in files.iter().zip(compiled) {
         match result {
             Ok((name, module)) if START.contains(&name.as_str()) => start.push((name, module)),
-            Ok((name, module)) => rest.push((name, module)),
+            Ok((name, module)) => {
+                let file = usize::from(!COMMON.contains(&name.as_str()));
+                files_out[file].push((name, module));
+            }
             Err(_) => skipped.push(module_name(rel).0),
         }
     }
-    if let Some(missing) = START
-        .iter()
-        .find(|name| !start.iter().any(|(n, _)| n == *name))
-    {
-        return Err(format!(
-            "the start module {missing} is not in {}",
-            lib.display()
-        ));
+    for (list, names) in [("START", START), ("COMMON", COMMON)] {
+        let have = |name: &&str| start.iter().chain(&files_out[0]).any(|(n, _)| n == name);
+        if let Some(missing) = names.iter().find(|name| !have(name)) {
+            return Err(format!(
+                "{list} names {missing}, which is not in {}",
+                lib.display()
+            ));
+        }
     }
-    rest.sort_by(|a, b| a.0.cmp(&b.0));
 
-    let start_bytes = encode(&start);
-    let rest_bytes = encode(&rest);
-    let rest_file = format!("stdlib-{:016x}.bin", fnv1a(&rest_bytes));
-    write(&out.join("start.bin"), &start_bytes)?;
-    write(&out.join("rest.bin"), &rest_bytes)?;
+    write(&out.join("start.bin"), &encode(&start))?;
+    let mut index = String::new();
+    let mut names = Vec::new();
+    let mut rest_files = Vec::new();
+    for (file, modules) in files_out.iter().enumerate() {
+        let bytes = encode(modules);
+        let name = format!("stdlib-{:016x}.bin", fnv1a(&bytes));
+        write(&out.join(format!("rest-{file}.bin")), &bytes)?;
+        let _ = writeln!(index, "rest-{file}.bin {name}");
+        rest_files.push(name);
+        names.extend(modules.iter().map(|(n, m)| (n.clone(), m.package, file)));
+    }
+    // For `cargo xtask build-web`: which blob ships under which name.
+    write(&out.join("files.txt"), index.as_bytes())?;
+    names.sort();
 
     let mut index = String::new();
     let _ = writeln!(
         index,
-        "/// The file name the page fetches [`REST`] by: its content hash."
+        "/// The file names the page fetches [`REST`]'s files by: each names its content."
     );
-    let _ = writeln!(index, "pub const REST_FILE: &str = {rest_file:?};");
+    let _ = writeln!(index, "pub const REST_FILES: [&str; 2] = {rest_files:?};");
     let _ = writeln!(
         index,
-        "/// Modules in the rest, sorted, each with whether it is a package."
+        "/// Modules of the rest, sorted: name, whether a package, which file."
     );
-    let _ = writeln!(index, "static REST_MODULES: &[(&str, bool)] = &[");
-    for (name, module) in &rest {
-        let _ = writeln!(index, "    ({name:?}, {}),", module.package);
+    let _ = writeln!(index, "static REST_MODULES: &[(&str, bool, u8)] = &[");
+    for (name, package, file) in &names {
+        let _ = writeln!(index, "    ({name:?}, {package}, {file}),");
     }
     let _ = writeln!(index, "];");
     let _ = writeln!(index, "/// Modules of `Lib` RustPython 0.6 cannot compile.");

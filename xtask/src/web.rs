@@ -96,9 +96,10 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
         let bound = bind_and_optimise(ctx, &wasm, stem)?;
         copy_dir(&bound, &pkg, None)?;
     }
-    let (blob, name) = stdlib_blob(&release)?;
-    fs::copy(&blob, pkg.join(&name))
-        .with_context(|| format!("copying {} to pkg/{name}", blob.display()))?;
+    for (blob, name) in stdlib_files(&release)? {
+        fs::copy(&blob, pkg.join(&name))
+            .with_context(|| format!("copying {} to pkg/{name}", blob.display()))?;
+    }
 
     let web = ctx.root.join("web");
     if !web.is_dir() {
@@ -124,25 +125,25 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
 }
 
 /// The standard library the worker fetches on a program's first import of
-/// a module not frozen into it (crates/webworker/src/stdlib.rs): the blob
-/// gradscope-stdlib's build script wrote for the wasm build, and the file
-/// name, with its content hash, that the worker asks for (`REST_FILE` in
-/// the `index.rs` beside it). The newest, should older builds of the crate
-/// be left in `build/`.
-fn stdlib_blob(release: &Path) -> Result<(PathBuf, String)> {
+/// a module not frozen into it (crates/webworker/src/stdlib.rs): the files
+/// gradscope-stdlib's build script wrote for the wasm build, each with the
+/// name, its content hash in it, that the worker asks for (`files.txt`
+/// beside them pairs the two). The newest output, should older builds of
+/// the crate be left in `build/`.
+fn stdlib_files(release: &Path) -> Result<Vec<(PathBuf, String)>> {
     let build = release.join("build");
     let mut newest: Option<(std::time::SystemTime, PathBuf)> = None;
     for entry in fs::read_dir(&build).with_context(|| format!("reading {}", build.display()))? {
         let out = entry?.path().join("out");
-        let blob = out.join("rest.bin");
+        let list = out.join("files.txt");
         let is_stdlib = out
             .parent()
             .and_then(Path::file_name)
             .is_some_and(|n| n.to_string_lossy().starts_with("gradscope-stdlib-"));
-        if !is_stdlib || !blob.is_file() {
+        if !is_stdlib || !list.is_file() {
             continue;
         }
-        let modified = fs::metadata(&blob)?.modified()?;
+        let modified = fs::metadata(&list)?.modified()?;
         if newest.as_ref().is_none_or(|(t, _)| modified > *t) {
             newest = Some((modified, out));
         }
@@ -150,21 +151,33 @@ fn stdlib_blob(release: &Path) -> Result<(PathBuf, String)> {
     let Some((_, out)) = newest else {
         bail!("no gradscope-stdlib output under {}", build.display());
     };
-    let index = fs::read_to_string(out.join("index.rs"))
-        .with_context(|| format!("reading {}", out.join("index.rs").display()))?;
-    let name = rest_file_name(&index)
-        .with_context(|| format!("no REST_FILE in {}", out.join("index.rs").display()))?;
-    Ok((out.join("rest.bin"), name))
+    let list = fs::read_to_string(out.join("files.txt"))
+        .with_context(|| format!("reading {}", out.join("files.txt").display()))?;
+    let files = stdlib_file_names(&list).with_context(|| {
+        format!(
+            "{} is not `BLOB NAME` lines",
+            out.join("files.txt").display()
+        )
+    })?;
+    Ok(files
+        .into_iter()
+        .map(|(blob, name)| (out.join(blob), name))
+        .collect())
 }
 
-/// The value of `pub const REST_FILE: &str = "...";` in gradscope-stdlib's
-/// generated `index.rs`.
-fn rest_file_name(index: &str) -> Option<String> {
-    let line = index
+/// The pairs of gradscope-stdlib's `files.txt`: each line a blob in its
+/// output and the plain file name it ships as.
+fn stdlib_file_names(list: &str) -> Option<Vec<(String, String)>> {
+    let plain = |s: &str| !s.is_empty() && !s.contains(['/', '\\']) && !s.starts_with('.');
+    let files: Option<Vec<_>> = list
         .lines()
-        .find(|l| l.starts_with("pub const REST_FILE: &str = "))?;
-    let name = line.split('"').nth(1)?;
-    (name.starts_with("stdlib-") && !name.contains('/')).then(|| name.to_string())
+        .map(|line| {
+            let (blob, name) = line.split_once(' ')?;
+            (plain(blob) && plain(name) && name.starts_with("stdlib-"))
+                .then(|| (blob.to_string(), name.to_string()))
+        })
+        .collect();
+    files.filter(|f| !f.is_empty())
 }
 
 /// `wasm-bindgen` and then `wasm-opt -Oz` of one crate's module, into
@@ -450,15 +463,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rest_file_name_is_read_from_the_index() {
-        let index =
-            "/// doc\npub const REST_FILE: &str = \"stdlib-00ff.bin\";\nstatic X: u8 = 0;\n";
-        assert_eq!(rest_file_name(index).as_deref(), Some("stdlib-00ff.bin"));
+    fn stdlib_files_are_read_from_the_list() {
+        let list = "rest-0.bin stdlib-00ff.bin\nrest-1.bin stdlib-11ee.bin\n";
         assert_eq!(
-            rest_file_name("pub const REST_FILE: &str = \"../x\";"),
-            None
+            stdlib_file_names(list),
+            Some(vec![
+                ("rest-0.bin".to_string(), "stdlib-00ff.bin".to_string()),
+                ("rest-1.bin".to_string(), "stdlib-11ee.bin".to_string()),
+            ])
         );
-        assert_eq!(rest_file_name(""), None);
+        assert_eq!(stdlib_file_names("rest-0.bin ../stdlib-x.bin"), None);
+        assert_eq!(stdlib_file_names("rest-0.bin"), None);
+        assert_eq!(stdlib_file_names(""), None);
     }
 
     #[test]

@@ -1,11 +1,11 @@
 //! The standard library beyond what the interpreter starts with: the
 //! native half of `py/_gradscope_stdlib.py`'s finder, over
-//! `gradscope_stdlib::REST`.
+//! `gradscope_stdlib`'s two files of the rest.
 //!
-//! Natively the modules are in the binary. In the browser they are one
-//! separate file, fetched the first time a program imports one of them, by
-//! the function the embedder gives [`set_stdlib_fetch`]; until then only the
-//! list of their names (a few kilobytes) is in the wasm.
+//! Natively the files are in the binary. In the browser each is fetched the
+//! first time a program imports one of its modules, by the function the
+//! embedder gives [`set_stdlib_fetch`]; until then only the list of their
+//! modules' names (a few kilobytes) is in the wasm.
 
 use std::sync::OnceLock;
 
@@ -13,76 +13,96 @@ use rustpython_vm::builtins::{PyCode, PyModule};
 use rustpython_vm::frozen::FrozenLib;
 use rustpython_vm::{AsObject, Py, PyRef, PyResult, VirtualMachine};
 
-/// Fetches the file named by its argument (`gradscope_stdlib::REST_FILE`),
-/// whole, or says why it could not.
+/// Fetches the file named by its argument (one of
+/// `gradscope_stdlib::REST_FILES`), whole, or says why it could not.
 pub type StdlibFetch = fn(&str) -> Result<Vec<u8>, String>;
 
 static FETCH: OnceLock<StdlibFetch> = OnceLock::new();
 
-/// The fetched bytes, kept for the life of the process (modules are decoded
+/// The fetched files, kept for the life of the process (modules are decoded
 /// from them on each first import).
 #[cfg(target_arch = "wasm32")]
-static FETCHED: OnceLock<&'static [u8]> = OnceLock::new();
+static FETCHED: [OnceLock<&'static [u8]>; 2] = [OnceLock::new(), OnceLock::new()];
 
-/// How the runtime gets the standard library's file where it is not in the
-/// binary (wasm32: the worker fetches it); natively unused. Only the first
-/// call counts.
+/// How the runtime gets the standard library's files where they are not in
+/// the binary (wasm32: the worker fetches them); natively unused. Only the
+/// first call counts.
 pub fn set_stdlib_fetch(fetch: StdlibFetch) {
     let _ = FETCH.set(fetch);
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn rest() -> Result<&'static [u8], String> {
+fn rest(file: usize) -> Result<&'static [u8], String> {
     let _ = FETCH.get();
-    Ok(gradscope_stdlib::REST)
+    gradscope_stdlib::REST
+        .get(file)
+        .copied()
+        .ok_or_else(|| format!("there is no file {file}"))
 }
 
 #[cfg(target_arch = "wasm32")]
-fn rest() -> Result<&'static [u8], String> {
-    if let Some(bytes) = FETCHED.get() {
+fn rest(file: usize) -> Result<&'static [u8], String> {
+    let (Some(cell), Some(name)) = (FETCHED.get(file), gradscope_stdlib::REST_FILES.get(file))
+    else {
+        return Err(format!("there is no file {file}"));
+    };
+    if let Some(bytes) = cell.get() {
         return Ok(bytes);
     }
     let fetch = FETCH
         .get()
         .ok_or_else(|| "this build has no way to fetch it".to_string())?;
-    let bytes: &'static [u8] = Vec::leak(fetch(gradscope_stdlib::REST_FILE)?);
-    Ok(FETCHED.get_or_init(|| bytes))
+    let bytes: &'static [u8] = Vec::leak(fetch(name)?);
+    Ok(cell.get_or_init(|| bytes))
 }
 
-/// Registers `_stdlib_find` and `_stdlib_code` on `_gradscope`.
+/// Registers `_stdlib_find`, `_stdlib_file` and `_stdlib_code` on
+/// `_gradscope`.
 pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<()> {
     // Whether `name` is a module of the rest of the standard library:
     // True for a package, False for a module, None when it is not there.
-    let find = vm.new_function("_stdlib_find", |name: String| gradscope_stdlib::find(&name));
-    module
-        .as_object()
-        .set_attr(vm.ctx.intern_str("_stdlib_find"), find, vm)?;
+    let find = vm.new_function("_stdlib_find", |name: String| {
+        gradscope_stdlib::find(&name).map(|found| found.package)
+    });
+    // Which file holds it (tests check what the common imports need).
+    let file = vm.new_function("_stdlib_file", |name: String| {
+        gradscope_stdlib::find(&name).map(|found| found.file)
+    });
     let code = vm.new_function("_stdlib_code", code);
-    module
-        .as_object()
-        .set_attr(vm.ctx.intern_str("_stdlib_code"), code, vm)
+    for (name, function) in [
+        ("_stdlib_find", find),
+        ("_stdlib_file", file),
+        ("_stdlib_code", code),
+    ] {
+        module
+            .as_object()
+            .set_attr(vm.ctx.intern_str(name), function, vm)?;
+    }
+    Ok(())
 }
 
 /// The code object of the standard-library module `name`.
 fn code(name: String, vm: &VirtualMachine) -> PyResult<PyRef<PyCode>> {
-    let bytes = rest().map_err(|why| {
+    let not_found = |why: String| {
         vm.new_import_error(
-            format!(
-                "No module named '{name}': the standard library ({}) could not be loaded: {why}",
-                gradscope_stdlib::REST_FILE
-            ),
+            format!("No module named '{name}'{why}"),
             vm.ctx.new_utf8_str(name.as_str()),
         )
+    };
+    let found = gradscope_stdlib::find(&name).ok_or_else(|| not_found(String::new()))?;
+    let bytes = rest(found.file).map_err(|why| {
+        let file = gradscope_stdlib::REST_FILES
+            .get(found.file)
+            .copied()
+            .unwrap_or_default();
+        not_found(format!(
+            ": the standard library's file {file} could not be loaded: {why}"
+        ))
     })?;
     let module = FrozenLib::from_ref(bytes)
         .decode()
         .find(|(n, _)| *n == name)
         .map(|(_, m)| m)
-        .ok_or_else(|| {
-            vm.new_import_error(
-                format!("No module named '{name}'"),
-                vm.ctx.new_utf8_str(name.as_str()),
-            )
-        })?;
+        .ok_or_else(|| not_found(String::new()))?;
     Ok(PyCode::new_ref_from_frozen(vm, module.code))
 }

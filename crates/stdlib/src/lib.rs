@@ -1,12 +1,13 @@
 //! The standard library of gradscope's Python runtime: RustPython 0.6's
-//! pure-Python `Lib`, compiled to bytecode by `build.rs` into two frozen
+//! pure-Python `Lib`, compiled to bytecode by `build.rs` into frozen
 //! libraries (the bytes of `rustpython_compiler_core::frozen::FrozenLib`).
 //!
 //! [`START`] holds what the interpreter imports to start and is in every
-//! build. [`REST`] holds everything else: natively it is included here; in
-//! the browser it is a separate file, [`REST_FILE`], that the worker
-//! fetches the first time a program imports a module [`find`] names, so
-//! that the worker's wasm carries only what start needs.
+//! build. The rest is two files: what programs commonly import, and
+//! everything else. Natively both are included here ([`REST`]); in the
+//! browser each is a separate file, named in [`REST_FILES`], that the worker
+//! fetches the first time a program imports a module [`find`] places in it,
+//! so that the worker's wasm carries only what start needs.
 
 include!(concat!(env!("OUT_DIR"), "/index.rs"));
 
@@ -14,27 +15,42 @@ include!(concat!(env!("OUT_DIR"), "/index.rs"));
 /// prelude), frozen.
 pub static START: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/start.bin"));
 
-/// Every other module, frozen; the page fetches it as [`REST_FILE`].
+/// The rest, frozen, as the files the page fetches as [`REST_FILES`].
 #[cfg(not(target_arch = "wasm32"))]
-pub static REST: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rest.bin"));
+pub static REST: [&[u8]; 2] = [
+    include_bytes!(concat!(env!("OUT_DIR"), "/rest-0.bin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/rest-1.bin")),
+];
 
-/// The path of [`REST`]'s bytes in this build's output, which
-/// `cargo xtask build-web` copies beside the worker as [`REST_FILE`].
-pub const REST_PATH: &str = concat!(env!("OUT_DIR"), "/rest.bin");
-
-/// Whether `name` (dotted) is a module of [`REST`]: `Some(true)` for a
-/// package, `Some(false)` for a plain module, `None` if it is not there.
-pub fn find(name: &str) -> Option<bool> {
-    REST_MODULES
-        .binary_search_by(|(n, _)| (*n).cmp(name))
-        .ok()
-        .map(|i| REST_MODULES[i].1)
+/// Where a module of the rest is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Whether it is a package (`json`) rather than a plain module.
+    pub package: bool,
+    /// Which of the files ([`REST_FILES`]) holds it.
+    pub file: usize,
 }
 
-/// Every module of [`REST`], sorted by name, each with whether it is a
-/// package.
-pub fn rest_modules() -> &'static [(&'static str, bool)] {
-    REST_MODULES
+/// Where `name` (dotted) is in the rest of the standard library, if it is.
+pub fn find(name: &str) -> Option<Found> {
+    let i = REST_MODULES.binary_search_by(|m| m.0.cmp(name)).ok()?;
+    REST_MODULES.get(i).map(|&(_, package, file)| Found {
+        package,
+        file: usize::from(file),
+    })
+}
+
+/// Every module of the rest, sorted by name.
+pub fn rest_modules() -> impl Iterator<Item = (&'static str, Found)> {
+    REST_MODULES.iter().map(|&(name, package, file)| {
+        (
+            name,
+            Found {
+                package,
+                file: usize::from(file),
+            },
+        )
+    })
 }
 
 #[cfg(test)]
@@ -43,9 +59,11 @@ mod tests {
 
     #[test]
     fn find_tells_packages_from_modules() {
-        assert_eq!(find("json"), Some(true));
-        assert_eq!(find("json.decoder"), Some(false));
-        assert_eq!(find("argparse"), Some(false));
+        let at = |package, file| Some(Found { package, file });
+        assert_eq!(find("json"), at(true, 0));
+        assert_eq!(find("json.decoder"), at(false, 0));
+        assert_eq!(find("argparse"), at(false, 0));
+        assert_eq!(find("asyncio"), at(true, 1));
         assert_eq!(find("torch"), None);
         // Start modules are in START only.
         assert_eq!(find("typing"), None);
@@ -58,8 +76,16 @@ mod tests {
     }
 
     #[test]
-    fn rest_file_names_its_content() {
-        assert!(REST_FILE.starts_with("stdlib-") && REST_FILE.ends_with(".bin"));
-        assert!(!REST.is_empty() && !START.is_empty());
+    fn rest_files_name_their_content() {
+        for name in REST_FILES {
+            assert!(
+                name.starts_with("stdlib-") && name.ends_with(".bin"),
+                "{name}"
+            );
+        }
+        assert_ne!(REST_FILES[0], REST_FILES[1]);
+        assert!(REST.iter().all(|f| !f.is_empty()) && !START.is_empty());
+        // The common file is the small one.
+        assert!(REST[0].len() * 2 < REST[1].len());
     }
 }
