@@ -270,7 +270,7 @@ fn execute(options: &Options, source: &str) -> ExitCode {
             .parent()
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default();
-        let found = program_folder_files(&folder);
+        let found = program_folder_files(&folder, FOLDER_MAX_FILES, FOLDER_MAX_BYTES);
         if let Some(message) = &found.skipped {
             eprintln!("gradscope: {message}");
         }
@@ -348,8 +348,8 @@ struct FolderFiles {
 
 /// Reads the tree under `folder` (`""`: the working directory), in sorted
 /// order, leaving out hidden entries (`.git`, `.venv`) and `__pycache__`,
-/// and stopping at [`FOLDER_MAX_FILES`] files or [`FOLDER_MAX_BYTES`].
-fn program_folder_files(folder: &std::path::Path) -> FolderFiles {
+/// and stopping past `max_files` files or `max_bytes`.
+fn program_folder_files(folder: &std::path::Path, max_files: usize, max_bytes: u64) -> FolderFiles {
     let mut found = FolderFiles::default();
     let mut bytes = 0u64;
     let root = if folder.as_os_str().is_empty() {
@@ -380,14 +380,14 @@ fn program_folder_files(folder: &std::path::Path) -> FolderFiles {
                 continue;
             }
             let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
-            if found.files.len() >= FOLDER_MAX_FILES || bytes + size > FOLDER_MAX_BYTES {
+            if found.files.len() >= max_files || bytes + size > max_bytes {
                 found.skipped = Some(format!(
                     "the program's folder '{}' holds more than {} files or {} MiB: \
                      the program can open or import only the first {} files ({} bytes); \
                      give it the others with --file, or move it to a smaller folder",
                     root.display(),
-                    FOLDER_MAX_FILES,
-                    FOLDER_MAX_BYTES >> 20,
+                    max_files,
+                    max_bytes >> 20,
                     found.files.len(),
                     bytes
                 ));
@@ -541,6 +541,43 @@ mod tests {
         assert!(parse(&args(&["--trace"])).is_err());
         assert!(parse(&args(&[])).is_err());
         assert!(parse(&args(&["--frobnicate", "a.py"])).is_err());
+    }
+
+    #[test]
+    fn run_reads_the_program_folder_within_bounds() {
+        let dir = std::env::temp_dir().join(format!("gradscope-folder-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (name, text) in [
+            ("a.py", "1"),
+            ("sub/b.txt", "22"),
+            (".git/c", "3"),
+            ("__pycache__/d.pyc", "4"),
+            ("z.txt", "55555"),
+        ] {
+            let path = dir.join(name);
+            let _ = std::fs::create_dir_all(path.parent().unwrap_or(&dir));
+            let _ = std::fs::write(path, text);
+        }
+        let names = |found: &FolderFiles| -> Vec<String> {
+            found
+                .files
+                .iter()
+                .map(|(n, _)| n.trim_start_matches(&*dir.to_string_lossy()).to_string())
+                .collect()
+        };
+        let all = program_folder_files(&dir, 10, 1 << 20);
+        assert_eq!(names(&all), ["/a.py", "/z.txt", "/sub/b.txt"]);
+        assert_eq!(all.skipped, None);
+        let some = program_folder_files(&dir, 10, 4);
+        assert_eq!(names(&some), ["/a.py"]);
+        assert!(
+            some.skipped
+                .as_deref()
+                .is_some_and(|m| m.contains("only the first 1 files (1 bytes)")),
+            "{:?}",
+            some.skipped
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
