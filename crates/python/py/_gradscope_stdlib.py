@@ -1,8 +1,9 @@
 """Imports the standard library beyond the modules the interpreter starts
 with: RustPython's pure-Python `Lib`, compiled at build time
 (crates/stdlib). Natively its bytecode is in the binary; in the page the
-worker fetches it, as one cacheable file, the first time a program imports
-one of its modules (`_gradscope._stdlib_code`).
+worker fetches it, as two cacheable files (what programs commonly import,
+then the rest), each the first time a program imports one of its modules
+(`_gradscope._stdlib_code`).
 
 Modules that cannot work in the sandbox, which has no processes, network,
 native libraries or display, raise ImportError saying so.
