@@ -71,7 +71,7 @@ fn run_files_cases_print_what_python_printed() {
     let fixture: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let cases = fixture["cases"].as_array().unwrap();
-    assert!(cases.len() >= 4);
+    assert!(cases.len() >= 5);
     for case in cases {
         let name = case["name"].as_str().unwrap();
         let dir = TempDir::new(name);
