@@ -48,6 +48,7 @@ from ._printing import (  # noqa: F401
     set_printoptions, get_printoptions, printoptions, array2string, array_repr, array_str,
     format_float_positional, format_float_scientific,
 )
+from ._strings import str_, genfromtxt, loadtxt  # noqa: F401
 from . import random, linalg, exceptions  # noqa: F401
 
 bool = bool_

@@ -9,7 +9,12 @@ from ._ndarray import ndarray, _wrap, _convert
 _Tensor = torch.Tensor
 
 
+_STR = object()
+
+
 def _leaf_dtype(x):
+    if isinstance(x, str):
+        return _STR
     strong = getattr(type(x), "_np_dtype", None)
     if strong is not None:
         return strong
@@ -88,7 +93,7 @@ def _inhomogeneous(shape, depth):
 
 
 def _result_of(dts):
-    if not dts:
+    if not dts or _STR in dts:
         return float64_dtype
     out = dts[0]
     for dt in dts[1:]:
@@ -120,6 +125,12 @@ def _from_python(obj, dt):
         obj = list(obj)
     shape, leaves, dts = [], [], []
     _flatten(obj, shape, 0, leaves, dts)
+    if any(d is _STR for d in dts):
+        from ._strings import from_strings
+
+        if dt is not None and dt.kind != "U":
+            return from_strings(leaves, shape).astype(dt)
+        return from_strings(leaves, shape, dt.itemsize // 4 if dt is not None and dt.itemsize else None)
     src = _result_of(dts)
     target = dt or src
     t = torch.tensor(leaves, dtype=src._torch)

@@ -15,7 +15,7 @@ class dtype:
     """`np.dtype`: one instance per kind of element."""
 
     __module__ = "numpy"
-    __slots__ = ("name", "kind", "itemsize", "char", "str", "type", "_torch", "_rank")
+    __slots__ = ("name", "kind", "itemsize", "char", "str", "type", "_torch", "_rank", "_vocab")
 
     def __new__(cls, spec=None, align=False, copy=False):
         return _as_dtype(spec)
@@ -35,6 +35,8 @@ class dtype:
         return self
 
     def __repr__(self):
+        if self.kind == "U":
+            return f"dtype('{self.str if self.itemsize else '<U'}')"
         return f"dtype('{self.name}')"
 
     def __str__(self):
@@ -42,7 +44,7 @@ class dtype:
 
     def __eq__(self, other):
         if isinstance(other, dtype):
-            return self is other
+            return self is other or (self.kind == "U" and other.kind == "U" and self.itemsize == other.itemsize)
         try:
             return self is _as_dtype(other)
         except TypeError:
@@ -120,6 +122,15 @@ def _as_dtype(spec):
         return float64_dtype
     if isinstance(spec, dtype):
         return spec
+    if spec is str or (isinstance(spec, str) and spec.lstrip("<|=") in ("U", "str", "str_")) or \
+            getattr(spec, "__name__", None) == "str_":
+        from ._strings import unicode_dtype
+
+        return unicode_dtype([], 0)
+    if isinstance(spec, str) and spec.lstrip("<|=").startswith("U") and spec.lstrip("<|=")[1:].isdigit():
+        from ._strings import unicode_dtype
+
+        return unicode_dtype([], int(spec.lstrip("<|=")[1:]))
     if isinstance(spec, str):
         found = _ALIASES.get(spec)
         if found is None:

@@ -238,6 +238,10 @@ class ndarray:
 
     # ---- conversion ---------------------------------------------------
     def tolist(self):
+        if self._dtype.kind == "U":
+            from ._strings import tolist
+
+            return tolist(self)
         return self._t.tolist()
 
     def item(self, *args):
@@ -246,10 +250,16 @@ class ndarray:
                 self.reshape(-1)[args[0]].item()
         if self._t.numel() != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
+        if self._dtype.kind == "U":
+            return str(self._dtype.type(self._t.item()))
         return self._t.item()
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         dt = _d._as_dtype(dtype)
+        if self._dtype.kind == "U":
+            from ._strings import astype
+
+            return astype(self, dt)
         if dt is self._dtype:
             return _wrap(self._t.clone(), dt) if copy else self
         return _wrap(_convert(self._t, self._dtype, dt), dt)

@@ -405,7 +405,8 @@ def _formatter_for(a, values, opts):
         return _IntFormat(values, opts)
     if kind == "b":
         return _BoolFormat(a.ndim == 0)
-    return _StrFormat()
+    vocab = a._dtype._vocab
+    return lambda code: repr(vocab[code])
 
 
 def array2string(a, max_line_width=None, precision=None, suppress_small=None, separator=" ",
@@ -442,6 +443,10 @@ def _array2string(a, opts, separator, prefix):
     return _format_nested(nested, a.ndim, fmt, opts["linewidth"], next_prefix, separator, summary)
 
 
+def _dtype_text(dt):
+    return f"'{dt.str}'" if dt.kind == "U" else dt.name
+
+
 def _dtype_implied(dt):
     return dt.name in ("float64", "int64", "bool")
 
@@ -467,7 +472,7 @@ def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
     if (arr.size == 0 and arr.shape != (0,)) or arr.size > opts["threshold"]:
         extras.append(f"shape={arr.shape}")
     if not _dtype_implied(arr.dtype) or arr.size == 0:
-        extras.append(f"dtype={arr.dtype.name}")
+        extras.append(f"dtype={_dtype_text(arr.dtype)}")
     if not extras:
         return prefix + lst + ")"
     arr_str = prefix + lst + ","

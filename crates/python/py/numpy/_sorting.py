@@ -35,6 +35,10 @@ def argsort(a, axis=-1, kind=None, order=None, stable=None):
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True):
     """`np.unique`: the sorted distinct values (of the flattened array)."""
     a = _asarray(ar)
+    if a._dtype.kind == "U":
+        from ._strings import unique as string_unique
+
+        return string_unique(a, return_index, return_inverse, return_counts)
     flat = a._t.reshape(-1)
     values, order = flat.sort(stable=True)
     n = values.shape[0]
