@@ -6,6 +6,7 @@
 
 #![allow(clippy::panic)]
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use gradscope_python::Runtime;
@@ -156,4 +157,82 @@ fn common_imports_need_only_the_first_file() {
     );
     assert_eq!(out.stderr, "");
     assert_eq!(out.stdout, "True []\n");
+}
+
+/// The modules of `Lib` a program cannot import here, and what it gets;
+/// every other one imports.
+const NOT_IMPORTABLE: &[(&str, &str)] = &[
+    // Blocked: no processes or network (a program's own import of them).
+    ("concurrent.futures.process", "ImportError"),
+    ("ftplib", "ImportError"),
+    ("http.client", "ImportError"),
+    ("http.server", "ImportError"),
+    ("imaplib", "ImportError"),
+    ("poplib", "ImportError"),
+    ("pty", "ImportError"),
+    ("smtplib", "ImportError"),
+    ("webbrowser", "ImportError"),
+    ("xmlrpc.client", "ImportError"),
+    ("xmlrpc.server", "ImportError"),
+    // Built on what is blocked.
+    ("_ios_support", "AttributeError"),
+    ("wsgiref.simple_server", "TypeError"),
+    // Windows only, as under CPython on Linux.
+    ("asyncio.windows_events", "ImportError"),
+    ("asyncio.windows_utils", "ImportError"),
+    ("encodings.mbcs", "ImportError"),
+    ("encodings.oem", "ImportError"),
+    // Native modules RustPython 0.6 has not, or not in this build.
+    ("compression.zstd", "ModuleNotFoundError"),
+    ("compression.zstd._zstdfile", "ModuleNotFoundError"),
+    ("dbm.gnu", "ModuleNotFoundError"),
+    ("dbm.ndbm", "ModuleNotFoundError"),
+    ("dbm.sqlite3", "ModuleNotFoundError"),
+    ("sqlite3", "ModuleNotFoundError"),
+    ("sqlite3.dbapi2", "ModuleNotFoundError"),
+    ("sqlite3.dump", "ModuleNotFoundError"),
+    ("tracemalloc", "ModuleNotFoundError"),
+    ("tty", "ModuleNotFoundError"),
+    // The interactive console's terminal parts (`termios`); `pydoc` and
+    // `help()` import the rest of `_pyrepl`.
+    ("_pyrepl.fancy_termios", "ModuleNotFoundError"),
+    ("_pyrepl.readline", "ModuleNotFoundError"),
+    ("_pyrepl.simple_interact", "ModuleNotFoundError"),
+    ("_pyrepl.unix_console", "ModuleNotFoundError"),
+    ("_pyrepl.unix_eventqueue", "ModuleNotFoundError"),
+    ("_pyrepl.windows_console", "ModuleNotFoundError"),
+];
+
+/// Modules whose import does something (prints, opens a browser, runs a
+/// command line): not swept.
+const NOT_SWEPT: &[&str] = &[
+    "antigravity",
+    "this",
+    "unittest.__main__",
+    "sqlite3.__main__",
+];
+
+#[test]
+fn every_stdlib_module_imports_but_the_known_few() {
+    let names: Vec<&str> = gradscope_stdlib::rest_modules()
+        .map(|(name, _)| name)
+        .filter(|name| !NOT_SWEPT.contains(name) && !name.ends_with(".__main__"))
+        .collect();
+    assert!(names.len() > 400, "{}", names.len());
+    let mut source = String::from("failed = []\nfor name in [\n");
+    for name in &names {
+        source.push_str(&format!("    {name:?},\n"));
+    }
+    source.push_str(
+        "]:\n    try:\n        __import__(name)\n    except BaseException as e:\n        failed.append((name, type(e).__name__))\nfor name, kind in failed:\n    print(name, kind)\n",
+    );
+    let mut rt = Runtime::new();
+    let out = rt.run(&source);
+    assert_eq!(out.stderr, "");
+    let expected: BTreeSet<String> = NOT_IMPORTABLE
+        .iter()
+        .map(|(name, kind)| format!("{name} {kind}"))
+        .collect();
+    let got: BTreeSet<String> = out.stdout.lines().map(str::to_string).collect();
+    assert_eq!(got, expected);
 }
