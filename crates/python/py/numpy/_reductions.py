@@ -53,9 +53,26 @@ def _leaves(n):
     index = [[start + k if k < m else zero_row for start, m in spans] for k in range(width)]
     last_lo, last_len = leaves[-1]
     rest = list(range(last_lo + 8 * (last_len // 8), last_lo + last_len))
-    found = (tree, torch.tensor(index, dtype=torch.int64), rest, len(leaves))
+    found = (tree, torch.tensor(index, dtype=torch.int64).reshape(-1), rest, len(leaves), width, padded)
     _LEAVES[n] = found
     return found
+
+
+_SCRATCH = {}
+
+
+def _padded_rows(t, n):
+    """t's (b, n // 8, 8) rows followed by a row of zeros, in a buffer kept per shape."""
+    b = t.shape[0]
+    rows = n // 8
+    key = (b, rows, t.dtype)
+    scratch = _SCRATCH.get(key)
+    if scratch is None:
+        if len(_SCRATCH) > 64:
+            _SCRATCH.clear()
+        scratch = _SCRATCH[key] = torch.zeros((b, rows + 1, 8), dtype=t.dtype)
+    scratch[:, :rows].copy_(t[:, : 8 * rows].reshape(b, rows, 8))
+    return scratch
 
 
 def _combine(tree, values):
@@ -72,10 +89,9 @@ def _pairwise_rows(t):
         for i in range(n):
             acc = acc + t[:, i]
         return acc
-    tree, index, rest, count = _leaves(n)
-    blocks = t[:, : 8 * (n // 8)].reshape(b, n // 8, 8)
-    blocks = torch.cat([blocks, torch.zeros((b, 1, 8), dtype=t.dtype)], 1)
-    lanes = blocks[:, index].sum(1)[:, :count]
+    tree, index, rest, count, width, padded = _leaves(n)
+    blocks = _padded_rows(t, n)
+    lanes = blocks.index_select(1, index).reshape(b, width, padded, 8).sum(1)[:, :count]
     s = lanes[..., 0::2] + lanes[..., 1::2]
     s = s[..., 0::2] + s[..., 1::2]
     leaf = s[..., 0] + s[..., 1]
