@@ -37,7 +37,8 @@ use compare::{Numbers, compare_with, library_warnings_by_text, self_check};
 const TIME_LIMIT_SECS: u32 = 600;
 
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    root.canonicalize().unwrap_or(root)
 }
 
 /// One program of an INDEX.tsv.
