@@ -175,3 +175,12 @@ def _attach_methods():
 
 
 _attach_methods()
+
+
+def _bridge():
+    from torch import _numpy_bridge
+
+    _numpy_bridge.accept_arrays()
+
+
+_bridge()

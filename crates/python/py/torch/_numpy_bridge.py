@@ -62,6 +62,28 @@ def from_numpy(ndarray):
     return ndarray._t.detach()
 
 
+def accept_arrays():
+    """Lets the engine's tensor constructor read NumPy arrays, so that what
+    builds tensors through it (`torch.FloatTensor(a)`, `torch.Tensor(a)`)
+    takes arrays as PyTorch does. `numpy` calls this when it is imported,
+    so programs without NumPy keep the engine's constructor untouched."""
+    engine_tensor = _C.tensor
+    if getattr(engine_tensor, "_reads_arrays", False):
+        return
+
+    def tensor(data, *args, **kwargs):
+        if _is_ndarray(data):
+            data = data._t
+        elif isinstance(data, (list, tuple)) and data and _has_arrays(data):
+            data = _plain(data)
+        return engine_tensor(data, *args, **kwargs)
+
+    tensor._reads_arrays = True
+    tensor.__name__ = tensor.__qualname__ = "tensor"
+    tensor.__doc__ = engine_tensor.__doc__
+    _C.tensor = tensor
+
+
 def install(namespace):
     """Adds the bridge to the `torch` module's namespace and to `Tensor`."""
     Tensor = namespace["Tensor"]
