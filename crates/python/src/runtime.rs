@@ -262,6 +262,9 @@ impl Runtime {
                 let result = args
                     .map_or(Ok(()), |args| enter_program(vm, file_name, args))
                     .and_then(|()| execute(vm, source, file_name, &mut globals));
+                // What the program registered with `atexit` runs as it ends,
+                // as at interpreter exit (a tqdm bar left open draws its end).
+                rustpython_vm::stdlib::atexit::_run_exitfuncs(vm);
                 if let Some(active) = active {
                     limits::stop(vm, active);
                 }

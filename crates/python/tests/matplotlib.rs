@@ -277,6 +277,18 @@ fn check_tqdm() -> Result<(), String> {
     if masked != want || !out.stdout.is_empty() {
         return Err(format!("tqdm wrote {:?}, want {want:?}", out.stderr));
     }
+    // A bar never closed draws its end as the program ends, as CPython's
+    // finalizers make it at exit; again in the next program of the runtime.
+    for _ in 0..2 {
+        let out = rt.run("from tqdm import tqdm\np = tqdm(total=2)\np.update(2)\nprint('end')\n");
+        let last = out.stderr.rsplit('\r').next().unwrap_or("");
+        if out.stdout != "end\n"
+            || !last.starts_with("100%|██████████| 2/2 [")
+            || !last.ends_with("]\n")
+        {
+            return Err(format!("an open bar at the end wrote {:?}", out.stderr));
+        }
+    }
     Ok(())
 }
 

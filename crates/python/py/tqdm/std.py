@@ -12,6 +12,7 @@ and the monitor thread cannot run in a page. What programs use is here:
 `bar_format=`, `initial=`, `update`, `close`, `set_description`,
 `set_postfix`, `write`, `reset`, `refresh`, and the context manager."""
 
+import atexit
 import sys
 import time as _time_module
 from collections import OrderedDict
@@ -420,6 +421,9 @@ class tqdm:
         self.n = initial
         self.pos = self._get_free_pos(self) if position is None else -position
         type(self)._instances.append(self)
+        if not _exit_hook[0]:
+            atexit.register(_close_open_bars)
+            _exit_hook[0] = True
         self.sp = self.status_printer(self.fp)
         if delay <= 0:
             self.refresh(lock_args=self.lock_args)
@@ -649,6 +653,23 @@ class _NoLock:
 
     def __exit__(self, *exc):
         return False
+
+
+def _close_open_bars():
+    """At the program's end, bars never closed draw their last state, as
+    CPython's finalizers make them do at interpreter exit."""
+    _exit_hook[0] = False
+    for bar in list(reversed(tqdm._instances)):
+        try:
+            bar.close()
+        except Exception:  # noqa: BLE001 - exit handlers must not raise
+            pass
+
+
+# Whether `_close_open_bars` is registered for the program running now: the
+# runtime runs (and forgets) the atexit handlers as each program ends, while
+# this module stays imported for the next program.
+_exit_hook = [False]
 
 
 def trange(*args, **kwargs):
