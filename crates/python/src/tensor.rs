@@ -60,12 +60,14 @@ thread_local! {
     static WARNED_SCALAR_OF_GRAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// `float(t)` of a tensor that requires grad: PyTorch's warning, once per
-/// process (it is a `TORCH_WARN_ONCE`).
+/// `float(t)` of a tensor that requires grad, with grad mode on: PyTorch's
+/// warning, once per process (it is a `TORCH_WARN_ONCE`); under `no_grad`
+/// PyTorch says nothing (LBFGS reads its closure's loss so every step).
 fn warn_scalar_of_grad(obj: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
-    let requires_grad = obj
-        .downcast_ref::<PyTensor>()
-        .is_some_and(|t| t.tensor.requires_grad());
+    let requires_grad = gradscope_core::grad_mode::is_grad_enabled()
+        && obj
+            .downcast_ref::<PyTensor>()
+            .is_some_and(|t| t.tensor.requires_grad());
     if !requires_grad || WARNED_SCALAR_OF_GRAD.with(|w| w.replace(true)) {
         return Ok(());
     }

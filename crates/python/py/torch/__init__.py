@@ -8,6 +8,7 @@ from ._size import Size
 from ._device import device
 from ._tensor import Tensor
 from . import autograd, cpu, cuda, return_types, webgpu
+from . import accelerator  # PyTorch imports it eagerly
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -135,7 +136,9 @@ for _name in _math.METHODS_MORE + _math.METHODS_GAMMA + ("polygamma",):
     globals()[_name] = getattr(_math, _name)
 absolute = abs  # noqa: F821 (defined above from the engine's names)
 for _name, _target in _math.ALIASES.items():
-    globals()[_name] = getattr(_math, _target)
+    # its own function, as in PyTorch, so fx names `torch.arctan` as written
+    globals()[_name] = (lambda f: lambda *a, **k: f(*a, **k))(getattr(_math, _target))
+    globals()[_name].__name__ = globals()[_name].__qualname__ = _name
 del _target
 del _name, _module
 

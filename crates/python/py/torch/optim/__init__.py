@@ -10,7 +10,8 @@ from .adadelta import Adadelta
 from .adamax import Adamax
 from .nadam import NAdam
 from .radam import RAdam
+from .lbfgs import LBFGS
 from . import lr_scheduler
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
-           "lr_scheduler"]
+           "LBFGS", "lr_scheduler"]
