@@ -9,8 +9,13 @@
 // - every claim of all fourteen lessons passes, checked in the worker, on
 //   the CPU and on WebGPU, and the figures agree between the two;
 // - where the browser lacks JSPI, the module still loads, the CPU runs, and
-//   asking for the GPU raises PyTorch-style with the reason.
+//   asking for the GPU raises PyTorch-style with the reason;
+// - the standard library, NumPy, pyplot and tqdm import and work in the
+//   worker, the standard library's file fetched only when a program first
+//   imports a module outside the start set, and a sample of the public
+//   corpus (programs others wrote, tests/public) prints what PyTorch printed.
 // Exits non-zero on any failure.
+import { readFileSync } from "node:fs";
 import { launch } from "./browser.mjs";
 import { sameOutput } from "./compare.mjs";
 
@@ -55,11 +60,66 @@ for step in range(3):
 print(w.tolist()[0])
 `;
 
+// The modules issue 24 names, each used once, and the packages around torch;
+// WORLD_OUT is what CPython 3.11 with NumPy 2.4 prints for it.
+const WORLD = `import json, re, dataclasses, enum, string, datetime, argparse, pickle, struct, inspect, traceback, textwrap, pprint, statistics, fractions, decimal, queue, threading, unittest, zipfile
+parser = argparse.ArgumentParser(description="PyTorch MNIST Example")
+parser.add_argument("--lr", type=float, default=1.0)
+parser.add_argument("--epochs", type=int, default=14)
+args = parser.parse_args([])
+print(args.lr, args.epochs)
+print(json.dumps({"loss": [0.5, 0.25]}), re.sub(r"\\d+", "#", "layer12.weight3"))
+@dataclasses.dataclass
+class Config:
+    width: int
+    depth: int = 2
+print(Config(64), enum.Enum("Mode", "TRAIN EVAL").EVAL, string.ascii_lowercase[:5])
+print(statistics.mean([1, 2, 3, 4]), fractions.Fraction(3, 6), decimal.Decimal("1.10") + decimal.Decimal("2.20"))
+print(struct.pack("<i", 7), textwrap.fill("one two three four", 9).split("\\n"), datetime.date(2024, 1, 31) + datetime.timedelta(days=1))
+print(pickle.loads(pickle.dumps({"step": 3})), inspect.signature(lambda a, b=2: a).parameters["b"].default)
+q = queue.Queue(); q.put(1); print(q.get(), threading.current_thread().name)
+pprint.pprint({"b": 1, "a": [1, 2]})
+import numpy as np
+print(np.arange(6).reshape(2, 3) * 2, np.float64(1.5))
+import matplotlib.pyplot as plt
+from tqdm import tqdm
+plt.plot([1, 2, 3]); plt.close()
+print(sum(i for i in tqdm(range(3), disable=True)))
+`;
+const WORLD_OUT = `1.0 14
+{"loss": [0.5, 0.25]} layer#.weight#
+Config(width=64, depth=2) Mode.EVAL abcde
+2.5 1/2 3.30
+b'\\x07\\x00\\x00\\x00' ['one two', 'three', 'four'] 2024-02-01
+{'step': 3} 2
+1 MainThread
+{'a': [1, 2], 'b': 1}
+[[ 0  2  4]
+ [ 6  8 10]] 1.5
+3
+`;
+
+// Public programs that need no files of their own, each with the standard
+// library, NumPy, pyplot or tqdm beside torch (cargo xtask test runs all of
+// them natively; these show the same holds in the page).
+const PUBLIC_SAMPLE = [
+  "courses/uva_t2_pytorch_basics",
+  "courses/rasbt_appA_tensors_autograd",
+  "courses/d2l_probability",
+  "tutorials/recipe_what_is_state_dict",
+];
+const PUBLIC = new URL("../public/", import.meta.url);
+// Recorded with a CUDA build: `2.15.0+cu132`; the version before `+` is compared.
+const unlocal = (text) => text.replace(/(\d+\.\d+\.\d+)\+[\w.]+/g, "$1");
+
 /// A page on the site's origin that makes workers and talks to them.
 async function harness(browser) {
   const page = await browser.newPage();
   const errors = [];
+  const requests = [];
   page.on("pageerror", (err) => errors.push(err.message));
+  // The worker's requests too (its synchronous loads of the standard library).
+  page.context().on("request", (request) => requests.push(request.url()));
   await page.route(url + "__engine_test.html", (route) =>
     route.fulfill({ contentType: "text/html", body: "<!doctype html><title>engine test</title>" }));
   await page.goto(url + "__engine_test.html");
@@ -112,7 +172,7 @@ async function harness(browser) {
     const answer = page.evaluate(([id, request, until]) => window.__ask(id, request, until), [id, request, until]);
     return Promise.race([answer, late]).finally(() => clearTimeout(timer));
   };
-  return { page, errors, start, ask };
+  return { page, errors, requests, start, ask };
 }
 
 /// What a run printed, and how it ended.
@@ -168,6 +228,22 @@ try {
   const raising = await run(h, id, "import torch\nx = torch.ones(3)\nraise ValueError(f'sum {x.sum().item()}')\n", "webgpu");
   check(raising.end.type === "error" && raising.end.kind === "ValueError" && raising.end.message === "sum 3.0",
     `an exception carrying a GPU value: ${raising.end.kind}: ${raising.end.message}`);
+
+  console.log("the Python world around torch:");
+  const stdlibFiles = () => h.requests.filter((u) => /stdlib/.test(u.split("/").at(-1)));
+  check(stdlibFiles().length === 0,
+    `no standard-library file was fetched before a program imported one (${stdlibFiles().join(", ")})`);
+  const world = await run(h, id, WORLD, "cpu");
+  check(world.end.type === "finished" && world.stdout === WORLD_OUT,
+    `the standard library, NumPy, pyplot and tqdm work as in CPython (${world.ms} ms)${world.end.message ? ": " + world.end.message : ""}:\n${world.stdout}`);
+  check(stdlibFiles().length >= 1, `and the first such import fetched the library's file: ${stdlibFiles().join(", ")}`);
+  for (const name of PUBLIC_SAMPLE) {
+    const source = readFileSync(new URL(name + ".py", PUBLIC), "utf8");
+    const want = readFileSync(new URL(name + ".out", PUBLIC), "utf8");
+    const got = await run(h, id, source, "cpu");
+    const differs = got.end.type === "finished" ? sameOutput(unlocal(got.stdout), unlocal(want)) : got.end.message;
+    check(differs === null, `public ${name} prints what PyTorch printed (${got.ms} ms)${differs ? `: ${differs}` : ""}`);
+  }
 
   const catalog = (await (await fetch(url + "embed-lessons.json")).json()).lessons;
   check(catalog.length === 14, `the catalogue lists 14 lessons (${catalog.length})`);
