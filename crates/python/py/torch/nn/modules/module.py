@@ -95,7 +95,8 @@ class _RemovableHandle:
         self.remove()
 
 
-_next_hook_id = [0]
+# PyTorch's RemovableHandle.next_id: the first hook's id is 0
+_next_hook_id = [-1]
 
 
 class _BackwardHookCall:
@@ -218,9 +219,9 @@ class Module:
         d["_buffers"] = {}
         d["_non_persistent_buffers_set"] = set()
         d["_modules"] = {}
-        d["_forward_hooks"] = {}
-        d["_forward_pre_hooks"] = {}
-        d["_backward_hooks"] = {}
+        d["_forward_hooks"] = _StateDict()
+        d["_forward_pre_hooks"] = _StateDict()
+        d["_backward_hooks"] = _StateDict()
 
     def forward(self, *input):
         raise NotImplementedError(

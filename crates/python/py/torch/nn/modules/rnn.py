@@ -51,6 +51,9 @@ class RNNBase(Module):
                 self._flat_weights_names.extend(names)
         self.reset_parameters()
 
+    def flatten_parameters(self):
+        """Packs the weights for cuDNN; a no-op off CUDA, as in PyTorch."""
+
     def reset_parameters(self):
         stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
         for weight in self.parameters():

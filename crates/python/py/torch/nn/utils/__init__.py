@@ -1,7 +1,7 @@
 """`torch.nn.utils`."""
 
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_
-from . import rnn
+from . import parametrize, rnn
 from .weight_norm import remove_weight_norm, weight_norm
 from .spectral_norm import remove_spectral_norm, spectral_norm
 
