@@ -168,24 +168,58 @@ def cycler(*args, **kwargs):
 _DEFAULTS["axes.prop_cycle"] = Cycler(color=_CYCLE)
 
 
+def _known(key):
+    from ._data import RC_DEFAULTS
+    return key in _DEFAULTS or key in RC_DEFAULTS
+
+
+def _invalid_key(key):
+    """matplotlib's message for an unknown setting, with its suggestions."""
+    from ._data import RC_DEFAULTS
+    suggestion = ""
+    if isinstance(key, str):
+        import difflib
+        best = difflib.get_close_matches(key, list(RC_DEFAULTS), cutoff=0.5)
+        if len(best) == 1:
+            suggestion = f" Did you mean: {best[0]!r}?"
+        elif best:
+            suggestion = f" Did you mean one of: {', '.join(map(repr, best))}?"
+    return f"{key!r} is not a valid value for rcParam.{suggestion}"
+
+
 class RcParams(dict):
-    """matplotlib's settings: a dict whose keys are the known settings."""
+    """matplotlib's settings: a dict whose keys are matplotlib's settings.
+    Every setting is accepted; those the playground's drawing reads are in
+    `_DEFAULTS`, the rest keep their values for programs that read them."""
 
     def __setitem__(self, key, value):
-        if key not in _DEFAULTS:
-            raise KeyError(f"{key} is not a valid rc parameter (see rcParams.keys() "
-                           "for a list of valid parameters)")
+        if not _known(key):
+            raise KeyError(_invalid_key(key))
         if key == "axes.prop_cycle" and not isinstance(value, Cycler):
             value = Cycler(color=list(value))
         if key == "figure.figsize":
             value = [float(v) for v in value]
+        from ._data import RC_DEFAULTS
+        default = _DEFAULTS.get(key, RC_DEFAULTS.get(key))
+        if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+            # matplotlib's validators make numbers floats where the default is one.
+            value = float(value)
         dict.__setitem__(self, key, value)
 
     def __getitem__(self, key):
-        if key not in self and key not in _DEFAULTS:
-            raise KeyError(f"{key} is not a valid rc parameter (see rcParams.keys() "
-                           "for a list of valid parameters)")
+        if not dict.__contains__(self, key):
+            if not _known(key):
+                raise KeyError(f"{key} is not a valid rc parameter (see rcParams.keys() "
+                               "for a list of valid parameters)")
+            from ._data import RC_DEFAULTS
+            return RC_DEFAULTS[key]
         return dict.__getitem__(self, key)
+
+    def __contains__(self, key):
+        return dict.__contains__(self, key) or _known(key)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
 
     def update(self, *args, **kwargs):
         for key, value in dict(*args, **kwargs).items():
