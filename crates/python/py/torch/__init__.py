@@ -668,10 +668,15 @@ _install_numpy_bridge(globals())
 # are most of the start-up's time and many programs use none or a few of
 # them. `torch.nn.Linear`, `import torch.nn as nn` and `from torch import
 # nn` all work as in PyTorch, which imports them eagerly.
-_LAZY_SUBMODULES = ("nn", "optim", "utils", "profiler", "linalg", "special", "distributions", "backends", "amp")
+_LAZY_SUBMODULES = ("nn", "optim", "utils", "profiler", "linalg", "special", "distributions", "backends", "amp",
+                    "func", "functional")
 
 
 def __getattr__(name):
+    if name == "vmap":
+        from .func import vmap
+
+        return vmap
     if name in _LAZY_SUBMODULES:
         __import__(f"torch.{name}")
         # The import system set the attribute on this module.

@@ -75,6 +75,9 @@ class LazyLinear(Linear):
             super().reset_parameters()
 
     def initialize_parameters(self, input):
+        if not self.has_uninitialized_params():
+            self.in_features = self.weight.shape[1]
+            return
         with torch.no_grad():
             self.in_features = input.shape[-1]
             self.weight = self.weight.materialize((self.out_features, self.in_features))
@@ -86,6 +89,17 @@ class LazyLinear(Linear):
         from ..parameter import UninitializedParameter
 
         return any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
+
+    def _lazy_load_hook(self, state_dict, prefix):
+        """Materializes the parameters in the checkpoint's shapes (the module
+        stays lazy until its first call, as in PyTorch)."""
+        from ..parameter import UninitializedParameter
+
+        for name in ("weight", "bias"):
+            param = self._parameters.get(name)
+            key = prefix + name
+            if isinstance(param, UninitializedParameter) and key in state_dict:
+                self._parameters[name] = param.materialize(tuple(state_dict[key].shape))
 
     @staticmethod
     def _infer_parameters(module, args):

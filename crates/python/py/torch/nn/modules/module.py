@@ -746,6 +746,11 @@ class Module:
         if not hasattr(state_dict, "keys"):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         missing_keys, unexpected_keys, error_msgs = [], [], []
+        # Lazy modules take their parameters' shapes from the checkpoint.
+        for prefix, module in self.named_modules():
+            hook = getattr(type(module), "_lazy_load_hook", None)
+            if hook is not None:
+                hook(module, state_dict, prefix + "." if prefix else "")
         own = self.state_dict(keep_vars=True)
         for key, param in own.items():
             if key not in state_dict:

@@ -218,12 +218,19 @@ class DataLoader:
         if batch_sampler is None and batch_size is not None:
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         self.batch_sampler = batch_sampler
+        self.pin_memory = pin_memory
+        self.num_workers = num_workers
 
     def __iter__(self):
         # Each pass draws the workers' base seed first, as PyTorch's
         # iterator does, whether or not it shuffles.
         with drawing(self.generator):
             _C._random_int64()
+        if self.pin_memory:
+            import warnings
+
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned "
+                          "memory won't be used.")
         if self.batch_sampler is None:
             for i in self.sampler:
                 yield self.collate_fn(self.dataset[i]) if self.collate_fn is not _collate else self.dataset[i]
