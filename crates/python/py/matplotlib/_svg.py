@@ -5,7 +5,6 @@ images are embedded PNGs drawn without smoothing."""
 
 import math
 
-from . import rcParams
 from ._layout import decorations
 from .colors import to_rgba
 from .text import LINE_ASCENT, parse_math, text_extent
@@ -468,10 +467,8 @@ def _axes(svg, ax):
     for axis, ticks, vertical in ((ax.xaxis, xticks, True), (ax.yaxis, yticks, False)):
         if axis._grid and ax._axis_on:
             kw = axis._grid_kw
-            color = kw.get("color", kw.get("c", rcParams["grid.color"]))
-            lw = kw.get("linewidth", kw.get("lw", rcParams["grid.linewidth"]))
-            ls = kw.get("linestyle", kw.get("ls", rcParams["grid.linestyle"]))
-            alpha = kw.get("alpha", rcParams["grid.alpha"])
+            color, lw = kw["color"], kw["linewidth"]
+            ls, alpha = kw["linestyle"], kw["alpha"]
             from .lines import LINESTYLES
             style = LINESTYLES.get(ls, ls)
             for v in ticks:

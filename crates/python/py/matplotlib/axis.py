@@ -25,7 +25,10 @@ class Axis:
         self._tick_direction = rcParams[name + "tick.direction"]
         self._pad = rcParams[name + "tick.major.pad"]
         self._grid = rcParams["axes.grid"] and rcParams["axes.grid.axis"] in ("both", name)
-        self._grid_kw = {}
+        # Grid lines take the settings in force when the axis is made, as
+        # matplotlib's ticks do (a later style change does not restyle them).
+        self._grid_kw = {"color": rcParams["grid.color"], "linewidth": rcParams["grid.linewidth"],
+                         "linestyle": rcParams["grid.linestyle"], "alpha": rcParams["grid.alpha"]}
         self._categories = None
         self.label = Text(0, 0, "", fontsize=rcParams["axes.labelsize"],
                           color=rcParams["axes.labelcolor"])
@@ -316,8 +319,9 @@ class Axis:
         if kwargs and visible is None:
             visible = True
         self._grid = (not self._grid) if visible is None else bool(visible)
-        if kwargs:
-            self._grid_kw.update(kwargs)
+        aliases = {"c": "color", "lw": "linewidth", "ls": "linestyle"}
+        for key, value in kwargs.items():
+            self._grid_kw[aliases.get(key, key)] = value
 
     def set_inverted(self, inverted):
         lo, hi = self.get_view_interval()
