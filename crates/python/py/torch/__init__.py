@@ -730,3 +730,33 @@ def get_printoptions():
     opts = _PRINT_OPTS
     return {"precision": opts.precision, "threshold": opts.threshold, "edgeitems": opts.edgeitems,
             "linewidth": opts.linewidth, "sci_mode": opts.sci_mode}
+
+
+# PyTorch's in-place functions (`torch.sin_(x)`), where the method exists.
+for _name in ("abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
+              "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clamp_max_", "clamp_min_",
+              "clip_", "cos_", "cosh_", "deg2rad_", "detach_", "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fill_",
+              "fix_", "floor_", "frac_", "gcd_", "i0_", "index_put_", "lcm_", "ldexp_", "log10_", "log1p_", "log2_",
+              "log_", "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_", "round_",
+              "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_",
+              "xlogy_", "zero_"):
+    if _name not in globals() and hasattr(Tensor, _name):
+        globals()[_name] = _method_as_function(_name)
+del _name
+
+
+class layout:
+    """`torch.layout`: gradscope's tensors are all `torch.strided`."""
+
+    __module__ = "torch"
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return "torch." + self._name
+
+
+strided = layout("strided")
+sparse_coo = layout("sparse_coo")
+Tensor.layout = property(lambda self: strided)

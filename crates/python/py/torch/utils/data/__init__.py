@@ -273,3 +273,6 @@ class Subset(Dataset):
 
     def __len__(self):
         return len(self.indices)
+
+
+from . import dataloader, dataset, sampler  # noqa: E402 (PyTorch's submodules, over the names above)
