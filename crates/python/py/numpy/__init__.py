@@ -52,19 +52,29 @@ from ._strings import str_, genfromtxt, loadtxt  # noqa: F401
 from . import random, linalg, exceptions  # noqa: F401
 
 bool = bool_
-double = float_ = float64
+double = float64
 single = float32
 int_ = intp = long = int64
 intc = int32
-float16 = float32
 pi = _math.pi
 e = _math.e
 inf = _math.inf
 nan = _math.nan
 euler_gamma = 0.5772156649015329
 newaxis = None
-PINF = inf
-NINF = -inf
+
+# Names NumPy 2.0 removed, with its messages; and dtypes the engine lacks.
+_REMOVED = {"float_": "np.float64", "PINF": "np.inf", "NINF": "-np.inf", "round_": "np.round",
+            "alltrue": "np.all"}
+
+
+def __getattr__(name):
+    if name in _REMOVED:
+        raise AttributeError(f"`np.{name}` was removed in the NumPy 2.0 release. Use `{_REMOVED[name]}` instead.")
+    if name in ("float16", "half", "int8", "int16", "uint8", "uint16", "uint32", "uint64", "complex64",
+                "complex128", "longdouble"):
+        raise AttributeError(f"gradscope's numpy has no {name} arrays (only float64, float32, int64, int32 and bool)")
+    raise AttributeError(f"module 'numpy' has no attribute '{name}'")
 
 
 def isscalar(element):
@@ -134,13 +144,6 @@ def errstate(**kwargs):
 
 def seterr(**kwargs):
     return {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
-
-
-def prod_shape(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def _attach_methods():
