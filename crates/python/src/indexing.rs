@@ -134,6 +134,9 @@ pub(crate) fn set(
     for e in &entries {
         match e {
             TensorIndex::Tensor(i) => indices.push(Some(i.clone())),
+            // Beside tensor indices an integer is one more, broadcast with
+            // them (`x[range(n), 3] = v`).
+            TensorIndex::Int(i) => indices.push(Some(Tensor::from_vec(vec![*i], &[]).py(vm)?)),
             TensorIndex::Slice {
                 start: None,
                 stop: None,

@@ -503,9 +503,9 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
             "dropout1d instead.",
             stacklevel=2,
         )
-    if input.dim() == 4:
-        return _feature_dropout(input, p, training, inplace)
-    return _unbatched_dropout(input, p, training, inplace)
+    # PyTorch's feature dropout whatever the rank: a 2-D input's noise is
+    # (N, C), one draw per element.
+    return _feature_dropout(input, p, training, inplace)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):

@@ -88,17 +88,16 @@ class RandomSampler(Sampler):
             generator.manual_seed(seed)
         else:
             generator = self.generator
+        # A generator, as PyTorch's: the seed and each block of draws are
+        # taken as the indices are asked for (`num_samples` may be 1e10).
         if self.replacement:
-            draws = []
             for _ in range(self.num_samples // 32):
-                draws += torch.randint(0, n, (32,), generator=generator).tolist()
-            draws += torch.randint(0, n, (self.num_samples % 32,), generator=generator).tolist()
-            return iter(draws)
-        order = []
+                yield from torch.randint(0, n, (32,), generator=generator).tolist()
+            yield from torch.randint(0, n, (self.num_samples % 32,), generator=generator).tolist()
+            return
         for _ in range(self.num_samples // n):
-            order += torch.randperm(n, generator=generator).tolist()
-        order += torch.randperm(n, generator=generator).tolist()[: self.num_samples % n]
-        return iter(order)
+            yield from torch.randperm(n, generator=generator).tolist()
+        yield from torch.randperm(n, generator=generator).tolist()[: self.num_samples % n]
 
     def __len__(self):
         return self.num_samples
