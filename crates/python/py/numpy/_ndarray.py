@@ -58,8 +58,17 @@ def _result_dtype(mine, theirs, value):
 
 def _binary(name, kind="arith"):
     """An operator method: NumPy promotion, then the engine's op."""
+    method = getattr(_Tensor, name, None)
+    simple = kind in ("arith", "div") and method is not None
 
     def op(self, other):
+        # The common cases first: a float array with a Python float, or with
+        # an array of its own dtype and shape, need no promotion or cast.
+        if simple and self._dtype.kind == "f":
+            if type(other) is float:
+                return _wrap(method(self._t, other), self._dtype)
+            if type(other) is ndarray and other._dtype is self._dtype and other._t.shape == self._t.shape:
+                return _wrap(method(self._t, other._t), self._dtype)
         value, theirs, weak = _operand(other)
         if weak is None:
             return NotImplemented
