@@ -47,6 +47,7 @@ const GPU_REFUSES_FLOAT64: &[&str] = &[
     "fuzz_found_errors.py",
     "inplace_arith_activations.py",
     "inplace_copy.py",
+    "lbfgs.py",
     "manual_seed_shapes.py",
     "nn_error_messages.py",
     "print_tensors.py",

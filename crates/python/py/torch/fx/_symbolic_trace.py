@@ -48,11 +48,46 @@ def _find_proxy(args, kwargs):
     return None
 
 
-def _patched(orig, wrapped):
+# The functions of `torch.nn.functional` that PyTorch implements natively: a
+# node records their arguments as called. The others are Python functions
+# whose `handle_torch_function` passes the parameters without a default by
+# position and all the rest by keyword, defaults filled in.
+_NATIVE_FUNCTIONAL = frozenset((
+    "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "bilinear", "celu_", "channel_shuffle",
+    "conv1d", "conv2d", "conv3d", "conv_tbc", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+    "cosine_similarity", "elu_", "gelu", "hardshrink", "hardtanh_", "leaky_relu_", "linear", "logsigmoid",
+    "native_channel_shuffle", "one_hot", "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle",
+    "prelu", "relu_", "rrelu_", "scaled_dot_product_attention", "selu_", "softplus", "softshrink",
+    "threshold_"))
+
+
+def _as_functional_records(orig, args, kwargs):
+    try:
+        bound = inspect.signature(orig).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return args, kwargs
+    bound.apply_defaults()
+    positional, keywords = [], {}
+    for name, param in inspect.signature(orig).parameters.items():
+        value = bound.arguments[name]
+        if param.kind is param.VAR_POSITIONAL:
+            positional.extend(value)
+        elif param.kind is param.VAR_KEYWORD:
+            keywords.update(value)
+        elif param.default is param.empty and param.kind is not param.KEYWORD_ONLY:
+            positional.append(value)
+        else:
+            keywords[name] = value
+    return tuple(positional), keywords
+
+
+def _patched(orig, wrapped, functional=False):
     def patched(*args, **kwargs):
         proxy = _find_proxy(args, kwargs)
         if proxy is None:
             return orig(*args, **kwargs)
+        if functional:
+            args, kwargs = _as_functional_records(orig, args, kwargs)
         result = proxy.tracer.create_proxy("call_function", orig, args, kwargs)
         if wrapped:
             result.node.meta["is_wrapped"] = True
@@ -201,7 +236,8 @@ class Tracer(TracerBase):
                         continue
                     if id(value) in _torch_names() and getattr(type(value), "__name__", "") in (
                             "function", "builtin_function_or_method"):
-                        patcher.patch(module.__dict__, name, _patched(value, False))
+                        functional = module is torch.nn.functional and name not in _NATIVE_FUNCTIONAL
+                        patcher.patch(module.__dict__, name, _patched(value, False, functional))
             for (_, name), fn_globals in _wrapped_fns_to_patch.items():
                 if name in fn_globals:
                     patcher.patch(fn_globals, name, _patched(fn_globals[name], True))
