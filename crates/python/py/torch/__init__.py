@@ -760,3 +760,13 @@ class layout:
 strided = layout("strided")
 sparse_coo = layout("sparse_coo")
 Tensor.layout = property(lambda self: strided)
+
+
+def matrix_exp(A):
+    """`torch.matrix_exp`, as `torch.linalg.matrix_exp`."""
+    from .linalg import matrix_exp as _matrix_exp
+
+    return _matrix_exp(A)
+
+
+Tensor.matrix_exp = matrix_exp
