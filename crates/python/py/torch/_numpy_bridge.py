@@ -55,6 +55,23 @@ def _plain(data):
     return data
 
 
+def _scalar_dtype(data):
+    """The dtype PyTorch gives NumPy scalar data (since 1.5 `torch.tensor(np.float64(x))`
+    is float64, not the default dtype): that of a NumPy float64 or float32 scalar
+    standing first in the data (a list's first leaf, so a long list is not
+    walked in Python), else None for the engine's own inference."""
+    np = sys.modules.get("numpy")
+    if np is None:
+        return None
+    while isinstance(data, (list, tuple)) and data:
+        data = data[0]
+    if type(data) is np.float64:
+        return _C.float64
+    if type(data) is np.float32:
+        return _C.float32
+    return None
+
+
 def from_numpy(ndarray):
     """`torch.from_numpy`: a tensor sharing the array's memory."""
     if not _is_ndarray(ndarray):
@@ -95,6 +112,10 @@ def install(namespace):
             data = data._t
         elif isinstance(data, (list, tuple)) and data and _has_arrays(data):
             data = _plain(data)
+        elif "dtype" not in kwargs:
+            dtype = _scalar_dtype(data)
+            if dtype is not None:
+                kwargs["dtype"] = dtype
         return engine_tensor(data, *args, **kwargs)
 
     tensor.__name__ = tensor.__qualname__ = "tensor"
