@@ -39,5 +39,19 @@ class device:
     def __hash__(self):
         return hash((self.type, self.index))
 
+    def __enter__(self):
+        """`with torch.device(...)`: factories put tensors here inside."""
+        import torch
+
+        self._previous = torch.get_default_device()
+        torch.set_default_device(self)
+        return self
+
+    def __exit__(self, *exc):
+        import torch
+
+        torch.set_default_device(self._previous)
+        return False
+
 
 cpu = device("cpu")
