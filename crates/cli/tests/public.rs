@@ -337,10 +337,10 @@ fn main() -> ExitCode {
         .filter(|p| filters.is_empty() || filters.iter().any(|f| p.name.contains(f.as_str())))
         .collect();
 
-    // Two programs at a time: each is one thread of interpreter and engine.
+    // A program per core: each is one thread of interpreter and engine.
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .clamp(1, 2);
+        .clamp(1, 8);
     let queue = Arc::new(Mutex::new(chosen.clone().into_iter().enumerate()));
     let (send, receive) = mpsc::channel();
     let threads: Vec<_> = (0..workers)
