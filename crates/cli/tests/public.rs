@@ -304,6 +304,7 @@ fn main() -> ExitCode {
 
     let source = std::env::var_os("GRADSCOPE_PUBLIC_SOURCE")
         .map_or_else(|| repo_root().join("../shared/public"), PathBuf::from);
+    let source = source.canonicalize().unwrap_or(source);
     if source.is_dir() {
         match copy_drift(&source, &public) {
             None => println!("vendored copy: same as {}", source.display()),
