@@ -358,13 +358,44 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
-    """The Jacobian of `func` with respect to `args[argnums]` (computed in
-    reverse mode here: the same values)."""
-    inner = jacrev(func, argnums, has_aux=has_aux)
+    """The Jacobian of `func` with respect to `args[argnums]`, a column per
+    input element as forward mode builds it (each column one `jvp`)."""
 
     def wrapped(*args):
         _forward_mode_used()
-        return inner(*args)
+        nums = argnums if isinstance(argnums, tuple) else (argnums,)
+        primals = [args[n] for n in nums]
+
+        def partial(*chosen):
+            full = list(args)
+            for n, c in zip(nums, chosen):
+                full[n] = c
+            out = func(*full)
+            return out[0] if has_aux else out
+
+        per_arg = []
+        output = None
+        for j, p in enumerate(primals):
+            columns = []
+            for k in range(p.numel()):
+                tangents = [torch.zeros_like(q) for q in primals]
+                tangents[j] = _unit(p.numel(), k, p.dtype).reshape(p.shape)
+                output, column = jvp(partial, tuple(primals), tuple(tangents))
+                columns.append(column)
+            out_leaves, rebuild_out = _flatten(output)
+            col_leaves = [_flatten(c)[0] for c in columns]
+            jac = [torch.stack([c[m] for c in col_leaves], dim=-1).reshape(tuple(o.shape) + tuple(p.shape))
+                   for m, o in enumerate(out_leaves)]
+            per_arg.append(rebuild_out(jac))
+        if isinstance(argnums, tuple):
+            leaves0, rebuild = _flatten(output)
+            if len(leaves0) == 1:
+                return tuple(per_arg)
+            return rebuild([tuple(_flatten(a)[0][m] for a in per_arg) for m in range(len(leaves0))])
+        result = per_arg[0]
+        if has_aux:
+            return result, func(*args)[1]
+        return result
 
     return wrapped
 
