@@ -669,7 +669,7 @@ _install_numpy_bridge(globals())
 # them. `torch.nn.Linear`, `import torch.nn as nn` and `from torch import
 # nn` all work as in PyTorch, which imports them eagerly.
 _LAZY_SUBMODULES = ("nn", "optim", "utils", "profiler", "linalg", "special", "distributions", "backends", "amp",
-                    "func", "functional", "sparse")
+                    "func", "functional", "sparse", "fx", "onnx")
 
 
 def __getattr__(name):
