@@ -450,6 +450,13 @@ impl PyTensor {
         zelf.tensor.layout().offset()
     }
 
+    /// How many elements its storage holds (shared by all its views):
+    /// what `storage().size()` reports.
+    #[pymethod]
+    fn _storage_numel(zelf: &Py<Self>) -> usize {
+        zelf.tensor.storage().len()
+    }
+
     #[pymethod]
     fn dim(zelf: &Py<Self>) -> usize {
         zelf.tensor.shape().len()
