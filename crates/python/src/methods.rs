@@ -133,12 +133,13 @@ pub(crate) const REDUCE: &[(&str, Unary, OverDims)] = &[
     }),
 ];
 
-/// Sizes as `x.view(2, 3)` or `x.view((2, 3))`.
-pub(crate) const SIZES: &[(&str, WithSizes)] = &[
-    ("view", Tensor::view),
-    ("reshape", Tensor::reshape),
-    ("permute", Tensor::permute),
-    ("expand", Tensor::expand_sizes),
+/// Sizes as `x.view(2, 3)`, `x.view((2, 3))` or by PyTorch's name for
+/// them (`torch.reshape(x, shape=(2, 3))`).
+pub(crate) const SIZES: &[(&str, &str, WithSizes)] = &[
+    ("view", "size", Tensor::view),
+    ("reshape", "shape", Tensor::reshape),
+    ("permute", "dims", Tensor::permute),
+    ("expand", "size", Tensor::expand_sizes),
 ];
 
 /// Every name that is also a `torch.` function.
@@ -173,6 +174,29 @@ pub(crate) fn function_names() -> Vec<&'static str> {
             "unflatten",
         ])
         .collect()
+}
+
+/// The one operand of a binary method, by position or as the keyword
+/// `param`, with Python's errors for none or too many.
+fn one_operand(
+    name: &str,
+    param: &str,
+    args: &mut FuncArgs,
+    vm: &VirtualMachine,
+) -> PyResult<PyObjectRef> {
+    let keyword = args.kwargs.swap_remove(param);
+    no_stray_keywords(name, args, vm)?;
+    match (keyword, &args.args[..]) {
+        (Some(other), []) => Ok(other),
+        (None, [other]) => Ok(other.clone()),
+        (None, []) => Err(vm.new_type_error(format!(
+            "{name}() missing 1 required positional arguments: \"{param}\""
+        ))),
+        _ => Err(vm.new_type_error(format!(
+            "{name}() takes 1 positional argument but {} were given",
+            args.args.len() + 1
+        ))),
+    }
 }
 
 /// The `i`th positional argument, or the keyword `name`.
@@ -261,23 +285,7 @@ pub(crate) fn register(vm: &VirtualMachine) {
                 name,
                 class,
                 move |zelf: PyRef<PyTensor>, mut args: FuncArgs, vm: &VirtualMachine| {
-                    let keyword = args.kwargs.swap_remove(param);
-                    no_stray_keywords(name, &args, vm)?;
-                    let other = match (keyword, &args.args[..]) {
-                        (Some(other), []) => other,
-                        (None, [other]) => other.clone(),
-                        (None, []) => {
-                            return Err(vm.new_type_error(format!(
-                                "{name}() missing 1 required positional arguments: \"{param}\""
-                            )));
-                        }
-                        _ => {
-                            return Err(vm.new_type_error(format!(
-                                "{name}() takes 1 positional argument but {} were given",
-                                args.args.len() + 1
-                            )));
-                        }
-                    };
+                    let other = one_operand(name, param, &mut args, vm)?;
                     let other = operand(&other, vm)?
                         .ok_or_else(|| convert::expected("Tensor or Number", &other, vm))?;
                     note_line(vm);
@@ -287,12 +295,14 @@ pub(crate) fn register(vm: &VirtualMachine) {
         );
     }
     for &(name, op) in INPLACE {
+        let param = if name == "pow_" { "exponent" } else { "other" };
         add(
             name,
             vm.new_method(
                 name,
                 class,
-                move |zelf: PyRef<PyTensor>, other: PyObjectRef, vm: &VirtualMachine| {
+                move |zelf: PyRef<PyTensor>, mut args: FuncArgs, vm: &VirtualMachine| {
+                    let other = one_operand(name, param, &mut args, vm)?;
                     let other = operand(&other, vm)?
                         .ok_or_else(|| convert::expected("Tensor or Number", &other, vm))?;
                     note_line(vm);
@@ -354,13 +364,17 @@ pub(crate) fn register(vm: &VirtualMachine) {
             ),
         );
     }
-    for &(name, op) in SIZES {
+    for &(name, param, op) in SIZES {
         add(
             name,
             vm.new_method(
                 name,
                 class,
-                move |zelf: PyRef<PyTensor>, args: FuncArgs, vm: &VirtualMachine| {
+                move |zelf: PyRef<PyTensor>, mut args: FuncArgs, vm: &VirtualMachine| {
+                    if let Some(sizes) = args.kwargs.swap_remove(param) {
+                        args.args.push(sizes);
+                    }
+                    no_stray_keywords(name, &args, vm)?;
                     let sizes = sizes_arg(&args, vm)?;
                     crate::sizes::check_view(name, &sizes, vm)?;
                     note_line(vm);
@@ -544,7 +558,11 @@ pub(crate) const CUSTOM: &[(&str, Custom)] = &[
         tensors(t.chunk(chunks, dim), vm)
     }),
     ("split", |t, mut a, vm| {
-        let size = req(&mut a, 0, "split_size", vm)?;
+        // `torch.split` names it `split_size_or_sections`.
+        let size = match a.kwargs.swap_remove("split_size_or_sections") {
+            Some(size) => size,
+            None => req(&mut a, 0, "split_size", vm)?,
+        };
         let dim = opt_int(&mut a, 1, "dim", vm)?.unwrap_or(0);
         match size.downcast_ref::<PyInt>() {
             // A split size past the longest dimension splits as that does.

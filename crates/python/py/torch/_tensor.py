@@ -161,6 +161,21 @@ class Tensor(_C.TensorBase):
 
     __floordiv__ = floor_divide
 
+    def div(self, other, *, rounding_mode=None):
+        if rounding_mode is None:
+            return _C.TensorBase.div(self, other)
+        if rounding_mode == "floor":
+            return self.floor_divide(other)
+        if rounding_mode == "trunc":
+            out = _C.TensorBase.div(self, other).trunc()
+            integral = not self.is_floating_point() and not (
+                isinstance(other, float) or (isinstance(other, Tensor) and other.is_floating_point()))
+            return out.long() if integral else out
+        raise RuntimeError(
+            f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+
+    divide = div
+
     def masked_fill(self, mask, value):
         if isinstance(value, Tensor):
             # MaskedFillBackward1, with a gradient for the value too: its

@@ -1,0 +1,66 @@
+# Keyword forms of common functions and methods, by PyTorch's parameter
+# names (input=, other=, mat2=, shape=, dims=, split_size_or_sections=...).
+import torch
+a = torch.arange(6.0).reshape(2, 3)
+tests = {
+    "cat": lambda: torch.cat(tensors=[a, a], dim=0).shape,
+    "stack": lambda: torch.stack(tensors=[a, a], dim=1).shape,
+    "where": lambda: torch.where(condition=a > 2, input=a, other=-a),
+    "clamp": lambda: torch.clamp(input=a, min=1, max=3),
+    "transpose": lambda: torch.transpose(input=a, dim0=0, dim1=1).shape,
+    "reshape": lambda: torch.reshape(input=a, shape=(3, 2)).shape,
+    "view": lambda: a.view(size=(3, 2)).shape,
+    "flatten": lambda: torch.flatten(input=a, start_dim=0).shape,
+    "sum": lambda: torch.sum(a, dim=1, keepdim=True).shape,
+    "mean": lambda: torch.mean(input=a, dim=0),
+    "max": lambda: torch.max(input=a, dim=1).values,
+    "argmax": lambda: torch.argmax(input=a, dim=1),
+    "softmax": lambda: torch.nn.functional.softmax(input=a, dim=0).sum(),
+    "unsqueeze": lambda: torch.unsqueeze(input=a, dim=0).shape,
+    "squeeze": lambda: torch.squeeze(input=a.unsqueeze(0), dim=0).shape,
+    "permute": lambda: torch.permute(input=a, dims=(1, 0)).shape,
+    "gather": lambda: torch.gather(input=a, dim=1, index=torch.tensor([[0], [1]])),
+    "index_select": lambda: torch.index_select(input=a, dim=0, index=torch.tensor([1])),
+    "add": lambda: torch.add(input=a, other=a, alpha=2),
+    "sub": lambda: torch.sub(input=a, other=1),
+    "div": lambda: torch.div(input=a, other=2, rounding_mode="floor"),
+    "pow": lambda: torch.pow(self=2, exponent=a) if False else torch.pow(input=a, exponent=2),
+    "bmm": lambda: torch.bmm(input=a.unsqueeze(0), mat2=a.T.unsqueeze(0)).shape,
+    "linear": lambda: torch.nn.functional.linear(input=a, weight=torch.ones(1, 3)).shape,
+    "relu": lambda: torch.nn.functional.relu(input=-a).sum(),
+    "cross_entropy": lambda: torch.nn.functional.cross_entropy(input=a, target=torch.tensor([0, 1])),
+    "mse": lambda: torch.nn.functional.mse_loss(input=a, target=a),
+    "topk": lambda: torch.topk(input=a, k=1, dim=1).indices,
+    "sort": lambda: torch.sort(input=a, dim=1, descending=True).values,
+    "cumsum": lambda: torch.cumsum(input=a, dim=1),
+    "norm": lambda: torch.norm(input=a, p=2),
+    "masked_fill": lambda: a.masked_fill(mask=a > 2, value=0.0),
+    "matmul_method": lambda: a.matmul(other=a.T).shape,
+    "mul_": lambda: a.clone().mul_(other=2),
+    "eq": lambda: torch.eq(input=a, other=a).all(),
+    "allclose": lambda: torch.allclose(input=a, other=a),
+    "full": lambda: torch.full(size=(2,), fill_value=3.0),
+    "zeros": lambda: torch.zeros(size=(2,)),
+    "arange": lambda: torch.arange(start=0, end=3),
+    "linspace": lambda: torch.linspace(start=0, end=1, steps=3),
+    "randn": lambda: torch.randn(size=(2,)).shape,
+    "tensor": lambda: torch.tensor(data=[1, 2]),
+    "chunk": lambda: len(torch.chunk(input=a, chunks=2, dim=1)),
+    "split": lambda: len(torch.split(a, split_size_or_sections=1, dim=0)),
+    "exp": lambda: torch.exp(input=a).shape,
+    "log_softmax": lambda: torch.log_softmax(input=a, dim=1).shape,
+    "einsum": lambda: torch.einsum("ij,kj->ik", a, a).shape,
+    "outer": lambda: torch.outer(input=torch.ones(2), vec2=torch.ones(3)).shape,
+    "addmm": lambda: torch.addmm(input=torch.zeros(2, 2), mat1=a, mat2=a.T).shape,
+    "clamp_min": lambda: torch.clamp_min(input=a, min=2.0),
+    "abs": lambda: torch.abs(input=-a).sum(),
+    "maximum": lambda: torch.maximum(input=a, other=a * 0 + 2).sum(),
+    "isclose": lambda: torch.isclose(input=a, other=a).all(),
+    "dropout": lambda: torch.nn.functional.dropout(input=a, p=0.0, training=True).sum(),
+}
+for name, f in tests.items():
+    try:
+        print(name, f())
+    except Exception as e:
+        print(name, "ERR", type(e).__name__, str(e).split("\n")[0][:100])
+a=torch.tensor([-7, 7]); print(torch.div(a, 2, rounding_mode="trunc"), torch.div(a, 2, rounding_mode="floor"), torch.div(a.float(), 2, rounding_mode="trunc"), torch.div(a, 2), a.div(2))
