@@ -5,13 +5,14 @@
 //!
 //! It writes frozen libraries into `OUT_DIR`: `start.bin`, the modules the
 //! interpreter needs to start (the import closure of `torch`), which every
-//! build includes; and the rest in two files, `rest-0.bin` (what programs
-//! commonly import) and `rest-1.bin` (everything else), which the native
-//! build includes and the page fetches, each the first time a program
-//! imports one of its modules, as `stdlib-HASH.bin` (the content hash in the
-//! name lets browsers cache it for good; `files.txt` pairs the names).
-//! `index.rs` lists their modules, so that a name that is in neither costs
-//! no download.
+//! build includes; and the rest in three files, `rest-0.bin` (what programs
+//! commonly import), `rest-1.bin` (everything else) and `rest-2.bin` (our
+//! packages around torch under this crate's `py/`: `numpy`, `matplotlib`,
+//! `tqdm`), which the native build includes and the page fetches, each the
+//! first time a program imports one of its modules, as `stdlib-HASH.bin` or
+//! `packages-HASH.bin` (the content hash in the name lets browsers cache it
+//! for good; `files.txt` pairs the names). `index.rs` lists their modules,
+//! so that a name that is in none costs no download.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -158,15 +159,29 @@ fn main() -> Result<(), String> {
     let lib = PathBuf::from(rustpython_pylib::LIB_PATH);
     println!("cargo:rerun-if-changed={}", lib.display());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
+    let ours = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default()).join("py");
+    println!("cargo:rerun-if-changed={}", ours.display());
 
     let mut files = Vec::new();
     collect_py(&lib, &lib, &mut files);
     files.sort();
-    let compiled = compile_all(&lib, &files)?;
+    let compiled = compile_all(&lib, &files, "stdlib")?;
+    let mut packages = Vec::new();
+    collect_py(&ours, &ours, &mut packages);
+    packages.sort();
+    for rel in &packages {
+        println!("cargo:rerun-if-changed={}", ours.join(rel).display());
+    }
+    // Our packages' frames are named as the runtime's own (`<gradscope
+    // numpy>`), which tracebacks hide as they hide torch's.
+    let packages = compile_all(&ours, &packages, "gradscope")?
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?;
 
     let mut start = Vec::new();
-    // The files after the start set: [`COMMON`], then everything else.
-    let mut files_out: [Vec<(String, FrozenModule<Vec<u8>>)>; 2] = [Vec::new(), Vec::new()];
+    // The files after the start set: [`COMMON`], everything else, our packages.
+    let mut files_out: [Vec<(String, FrozenModule<Vec<u8>>)>; 3] =
+        [Vec::new(), Vec::new(), packages];
     let mut skipped = Vec::new();
     for (rel, result) in files.iter().zip(compiled) {
         match result {
@@ -194,7 +209,8 @@ fn main() -> Result<(), String> {
     let mut rest_files = Vec::new();
     for (file, modules) in files_out.iter().enumerate() {
         let bytes = encode(modules);
-        let name = format!("stdlib-{:016x}.bin", fnv1a(&bytes));
+        let kind = if file == 2 { "packages" } else { "stdlib" };
+        let name = format!("{kind}-{:016x}.bin", fnv1a(&bytes));
         write(&out.join(format!("rest-{file}.bin")), &bytes)?;
         let _ = writeln!(index, "rest-{file}.bin {name}");
         rest_files.push(name);
@@ -209,7 +225,7 @@ fn main() -> Result<(), String> {
         index,
         "/// The file names the page fetches [`REST`]'s files by: each names its content."
     );
-    let _ = writeln!(index, "pub const REST_FILES: [&str; 2] = {rest_files:?};");
+    let _ = writeln!(index, "pub const REST_FILES: [&str; 3] = {rest_files:?};");
     let _ = writeln!(
         index,
         "/// Modules of the rest, sorted: name, whether a package, which file."
@@ -302,7 +318,7 @@ fn module_name(rel: &Path) -> (String, bool) {
 type Compiled = Result<(String, FrozenModule<Vec<u8>>), String>;
 
 /// Compiles every file, on every core: a few hundred files.
-fn compile_all(lib: &Path, files: &[PathBuf]) -> Result<Vec<Compiled>, String> {
+fn compile_all(lib: &Path, files: &[PathBuf], origin: &str) -> Result<Vec<Compiled>, String> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = files.len().div_ceil(threads).max(1);
     std::thread::scope(|scope| {
@@ -311,7 +327,7 @@ fn compile_all(lib: &Path, files: &[PathBuf]) -> Result<Vec<Compiled>, String> {
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|rel| freeze(&lib.join(rel), rel))
+                        .map(|rel| freeze(&lib.join(rel), rel, origin))
                         .collect::<Vec<_>>()
                 })
             })
@@ -329,12 +345,12 @@ fn compile_all(lib: &Path, files: &[PathBuf]) -> Result<Vec<Compiled>, String> {
 }
 
 /// Compiles one file to a frozen module; library frames are named
-/// `<stdlib NAME>`, which tracebacks hide from learners.
-fn freeze(path: &Path, rel: &Path) -> Compiled {
+/// `<ORIGIN NAME>`, which tracebacks hide from learners.
+fn freeze(path: &Path, rel: &Path, origin: &str) -> Compiled {
     let source = std::fs::read_to_string(path)
         .map_err(|err| format!("reading {}: {err}", path.display()))?;
     let (name, package) = module_name(rel);
-    let filename = format!("<stdlib {name}>");
+    let filename = format!("<{origin} {name}>");
     let opts = CompileOpts {
         // Docstrings and asserts out: fewer bytes to ship.
         optimize: 2,

@@ -173,8 +173,8 @@ fn stdlib_file_names(list: &str) -> Option<Vec<(String, String)>> {
         .lines()
         .map(|line| {
             let (blob, name) = line.split_once(' ')?;
-            (plain(blob) && plain(name) && name.starts_with("stdlib-"))
-                .then(|| (blob.to_string(), name.to_string()))
+            let kind = name.starts_with("stdlib-") || name.starts_with("packages-");
+            (plain(blob) && plain(name) && kind).then(|| (blob.to_string(), name.to_string()))
         })
         .collect();
     files.filter(|f| !f.is_empty())

@@ -22,7 +22,7 @@ static FETCH: OnceLock<StdlibFetch> = OnceLock::new();
 /// The fetched files, kept for the life of the process (modules are decoded
 /// from them on each first import).
 #[cfg(target_arch = "wasm32")]
-static FETCHED: [OnceLock<&'static [u8]>; 2] = [OnceLock::new(), OnceLock::new()];
+static FETCHED: [OnceLock<&'static [u8]>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
 
 /// How the runtime gets the standard library's files where they are not in
 /// the binary (wasm32: the worker fetches them); natively unused. Only the

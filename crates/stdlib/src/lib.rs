@@ -3,8 +3,9 @@
 //! libraries (the bytes of `rustpython_compiler_core::frozen::FrozenLib`).
 //!
 //! [`START`] holds what the interpreter imports to start and is in every
-//! build. The rest is two files: what programs commonly import, and
-//! everything else. Natively both are included here ([`REST`]); in the
+//! build. The rest is three files: what programs commonly import, everything
+//! else, and our packages around torch (`py/`: `numpy`, `matplotlib`,
+//! `tqdm`). Natively all are included here ([`REST`]); in the
 //! browser each is a separate file, named in [`REST_FILES`], that the worker
 //! fetches the first time a program imports a module [`find`] places in it,
 //! so that the worker's wasm carries only what start needs.
@@ -17,9 +18,10 @@ pub static START: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/start.bin"))
 
 /// The rest, frozen, as the files the page fetches as [`REST_FILES`].
 #[cfg(not(target_arch = "wasm32"))]
-pub static REST: [&[u8]; 2] = [
+pub static REST: [&[u8]; 3] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/rest-0.bin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/rest-1.bin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/rest-2.bin")),
 ];
 
 /// Where a module of the rest is.
@@ -65,6 +67,8 @@ mod tests {
         assert_eq!(find("argparse"), at(false, 0));
         assert_eq!(find("asyncio"), at(true, 1));
         assert_eq!(find("torch"), None);
+        assert_eq!(find("numpy"), at(true, 2));
+        assert_eq!(find("matplotlib.pyplot"), at(false, 2));
         // Start modules are in START only.
         assert_eq!(find("typing"), None);
     }
@@ -77,11 +81,9 @@ mod tests {
 
     #[test]
     fn rest_files_name_their_content() {
-        for name in REST_FILES {
-            assert!(
-                name.starts_with("stdlib-") && name.ends_with(".bin"),
-                "{name}"
-            );
+        for (i, name) in REST_FILES.iter().enumerate() {
+            let kind = if i == 2 { "packages-" } else { "stdlib-" };
+            assert!(name.starts_with(kind) && name.ends_with(".bin"), "{name}");
         }
         assert_ne!(REST_FILES[0], REST_FILES[1]);
         assert!(REST.iter().all(|f| !f.is_empty()) && !START.is_empty());

@@ -1,9 +1,10 @@
-//! The standard library beyond what the interpreter starts with, fetched
-//! the first time a program imports one of its modules: two files beside
-//! the worker's wasm (`pkg/stdlib-HASH.bin`, each named by its content so
-//! that browsers may keep it for good; the first holds what programs
-//! commonly import, the second the rest of `Lib`), each read by a
-//! synchronous request when a module in it is first imported.
+//! The standard library beyond what the interpreter starts with, and our
+//! packages around torch, fetched the first time a program imports one of
+//! their modules: three files beside the worker's wasm (`pkg/stdlib-HASH.bin`
+//! and `pkg/packages-HASH.bin`, each named by its content so that browsers
+//! may keep it for good; the first holds what programs commonly import, the
+//! second the rest of `Lib`, the third `numpy`, `matplotlib` and `tqdm`),
+//! each read by a synchronous request when a module in it is first imported.
 //!
 //! Synchronous because `import` is: the request happens inside a running
 //! Python program, which cannot yield to the event loop. A worker may make

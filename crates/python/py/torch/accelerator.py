@@ -8,7 +8,6 @@ CPU exactly as under a CPU-only PyTorch: ``is_available()`` is False,
 ``current_accelerator()`` is None and ``device_count()`` is 0.
 """
 
-import warnings
 
 __all__ = [
     "current_accelerator",
@@ -54,6 +53,8 @@ def current_device_index():
 
 
 def current_device_idx():
+    import warnings  # on first use: `import torch` does not load it
+
     warnings.warn("Use `current_device_index` instead.", FutureWarning, stacklevel=2)
     return current_device_index()
 
@@ -63,6 +64,8 @@ def set_device_index(device, /):
 
 
 def set_device_idx(device, /):
+    import warnings
+
     warnings.warn("Use `set_device_index` instead.", FutureWarning, stacklevel=2)
     return set_device_index(device)
 
