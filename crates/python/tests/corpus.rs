@@ -43,11 +43,13 @@ fn render(out: &RunOutput) -> String {
 /// PyTorch's MPS message (as they would be on a Mac's default `mps`).
 const GPU_REFUSES_FLOAT64: &[&str] = &[
     "custom_function.py",
+    "custom_function_api.py",
     "dtype_promotion.py",
     "fuzz_found_errors.py",
     "inplace_arith_activations.py",
     "inplace_copy.py",
     "lbfgs.py",
+    "legacy_and_keywords.py",
     "manual_seed_shapes.py",
     "nn_error_messages.py",
     "print_tensors.py",
