@@ -219,7 +219,7 @@ try {
   const story = ({ kinds }) => JSON.stringify(Object.entries(kinds)
     .filter(([k]) => !memory.has(k)).sort());
   check(gpu.events > 0 && story(gpu) === story(cpu),
-    `both runs recorded the same graph, backward and optimizer events: ${story(gpu)}`);
+    `both runs recorded the same graph, backward and optimizer events: ${story(gpu)}${story(gpu) === story(cpu) ? "" : ` against the CPU's ${story(cpu)}`}`);
   check((gpu.kinds.device_reserved ?? 0) > 0 && !cpu.kinds.device_reserved,
     `the WebGPU run reported its allocator's reserve, the CPU run none (${gpu.kinds.device_reserved ?? 0} reports)`);
   console.log(`  measured: allocations: cpu ${cpu.kinds.storage_allocated}, webgpu ${gpu.kinds.storage_allocated}`);

@@ -24,6 +24,13 @@ import sys
 
 import _gradscope
 import _io
+import errno as _errno
+
+if not hasattr(_errno, "ENOENT"):
+    # The wasm build's native errno has no constants (`_gradscope_errno`).
+    import _gradscope_errno
+
+    _gradscope_errno.fill(_errno)
 
 _cwd = "/"
 # Written files by absolute path: bytes, or the file object still open for

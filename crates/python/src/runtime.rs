@@ -253,7 +253,15 @@ impl Runtime {
         let mut globals = None;
         let (error, exit_code) = state::enter(&self.state, || {
             self.interpreter.enter(|vm| {
-                trace::unrecorded(|| drop(previous));
+                // The last program's module goes with its globals, before
+                // this run records anything: else replacing it in
+                // `sys.modules` frees its tensors inside this run's trace.
+                trace::unrecorded(|| {
+                    if let Ok(modules) = vm.sys_module.get_attr("modules", vm) {
+                        let _ = modules.del_item("__main__", vm);
+                    }
+                    drop(previous)
+                });
                 self.state.pending.borrow_mut().take();
                 reset_engine_modes();
                 gradscope_core::ledger::set_memory_budget(limits.memory);
