@@ -17,8 +17,11 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use rustpython_compiler::{CompileOpts, Mode, compile};
-use rustpython_compiler_core::frozen::{FrozenCodeObject, FrozenLib, FrozenModule};
+use rustpython_compiler_core::frozen::FrozenModule;
+
+#[path = "freeze.rs"]
+mod freeze;
+use freeze::{Compiled, encode, freeze, module_name};
 
 /// What `import torch` and the prelude import from the standard library
 /// (dotted names), measured as the modules in `sys.modules` after start
@@ -244,21 +247,6 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|err| format!("writing {}: {err}", path.display()))
 }
 
-fn encode(modules: &[(String, FrozenModule<Vec<u8>>)]) -> Vec<u8> {
-    FrozenLib::encode(modules.iter().map(|(name, m)| {
-        (
-            name.as_str(),
-            FrozenModule {
-                code: FrozenCodeObject {
-                    bytes: &m.code.bytes[..],
-                },
-                package: m.package,
-            },
-        )
-    }))
-    .bytes
-}
-
 /// FNV-1a, 64 bits: enough to tell one build's blob from another's.
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, b| {
@@ -298,25 +286,6 @@ fn collect_py(lib: &Path, dir: &Path, files: &mut Vec<PathBuf>) {
     }
 }
 
-/// The dotted name of a file under `Lib` and whether it is a package
-/// (`json/__init__.py` is the package `json`).
-fn module_name(rel: &Path) -> (String, bool) {
-    let parts: Vec<String> = rel
-        .with_extension("")
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    let package = parts.last().is_some_and(|p| p == "__init__");
-    let name = if package {
-        parts[..parts.len() - 1].join(".")
-    } else {
-        parts.join(".")
-    };
-    (name, package)
-}
-
-type Compiled = Result<(String, FrozenModule<Vec<u8>>), String>;
-
 /// Compiles every file, on every core: a few hundred files.
 fn compile_all(lib: &Path, files: &[PathBuf], origin: &str) -> Result<Vec<Compiled>, String> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -342,27 +311,4 @@ fn compile_all(lib: &Path, files: &[PathBuf], origin: &str) -> Result<Vec<Compil
         }
         Ok(all)
     })
-}
-
-/// Compiles one file to a frozen module; library frames are named
-/// `<ORIGIN NAME>`, which tracebacks hide from learners.
-fn freeze(path: &Path, rel: &Path, origin: &str) -> Compiled {
-    let source = std::fs::read_to_string(path)
-        .map_err(|err| format!("reading {}: {err}", path.display()))?;
-    let (name, package) = module_name(rel);
-    let filename = format!("<{origin} {name}>");
-    let opts = CompileOpts {
-        // Docstrings and asserts out: fewer bytes to ship.
-        optimize: 2,
-        ..CompileOpts::default()
-    };
-    let code = compile(&source, Mode::Exec, &filename, opts)
-        .map_err(|err| format!("compiling {}: {err}", path.display()))?;
-    Ok((
-        name,
-        FrozenModule {
-            code: FrozenCodeObject::encode(&code),
-            package,
-        },
-    ))
 }
