@@ -7,8 +7,6 @@
 //! by the page and the CLI.
 
 mod blocks;
-pub mod chart;
-pub mod charts;
 pub mod event;
 pub mod float;
 pub mod follow;
@@ -18,11 +16,13 @@ pub mod group;
 pub mod layout;
 pub mod log;
 pub mod memory;
+pub mod memory_chart;
 pub mod playback;
 pub mod protocol;
 pub mod snapshot;
 pub mod step;
 pub mod svg;
+pub mod training_charts;
 pub mod viewport;
 
 pub use event::{Category, Event, EventKind, NodeId, SavedInfo, StorageId, TensorId};

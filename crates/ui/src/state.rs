@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use gradscope_trace::Reply;
-use gradscope_trace::chart::Axis;
+use gradscope_trace::memory_chart::Axis;
 use gradscope_trace::playback::Playback;
 use gradscope_trace::protocol::{ClaimResult, Device, WebGpu};
 use gradscope_trace::step::StepBy;

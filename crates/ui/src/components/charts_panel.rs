@@ -1,9 +1,11 @@
 //! Loss and gradient norms per step, on a linear or log scale, from
-//! `gradscope_trace::charts`: this only writes the SVG.
+//! `gradscope_trace::training_charts`: this only writes the SVG.
 
 use gradscope_trace::EventLog;
-use gradscope_trace::charts::{Marker, Plot, PlotLine, Scale, TrainingBuilder, line_style};
 use gradscope_trace::svg::{push_command, tenths};
+use gradscope_trace::training_charts::{
+    Marker, Plot, PlotLine, Scale, TrainingBuilder, line_style,
+};
 use yew::prelude::*;
 
 use crate::follow::use_follow;

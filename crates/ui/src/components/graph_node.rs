@@ -1,9 +1,9 @@
 //! One node of the graph (its box, name and what it holds), and the boxes
 //! and frames of `nn.Module` groups.
 
-use gradscope_trace::chart::bytes_label;
 use gradscope_trace::group::GroupKey;
 use gradscope_trace::layout::{FRAME_HEADER, LaidFrame, NODE_HEIGHT, NODE_WIDTH};
+use gradscope_trace::memory_chart::bytes_label;
 use gradscope_trace::svg::tenths;
 use gradscope_trace::{NodePhase, NodeView};
 use yew::prelude::*;

@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use gradscope_trace::chart::bytes_label;
 use gradscope_trace::group::{COLLAPSE_ABOVE, Expansion, GroupKey};
+use gradscope_trace::memory_chart::bytes_label;
 use gradscope_trace::svg::push_command;
 use gradscope_trace::viewport::{PAN_STEP, Viewport, ZOOM_STEP};
 use gradscope_trace::{EventLog, GraphAt, GraphLayout, LaidEdge, LaidFrame, NodeId, NodePhase};

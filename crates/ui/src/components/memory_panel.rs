@@ -1,14 +1,14 @@
 //! The memory timeline: bytes per category stacked over the trace, placed by
-//! `gradscope_trace::chart::MemoryChart`, with the peak, the backward and
+//! `gradscope_trace::memory_chart::MemoryChart`, with the peak, the backward and
 //! grad-mode spans, rows of forward, backward, step and zero_grad marks
 //! under it, and the cursor at the position shown. One device's ledger at
 //! a time (the CPU's or a GPU's, the run's main one unless chosen); on a
 //! GPU its caching allocator's reserve is a line over the allocated bytes.
 
-use gradscope_trace::chart::{Axis, MarkerKind, MemoryChart, MemoryRecord, bytes_label};
-use gradscope_trace::charts::{budget_y, span_layers};
 use gradscope_trace::memory::MemoryTracker;
+use gradscope_trace::memory_chart::{Axis, MarkerKind, MemoryChart, MemoryRecord, bytes_label};
 use gradscope_trace::svg::{push_command, push_tenths, tenths};
+use gradscope_trace::training_charts::{budget_y, span_layers};
 use gradscope_trace::{Category, EventLog};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;

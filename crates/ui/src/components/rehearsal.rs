@@ -20,7 +20,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use gradscope_trace::chart::Axis;
+use gradscope_trace::memory_chart::Axis;
 use gradscope_trace::{Event, EventLog};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;

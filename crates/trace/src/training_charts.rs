@@ -14,9 +14,9 @@
 //! NaN and infinite values are kept and marked, never dropped: a NaN loss
 //! is what a learner most needs to see.
 
-use crate::chart::{MemoryChart, Span};
 use crate::event::{Event, EventKind, TensorId};
 use crate::follow::Fold;
+use crate::memory_chart::{MemoryChart, Span};
 use crate::svg::{push_command, push_rect};
 
 /// One value at one step.
@@ -62,7 +62,7 @@ impl TrainingSeries {
     ///
     /// ```
     /// use gradscope_trace::{Event, EventKind};
-    /// use gradscope_trace::charts::TrainingSeries;
+    /// use gradscope_trace::training_charts::TrainingSeries;
     /// let ev = |seq, kind| Event { seq, time_us: 0, line: None, kind };
     /// let trace = [
     ///     ev(0, EventKind::BackwardRoot { numel: 1, value: Some(0.5) }),
@@ -142,7 +142,7 @@ impl TrainingSeries {
 ///
 /// ```
 /// use gradscope_trace::{Event, EventKind};
-/// use gradscope_trace::charts::TrainingBuilder;
+/// use gradscope_trace::training_charts::TrainingBuilder;
 /// use gradscope_trace::follow::Fold;
 /// let ev = |seq, kind| Event { seq, time_us: 0, line: None, kind };
 /// let mut builder = TrainingBuilder::default();
@@ -283,7 +283,7 @@ impl Plot {
     /// box on `scale`; the value axis covers every placeable value.
     ///
     /// ```
-    /// use gradscope_trace::charts::{Plot, Point, Scale};
+    /// use gradscope_trace::training_charts::{Plot, Point, Scale};
     /// let loss = [Point { step: 0, value: 1.0 }, Point { step: 1, value: f64::NAN }];
     /// let plot = Plot::of(&[&loss], 2, Scale::Log, 100.0, 50.0);
     /// assert_eq!(plot.lines[0].off[0].label, "NaN");
@@ -631,8 +631,8 @@ pub fn merge_spans(spans: &[Span], gap: f64) -> Vec<(Span, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::Axis;
     use crate::event::Category;
+    use crate::memory_chart::Axis;
 
     fn trace(kinds: Vec<EventKind>) -> Vec<Event> {
         kinds
@@ -933,7 +933,7 @@ mod tests {
 
     #[test]
     fn charts_merge_narrow_spans() {
-        use crate::chart::SpanKind;
+        use crate::memory_chart::SpanKind;
         let span = |kind: SpanKind, x0: f64, x1: f64| Span {
             kind,
             x0,
@@ -977,7 +977,7 @@ mod tests {
 
     #[test]
     fn spans_drawn_as_one_layer_per_kind() {
-        use crate::chart::SpanKind;
+        use crate::memory_chart::SpanKind;
         let span = |kind: SpanKind, x0: f64, x1: f64, depth: usize| Span {
             kind,
             x0,

@@ -200,7 +200,7 @@ struct Step {
 ///
 /// ```
 /// use gradscope_trace::{Category, Event, EventKind};
-/// use gradscope_trace::chart::{Axis, MemoryChart, MemoryRecord};
+/// use gradscope_trace::memory_chart::{Axis, MemoryChart, MemoryRecord};
 /// use gradscope_trace::follow::Fold;
 /// let alloc = EventKind::StorageAllocated {
 ///     storage: 1, bytes: 1536, device: "cpu".into(), category: Category::Other,
@@ -378,7 +378,7 @@ impl MemoryChart {
     ///
     /// ```
     /// use gradscope_trace::{Category, Event, EventKind};
-    /// use gradscope_trace::chart::{Axis, MemoryChart};
+    /// use gradscope_trace::memory_chart::{Axis, MemoryChart};
     /// let alloc = EventKind::StorageAllocated {
     ///     storage: 1, bytes: 1536, device: "cpu".into(), category: Category::Other,
     /// };
@@ -409,7 +409,7 @@ impl MemoryChart {
     ///
     /// ```
     /// use gradscope_trace::{Category, Event, EventKind};
-    /// use gradscope_trace::chart::{Axis, MemoryChart, MemoryRecord};
+    /// use gradscope_trace::memory_chart::{Axis, MemoryChart, MemoryRecord};
     /// let ev = |seq, kind| Event { seq, time_us: seq, line: None, kind };
     /// let trace = [
     ///     ev(0, EventKind::StorageAllocated {
