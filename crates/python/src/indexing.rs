@@ -56,7 +56,8 @@ fn entry(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<TensorIndex> {
     if let Some(t) = obj.downcast_ref::<PyTensor>() {
         return Ok(TensorIndex::Tensor(t.tensor.clone()));
     }
-    if obj.downcast_ref::<PyList>().is_some() {
+    // A list, or an array of gradscope's `numpy` (`t[np.arange(2)]`, a mask).
+    if obj.downcast_ref::<PyList>().is_some() || &*obj.class().name() == "ndarray" {
         return Ok(TensorIndex::Tensor(convert::tensor_from_data(
             obj, None, vm,
         )?));
