@@ -72,6 +72,47 @@ def _scalar_dtype(data):
     return None
 
 
+_LIST_OF_ARRAYS_WARNING = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider converting the list to a "
+    "single numpy.ndarray with numpy.array() before converting to a tensor. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:249.)"
+)
+
+
+_warned_list_of_arrays = False
+
+
+def _from_sequence(data, kwargs):
+    """Plain data and the dtype PyTorch infers for a list holding arrays: the
+    promotion of the arrays' dtypes (float64 arrays make a float64 tensor);
+    PyTorch's slow-path warning when the list's first item is an array."""
+    global _warned_list_of_arrays
+    nd = _ndarray_type()
+    if isinstance(data[0], nd):
+        if not _warned_list_of_arrays:
+            # TORCH_WARN_ONCE: once per process.
+            import warnings
+
+            _warned_list_of_arrays = True
+            warnings.warn(_LIST_OF_ARRAYS_WARNING, UserWarning, stacklevel=3)
+        for item in data:
+            if isinstance(item, nd) and item.ndim == 0:
+                raise TypeError("len() of unsized object")
+    if "dtype" not in kwargs:
+        dtype = None
+        stack = [data]
+        while stack:
+            for item in stack.pop():
+                if isinstance(item, nd):
+                    d = item._t.dtype
+                    dtype = d if dtype is None else sys.modules["torch"].promote_types(dtype, d)
+                elif isinstance(item, (list, tuple)):
+                    stack.append(item)
+        if dtype is not None:
+            kwargs["dtype"] = dtype
+    return _plain(data)
+
+
 def from_numpy(ndarray):
     """`torch.from_numpy`: a tensor sharing the array's memory."""
     if not _is_ndarray(ndarray):
@@ -111,7 +152,7 @@ def install(namespace):
         if _is_ndarray(data):
             data = data._t
         elif isinstance(data, (list, tuple)) and data and _has_arrays(data):
-            data = _plain(data)
+            data = _from_sequence(data, kwargs)
         elif "dtype" not in kwargs:
             dtype = _scalar_dtype(data)
             if dtype is not None:

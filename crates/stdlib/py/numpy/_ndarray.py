@@ -71,6 +71,8 @@ def _binary(name, kind="arith"):
                 return _wrap(method(self._t, other._t), self._dtype)
         value, theirs, weak = _operand(other)
         if weak is None:
+            if isinstance(other, _Tensor):
+                return _with_tensor(name, self, other)
             return NotImplemented
         rd = _result_dtype(self._dtype, theirs, value)
         if kind == "div" and rd.kind != "f":
@@ -107,6 +109,53 @@ def _binary(name, kind="arith"):
 
 _POW_SHORTCUTS = (2, 2.0, 0.5, -1, -1.0, 1, 1.0, 0, 0.0)
 
+_SYMBOLS = {"sub": "-", "mul": "*", "floordiv": "//", "mod": "%", "pow": "** or pow()",
+            "matmul": "@", "and": "&", "or": "|", "xor": "^"}
+_CONCATENATION = ("Concatenation operation is not implemented for NumPy arrays, use np.concatenate() instead. "
+                  "Please do not rely on this error; it may not be given on all Python implementations.")
+
+
+def _tensor_array(t):
+    """A tensor as NumPy reads it through `Tensor.__array__` (refused when it requires grad)."""
+    if t.requires_grad:
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+    t = t.detach()
+    return _wrap(t, _d.from_torch(t.dtype))
+
+
+def _tensor_result(result):
+    """NumPy's result as the Tensor `Tensor.__array_wrap__` makes of it (0-dim for a scalar)."""
+    if isinstance(result, ndarray):
+        return result._t
+    if result is NotImplemented:
+        return result
+    return torch.tensor(result.item(), dtype=result.dtype._torch)
+
+
+def _with_tensor(name, array, t):
+    """`array op tensor` and `tensor op array` as NumPy 2.4 and PyTorch 2.15 do them.
+
+    A tensor's `__array_priority__` makes NumPy's operators step aside, and
+    the tensor's own operators do not read arrays, so `tensor op array`
+    reaches the array's reflected method: NumPy computes it with the tensor
+    as an array (NumPy's promotion, float32 + int64 is float64) and the
+    result comes back a Tensor (`Tensor.__array_wrap__`). `array op tensor`
+    is a TypeError but for `/` (the tensor's `__rtruediv__` multiplies by its
+    reciprocal) and `==`.
+    """
+    op = name.strip("_")
+    if op.startswith("r"):
+        return _tensor_result(getattr(_tensor_array(t), "__" + op[1:] + "__")(array))
+    if op == "truediv":
+        return _with_tensor("__rmul__", array, t.reciprocal())
+    if op == "eq":
+        return t == array._t
+    if op == "add":
+        raise TypeError(_CONCATENATION)
+    if op in _SYMBOLS:
+        raise TypeError(f"unsupported operand type(s) for {_SYMBOLS[op]}: 'numpy.ndarray' and 'Tensor'")
+    return NotImplemented
+
 
 def _broadcast_error(a, b):
     def text(shape):
@@ -125,6 +174,13 @@ def _inplace(name, method):
     def op(self, other):
         value, theirs, weak = _operand(other)
         if weak is None:
+            if isinstance(other, _Tensor) and method != "div_":
+                # `a += t` is NumPy's concatenation refusal; `a /= t` falls
+                # back to `a / t`, a Tensor, as with NumPy.
+                if method == "add_":
+                    raise TypeError(_CONCATENATION)
+                sym = _SYMBOLS[method[:3]]
+                raise TypeError(f"unsupported operand type(s) for {sym}=: 'numpy.ndarray' and 'Tensor'")
             return NotImplemented
         rd = _result_dtype(self._dtype, theirs, value)
         if method == "div_" and rd.kind != "f":
@@ -469,11 +525,15 @@ class ndarray:
     def __matmul__(self, other):
         from ._products import matmul
 
+        if isinstance(other, _Tensor):
+            return _with_tensor("__matmul__", self, other)
         return matmul(self, other)
 
     def __rmatmul__(self, other):
         from ._products import matmul
 
+        if isinstance(other, _Tensor):
+            return _tensor_result(matmul(_tensor_array(other), self))
         return matmul(other, self)
 
     def dot(self, other):
