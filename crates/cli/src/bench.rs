@@ -12,6 +12,8 @@ use gradscope_core::optim::{Adam, AdamOptions, Optimizer};
 use gradscope_core::{DType, Tensor, ledger, trace};
 use serde_json::{Value, json};
 
+use crate::args::{self, Long};
+
 /// Ops in the chain workload's forward: 1000 times a multiply and an add.
 const CHAIN_OPS: usize = 2000;
 
@@ -149,36 +151,47 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut suite = "cpu";
     let mut sizes = vec![256, 512];
     let mut peak_gflops = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        match arg.as_str() {
-            "--json" => json_out = true,
-            "--suite" => match rest.next().map(String::as_str) {
-                Some("cpu") => suite = "cpu",
-                Some("gpu") => suite = "gpu",
-                Some(other) => bail!("unknown suite '{other}' (this build has: cpu, gpu)"),
-                None => bail!("--suite needs a name"),
+    let mut parser = args::parser(args);
+    while let Some(arg) = args::next(&mut parser).map_err(anyhow::Error::msg)? {
+        match arg {
+            Long("json") => json_out = true,
+            Long("suite") => match args::value(&mut parser, "--suite needs a name")
+                .map_err(anyhow::Error::msg)?
+                .as_str()
+            {
+                "cpu" => suite = "cpu",
+                "gpu" => suite = "gpu",
+                other => bail!("unknown suite '{other}' (this build has: cpu, gpu)"),
             },
-            "--sizes" => {
-                let list = rest.next().context("--sizes needs N,N,...")?;
+            Long("sizes") => {
+                let list = args::value(&mut parser, "--sizes needs N,N,...")
+                    .map_err(anyhow::Error::msg)?;
                 sizes = list
                     .split(',')
                     .map(|n| n.trim().parse::<usize>())
                     .collect::<Result<_, _>>()
                     .with_context(|| format!("bad --sizes '{list}'"))?;
             }
-            "--peak-gflops" => {
-                let v = rest.next().context("--peak-gflops needs a number")?;
+            Long("peak-gflops") => {
+                let v = args::value(&mut parser, "--peak-gflops needs a number")
+                    .map_err(anyhow::Error::msg)?;
                 peak_gflops = Some(
                     v.parse::<f64>()
                         .with_context(|| format!("bad --peak-gflops '{v}'"))?,
                 );
             }
-            "--runs" => runs = rest.next().context("--runs needs a number")?.parse()?,
-            "--baseline" => {
-                baseline = Some(rest.next().context("--baseline needs a python")?.clone())
+            Long("runs") => {
+                runs = args::value(&mut parser, "--runs needs a number")
+                    .map_err(anyhow::Error::msg)?
+                    .parse()?
             }
-            other => bail!("unknown argument for bench: {other}"),
+            Long("baseline") => {
+                baseline = Some(
+                    args::value(&mut parser, "--baseline needs a python")
+                        .map_err(anyhow::Error::msg)?,
+                )
+            }
+            other => bail!("unknown argument for bench: {}", args::shown(&other)),
         }
     }
     if suite == "gpu" {

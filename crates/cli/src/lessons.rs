@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use gradscope_lessons::{Lesson, LessonReport, NativeRunner, check, lessons};
 
+use crate::args::{self, Long, Parsed, Short};
+
 /// How to call it.
 pub const USAGE: &str = "\
 gradscope lessons: run the lessons and check every claim against what the engine measured
@@ -29,33 +31,34 @@ struct Options {
     verbose: bool,
 }
 
-fn parse(args: &[String]) -> Result<Options, String> {
+fn parse(args: &[String]) -> Result<Parsed<Options>, String> {
     let mut options = Options::default();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--check" => options.check = true,
-            "--verbose" | "-v" => options.verbose = true,
-            "--device" => {
-                let device = it.next().ok_or("--device needs cpu or webgpu")?;
-                options.device = Some(device.clone());
+    let mut parser = args::parser(args);
+    while let Some(arg) = args::next(&mut parser)? {
+        match arg {
+            Long("check") => options.check = true,
+            Long("verbose") | Short('v') => options.verbose = true,
+            Long("device") => {
+                options.device = Some(args::value(&mut parser, "--device needs cpu or webgpu")?);
             }
-            "--only" => {
-                let slug = it.next().ok_or("--only needs a lesson's slug")?;
-                options.only = Some(slug.clone());
+            Long("only") => {
+                options.only = Some(args::value(&mut parser, "--only needs a lesson's slug")?);
             }
-            "-h" | "--help" => return Err(USAGE.to_string()),
-            other => return Err(format!("unexpected argument '{other}'\n\n{USAGE}")),
+            Short('h') | Long("help") => return Ok(Parsed::Help),
+            other => {
+                let other = args::shown(&other);
+                return Err(format!("unexpected argument '{other}'\n\n{USAGE}"));
+            }
         }
     }
-    Ok(options)
+    Ok(Parsed::Run(options))
 }
 
 /// Runs `gradscope lessons ARGS...` and returns the exit code.
 pub fn main(args: &[String]) -> ExitCode {
     let options = match parse(args) {
-        Ok(o) => o,
-        Err(message) if message == USAGE => {
+        Ok(Parsed::Run(o)) => o,
+        Ok(Parsed::Help) => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
         }
@@ -152,13 +155,18 @@ mod tests {
             .collect();
         assert_eq!(
             parse(&args),
-            Ok(Options {
+            Ok(Parsed::Run(Options {
                 check: true,
                 device: None,
                 only: Some("digits".into()),
                 verbose: false,
-            })
+            }))
         );
         assert!(parse(&["--only".to_string()]).is_err());
+        assert_eq!(parse(&["-h".to_string()]), Ok(Parsed::Help));
+        assert!(
+            parse(&["--fast".to_string()])
+                .is_err_and(|e| e.starts_with("unexpected argument '--fast'"))
+        );
     }
 }

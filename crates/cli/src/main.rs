@@ -1,5 +1,6 @@
 //! `gradscope`: runs gradscope's engine headlessly.
 
+mod args;
 mod bench;
 mod bench_gpu;
 mod gpu;
@@ -11,6 +12,7 @@ mod run;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
+use args::{Long, Short, Value};
 use gradscope_core::Tensor;
 use gradscope_trace::format::tensor_str;
 use gradscope_trace::{GraphState, NodeStatus};
@@ -36,17 +38,8 @@ Usage:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     gpu::register();
-    if args.first().is_some_and(|a| a == "run") {
-        return run::main(&args[1..]);
-    }
-    if args.first().is_some_and(|a| a == "lessons") {
-        return lessons::main(&args[1..]);
-    }
-    if args.first().is_some_and(|a| a == "gradcheck") {
-        return gradcheck::main(&args[1..]);
-    }
-    match run(args) {
-        Ok(()) => ExitCode::SUCCESS,
+    match run(&args) {
+        Ok(code) => code,
         Err(err) => {
             eprintln!("gradscope: {err:#}");
             ExitCode::from(2)
@@ -54,24 +47,48 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: Vec<String>) -> Result<()> {
-    match args.first().map(String::as_str) {
-        Some("--version" | "-V") => {
+/// The command the first argument names, given the arguments after it.
+fn run(args: &[String]) -> Result<ExitCode> {
+    let mut parser = args::parser(args);
+    let first = args::next(&mut parser).map_err(anyhow::Error::msg)?;
+    let command = match first {
+        Some(Value(command)) => command.to_string_lossy().into_owned(),
+        Some(Long("version") | Short('V')) => {
             println!("gradscope {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
+            return Ok(ExitCode::SUCCESS);
         }
-        Some("--help" | "-h") | None => {
+        Some(Long("help") | Short('h')) | None => {
             println!("{USAGE}");
-            Ok(())
+            return Ok(ExitCode::SUCCESS);
         }
-        Some("demo") => demo(args[1..].iter().any(|a| a == "--trace")),
-        Some("bench") => bench::main(&args[1..]),
-        Some(other) => bail!("unknown command '{other}'\n\n{USAGE}"),
+        Some(other) => bail!("unknown command '{}'\n\n{USAGE}", args::shown(&other)),
+    };
+    let rest = args::rest(&mut parser).map_err(anyhow::Error::msg)?;
+    match command.as_str() {
+        "run" => Ok(run::main(&rest)),
+        "lessons" => Ok(lessons::main(&rest)),
+        "gradcheck" => Ok(gradcheck::main(&rest)),
+        "demo" => demo(&rest).map(|()| ExitCode::SUCCESS),
+        "bench" => bench::main(&rest).map(|()| ExitCode::SUCCESS),
+        other => bail!("unknown command '{other}'\n\n{USAGE}"),
     }
 }
 
-/// The walking skeleton's computation, printed as the page shows it.
-fn demo(print_trace: bool) -> Result<()> {
+/// `gradscope demo [--trace]`: the walking skeleton's computation, printed
+/// as the page shows it; with `--trace`, the engine's events after it.
+fn demo(args: &[String]) -> Result<()> {
+    let mut print_trace = false;
+    let mut parser = args::parser(args);
+    while let Some(arg) = args::next(&mut parser).map_err(anyhow::Error::msg)? {
+        match arg {
+            Long("trace") => print_trace = true,
+            Long("help") | Short('h') => {
+                println!("{USAGE}");
+                return Ok(());
+            }
+            other => bail!("unexpected argument '{}' for demo", args::shown(&other)),
+        }
+    }
     let (result, events) = gradscope_core::trace::record(|| -> Result<(Tensor, Tensor)> {
         let x = Tensor::ones(&[2, 2]).requires_grad_(true);
         let y = x.add(&Tensor::scalar(2.0))?;

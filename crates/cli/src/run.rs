@@ -8,6 +8,8 @@
 
 use std::process::ExitCode;
 
+use crate::args::{self, Long, Parsed, Short, Value};
+
 /// How to call it.
 pub const USAGE: &str = "\
 gradscope run: run a PyTorch program on gradscope's engine
@@ -58,6 +60,9 @@ struct Options {
     time_limit: Option<f64>,
     memory_limit: Option<u64>,
     files: Vec<String>,
+    /// Where the figures the program shows (`plt.show()`) go, as
+    /// `DIR/figure-1.svg`, `DIR/figure-2.svg`, ...
+    figures: Option<String>,
     outputs: Outputs,
     kernel_stats: bool,
 }
@@ -86,7 +91,9 @@ impl Outputs {
 /// runaway `torch.ones(10**6, 10**6)` gets PyTorch's out-of-memory error.
 const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
 
-fn parse(args: &[String]) -> Result<Options, String> {
+/// Parses the options before the program; the program's path ends them,
+/// and everything after it is the program's own.
+fn parse(args: &[String]) -> Result<Parsed<Options>, String> {
     let mut file = None;
     let mut device = "cpu".to_string();
     let mut kernel_stats = false;
@@ -94,77 +101,79 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut memory_limit = Some(DEFAULT_MEMORY_LIMIT);
     let mut outputs = Outputs::default();
     let mut files = vec![];
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--time-limit" => {
-                let v = it.next().ok_or("--time-limit needs a number of seconds")?;
+    let mut figures = None;
+    let mut parser = args::parser(args);
+    while let Some(arg) = args::next(&mut parser)? {
+        match arg {
+            Long("time-limit") => {
+                let v = args::value(&mut parser, "--time-limit needs a number of seconds")?;
                 let secs: f64 = v.parse().map_err(|_| format!("bad --time-limit '{v}'"))?;
                 time_limit = (secs > 0.0).then_some(secs);
             }
-            "--memory-limit" => {
-                let v = it.next().ok_or("--memory-limit needs a number of bytes")?;
+            Long("memory-limit") => {
+                let v = args::value(&mut parser, "--memory-limit needs a number of bytes")?;
                 let bytes: u64 = v.parse().map_err(|_| format!("bad --memory-limit '{v}'"))?;
                 memory_limit = (bytes > 0).then_some(bytes);
             }
-            "--file" => files.push(it.next().ok_or("--file needs a path")?.clone()),
-            "--device" => device = it.next().ok_or("--device needs cpu or webgpu")?.clone(),
-            "--kernel-stats" => kernel_stats = true,
-            flag @ ("--trace" | "--chrome-trace" | "--graph" | "--memory") => {
-                let path = it
-                    .next()
-                    .ok_or_else(|| format!("{flag} needs a file name"))?
-                    .clone();
-                let slot = match flag {
-                    "--trace" => &mut outputs.trace,
-                    "--chrome-trace" => &mut outputs.chrome_trace,
-                    "--graph" => &mut outputs.graph,
-                    _ => &mut outputs.memory,
+            Long("file") => files.push(args::value(&mut parser, "--file needs a path")?),
+            Long("device") => device = args::value(&mut parser, "--device needs cpu or webgpu")?,
+            Long("kernel-stats") => kernel_stats = true,
+            Long("figures") => {
+                figures = Some(args::value(&mut parser, "--figures needs a folder")?)
+            }
+            Long(flag @ ("trace" | "chrome-trace" | "graph" | "memory")) => {
+                let (flag, slot) = match flag {
+                    "trace" => ("--trace", &mut outputs.trace),
+                    "chrome-trace" => ("--chrome-trace", &mut outputs.chrome_trace),
+                    "graph" => ("--graph", &mut outputs.graph),
+                    _ => ("--memory", &mut outputs.memory),
                 };
-                *slot = Some(path);
+                *slot = Some(args::value(
+                    &mut parser,
+                    &format!("{flag} needs a file name"),
+                )?);
             }
-            "-h" | "--help" => return Err(USAGE.to_string()),
-            other if other.starts_with('-') && other != "-" => {
-                return Err(format!("unknown option '{other}'\n\n{USAGE}"));
-            }
-            // The program, and after it the program's own arguments.
-            other => {
-                file = Some(other.to_string());
+            Short('h') | Long("help") => return Ok(Parsed::Help),
+            // The program (`-` for stdin), and after it the program's own
+            // arguments.
+            Value(program) => {
+                file = Some(program.to_string_lossy().into_owned());
                 break;
+            }
+            other => {
+                let other = args::shown(&other);
+                return Err(format!("unknown option '{other}'\n\n{USAGE}"));
             }
         }
     }
-    let program_args: Vec<String> = it.cloned().collect();
+    let program_args = args::rest(&mut parser)?;
     let file = file.ok_or_else(|| format!("no program given\n\n{USAGE}"))?;
     if let Some(graph) = &outputs.graph
         && !(graph.ends_with(".dot") || graph.ends_with(".svg"))
     {
         return Err(format!("--graph writes .dot or .svg, not '{graph}'"));
     }
-    Ok(Options {
+    Ok(Parsed::Run(Options {
         file,
         args: program_args,
         device,
         time_limit,
         memory_limit,
         files,
+        figures,
         outputs,
         kernel_stats,
-    })
+    }))
 }
 
 /// Runs `gradscope run ARGS...` and returns the process's exit code.
 pub fn main(args: &[String]) -> ExitCode {
-    let (args, figures) = match figures_option(args) {
-        Ok(found) => found,
-        Err(message) => {
-            eprintln!("gradscope: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    let args = &args[..];
     let options = match parse(args) {
-        Ok(o) => o,
+        Ok(Parsed::Run(o)) => o,
+        Ok(Parsed::Help) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Err(message) => {
             eprintln!("gradscope: {message}");
             return ExitCode::from(2);
@@ -192,46 +201,13 @@ pub fn main(args: &[String]) -> ExitCode {
             }
         }
     };
-    if let Some(dir) = figures
+    if let Some(dir) = &options.figures
         && let Err(message) = write_figures_to(&dir)
     {
         eprintln!("gradscope: {message}");
         return ExitCode::from(2);
     }
     execute(&options, &source)
-}
-
-/// Takes `--figures DIR` out of the options before the program: the
-/// figures the program shows (`plt.show()`) are written as
-/// `DIR/figure-1.svg`, `DIR/figure-2.svg`, ...
-fn figures_option(args: &[String]) -> Result<(Vec<String>, Option<String>), String> {
-    const WITH_VALUE: &[&str] = &[
-        "--device",
-        "--time-limit",
-        "--memory-limit",
-        "--file",
-        "--trace",
-        "--chrome-trace",
-        "--graph",
-        "--memory",
-    ];
-    let mut rest = Vec::with_capacity(args.len());
-    let mut figures = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        if arg == "--figures" {
-            figures = Some(it.next().ok_or("--figures needs a folder")?.clone());
-            continue;
-        }
-        rest.push(arg.clone());
-        if WITH_VALUE.contains(&arg.as_str()) {
-            rest.extend(it.next().cloned());
-        } else if !arg.starts_with('-') || arg == "-" {
-            // The program: what follows is its own.
-            rest.extend(it.by_ref().cloned());
-        }
-    }
-    Ok((rest, figures))
 }
 
 /// Sends each figure the program shows to a new file in `dir`.
@@ -467,9 +443,17 @@ mod tests {
         list.iter().map(|s| s.to_string()).collect()
     }
 
+    /// The options of a command line that asks for a run.
+    fn options(list: &[String]) -> Result<Options, String> {
+        match parse(list)? {
+            Parsed::Run(options) => Ok(options),
+            Parsed::Help => Err("help".into()),
+        }
+    }
+
     #[test]
-    fn figures_option_before_program() {
-        let (rest, dir) = figures_option(&args(&[
+    fn run_takes_figures_before_the_program_only() {
+        let parsed = options(&args(&[
             "--device",
             "cpu",
             "--figures",
@@ -477,21 +461,39 @@ mod tests {
             "prog.py",
             "--figures",
             "x",
-        ]))
-        .unwrap_or_default();
-        assert_eq!(dir.as_deref(), Some("out"));
-        // After the program, `--figures` is the program's own argument.
+        ]));
         assert_eq!(
-            rest,
-            args(&["--device", "cpu", "prog.py", "--figures", "x"])
+            parsed.map(|o| (o.figures, o.device, o.file, o.args)),
+            // After the program, `--figures` is the program's own argument.
+            Ok((
+                Some("out".to_string()),
+                "cpu".to_string(),
+                "prog.py".to_string(),
+                args(&["--figures", "x"])
+            ))
         );
-        assert!(figures_option(&args(&["--figures"])).is_err());
+        assert!(options(&args(&["--figures"])).is_err());
+    }
+
+    #[test]
+    fn run_help_is_the_usage_and_not_an_error() {
+        assert_eq!(parse(&args(&["--help"])), Ok(Parsed::Help));
+        assert_eq!(parse(&args(&["-h", "prog.py"])), Ok(Parsed::Help));
+        // After the program, `-h` is the program's.
+        assert_eq!(
+            options(&args(&["prog.py", "-h"])).map(|o| o.args),
+            Ok(args(&["-h"]))
+        );
+        assert!(
+            options(&args(&["-q", "prog.py"]))
+                .is_err_and(|e| e.starts_with("unknown option '-q'\n\ngradscope run:"))
+        );
     }
 
     #[test]
     fn run_parses_limits() {
         assert_eq!(
-            parse(&args(&[
+            options(&args(&[
                 "--time-limit",
                 "0",
                 "--memory-limit",
@@ -505,23 +507,24 @@ mod tests {
                 time_limit: None,
                 memory_limit: Some(1024),
                 files: vec![],
+                figures: None,
                 outputs: Outputs::default(),
                 kernel_stats: false,
             })
         );
         assert_eq!(
-            parse(&args(&["--kernel-stats", "prog.py"])).map(|o| o.kernel_stats),
+            options(&args(&["--kernel-stats", "prog.py"])).map(|o| o.kernel_stats),
             Ok(true)
         );
         assert_eq!(
-            parse(&args(&["prog.py"])).map(|o| o.memory_limit),
+            options(&args(&["prog.py"])).map(|o| o.memory_limit),
             Ok(Some(DEFAULT_MEMORY_LIMIT))
         );
         assert_eq!(
-            parse(&args(&["--memory-limit", "0", "prog.py"])).map(|o| o.memory_limit),
+            options(&args(&["--memory-limit", "0", "prog.py"])).map(|o| o.memory_limit),
             Ok(None)
         );
-        let parsed = parse(&args(&[
+        let parsed = options(&args(&[
             "--trace", "t.jsonl", "--graph", "g.svg", "--memory", "m.csv", "a.py",
         ]));
         assert_eq!(
@@ -534,13 +537,13 @@ mod tests {
             })
         );
         assert_eq!(
-            parse(&args(&["--file", "d.csv.gz", "--file", "e.txt", "a.py"])).map(|o| o.files),
+            options(&args(&["--file", "d.csv.gz", "--file", "e.txt", "a.py"])).map(|o| o.files),
             Ok(vec!["d.csv.gz".to_string(), "e.txt".to_string()])
         );
-        assert!(parse(&args(&["--graph", "g.png", "a.py"])).is_err());
-        assert!(parse(&args(&["--trace"])).is_err());
-        assert!(parse(&args(&[])).is_err());
-        assert!(parse(&args(&["--frobnicate", "a.py"])).is_err());
+        assert!(options(&args(&["--graph", "g.png", "a.py"])).is_err());
+        assert!(options(&args(&["--trace"])).is_err());
+        assert!(options(&args(&[])).is_err());
+        assert!(options(&args(&["--frobnicate", "a.py"])).is_err());
     }
 
     #[test]
@@ -582,16 +585,16 @@ mod tests {
 
     #[test]
     fn run_has_no_time_limit_unless_asked() {
-        assert_eq!(parse(&args(&["prog.py"])).map(|o| o.time_limit), Ok(None));
+        assert_eq!(options(&args(&["prog.py"])).map(|o| o.time_limit), Ok(None));
         assert_eq!(
-            parse(&args(&["--time-limit", "2.5", "prog.py"])).map(|o| o.time_limit),
+            options(&args(&["--time-limit", "2.5", "prog.py"])).map(|o| o.time_limit),
             Ok(Some(2.5))
         );
     }
 
     #[test]
     fn run_gives_the_arguments_after_the_program_to_it() {
-        let parsed = parse(&args(&[
+        let parsed = options(&args(&[
             "--device", "cpu", "main.py", "--epochs", "1", "--device", "b.py", "-h",
         ]));
         assert_eq!(
@@ -603,7 +606,7 @@ mod tests {
         );
         assert_eq!(parsed.map(|o| o.device), Ok("cpu".to_string()));
         assert_eq!(
-            parse(&args(&["-", "x"])).map(|o| (o.file, o.args)),
+            options(&args(&["-", "x"])).map(|o| (o.file, o.args)),
             Ok(("-".to_string(), args(&["x"])))
         );
     }

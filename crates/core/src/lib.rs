@@ -23,6 +23,7 @@ pub mod display;
 pub mod dtype;
 pub mod error;
 pub mod grad_mode;
+pub mod gradcheck;
 pub mod layout;
 pub mod ledger;
 pub mod ops;
