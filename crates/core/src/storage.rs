@@ -331,3 +331,46 @@ impl Drop for Storage {
         }
     }
 }
+
+/// Views of a tensor's whole storage, without history: what a serializer
+/// needs so that tensors saved together keep sharing one storage once
+/// loaded (PyTorch's `torch.save([numbers, evens])`), and a view keeps the
+/// storage it was cut from (`storage().size()` after loading).
+impl crate::tensor::Tensor {
+    /// The whole storage as one contiguous 1-D tensor, sharing it.
+    pub fn storage_tensor(&self) -> crate::tensor::Tensor {
+        let storage = self.storage().clone();
+        let len = storage.len();
+        Self::from_parts(storage, crate::layout::Layout::contiguous(&[len]))
+    }
+
+    /// A view of this tensor's storage with `shape`, `strides` (in
+    /// elements, not negative) and `offset`, as `as_strided` makes one;
+    /// `None` when an element would lie outside the storage.
+    pub fn restrided(
+        &self,
+        shape: &[usize],
+        strides: &[isize],
+        offset: usize,
+    ) -> Option<crate::tensor::Tensor> {
+        if shape.len() != strides.len() || strides.iter().any(|&s| s < 0) {
+            return None;
+        }
+        let len = self.storage().len();
+        if shape.contains(&0) {
+            if offset > len {
+                return None;
+            }
+        } else {
+            let mut last = offset;
+            for (&size, &stride) in shape.iter().zip(strides) {
+                last = last.checked_add((size - 1).checked_mul(stride.unsigned_abs())?)?;
+            }
+            if last >= len {
+                return None;
+            }
+        }
+        let layout = crate::layout::Layout::new(shape.to_vec(), strides.to_vec(), offset);
+        Some(Self::from_parts(self.storage().clone(), layout))
+    }
+}

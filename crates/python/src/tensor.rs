@@ -457,6 +457,38 @@ impl PyTensor {
         zelf.tensor.storage().len()
     }
 
+    /// Which storage the tensor is a view of: equal for tensors sharing one.
+    #[pymethod]
+    fn _storage_key(zelf: &Py<Self>) -> u64 {
+        zelf.tensor.storage().id()
+    }
+
+    /// The whole storage as a 1-D tensor without history, sharing it.
+    #[pymethod]
+    fn _storage_tensor(zelf: &Py<Self>, vm: &VirtualMachine) -> PyObjectRef {
+        wrap(zelf.tensor.storage_tensor(), vm)
+    }
+
+    /// A view without history of this tensor's storage with the given
+    /// sizes, strides and offset (what serialization rebuilds views with).
+    #[pymethod]
+    fn _restrided(
+        zelf: &Py<Self>,
+        size: Vec<usize>,
+        stride: Vec<isize>,
+        offset: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        match zelf.tensor.restrided(&size, &stride, offset) {
+            Some(view) => Ok(wrap(view, vm)),
+            None => Err(vm.new_runtime_error(format!(
+                "setStorage: sizes {size:?}, strides {stride:?}, storage offset {offset} are out of bounds \
+                 for storage of size {}",
+                zelf.tensor.storage().len()
+            ))),
+        }
+    }
+
     #[pymethod]
     fn dim(zelf: &Py<Self>) -> usize {
         zelf.tensor.shape().len()

@@ -787,16 +787,49 @@ class TypedStorage:
         return self.size() * self.dtype.itemsize
 
 
+class UntypedStorage:
+    """What `Tensor.untyped_storage()` returns: the tensor's storage, shared
+    by its views, in bytes."""
+
+    __module__ = "torch"
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+        self.device = tensor.device
+
+    def size(self):
+        return self._tensor._storage_numel() * self._tensor.dtype.itemsize
+
+    nbytes = __len__ = size
+
+    def element_size(self):
+        return 1
+
+
+def _untyped_storage(self):
+    return UntypedStorage(self)
+
+
+_typed_storage_warned = [False]
+
+
 def _storage(self):
+    # PyTorch warns the first time only, wherever it is called from.
+    if not _typed_storage_warned[0]:
+        _typed_storage_warned[0] = True
+        _warn_typed_storage()
+    return TypedStorage(self)
+
+
+def _warn_typed_storage():
     import warnings
 
     warnings.warn(
         "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the only storage "
         "class. This should only matter to you if you are using storages directly.  To access UntypedStorage "
         "directly, use tensor.untyped_storage() instead of tensor.storage()",
-        stacklevel=2,
+        stacklevel=3,
     )
-    return TypedStorage(self)
 
 
 def _values(self):
@@ -822,6 +855,7 @@ def _C_no_grad():
 
 
 Tensor.storage = _storage
+Tensor.untyped_storage = _untyped_storage
 Tensor.values = _values
 Tensor.indices = _indices
 Tensor.module_load = _module_load

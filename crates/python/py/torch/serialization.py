@@ -6,9 +6,11 @@ and `os.remove` see what was saved as they would in PyTorch.
 The difference from PyTorch: gradscope does not pickle. The file holds a
 short record naming the saved object, and the object itself, copied at
 save time, stays in the runtime's memory (as long as the runtime, as the
-sandbox's written files do); `load` gives a fresh copy of it. A file that
-PyTorch wrote (a zip archive) cannot be read, and views saved together do
-not share storage once loaded."""
+sandbox's written files do); `load` gives a fresh copy of it. As in
+PyTorch, a tensor's copy is its whole storage's: tensors saved together
+that share a storage share one once loaded (`torch.save([numbers, evens])`),
+and a view keeps the storage it was cut from (`storage().size()`). A file
+that PyTorch wrote (a zip archive) cannot be read."""
 
 import sys
 
@@ -19,10 +21,20 @@ _saved = {}
 _MAGIC = b"gradscope saved object "
 
 
-def _copy(obj):
+def _copy(obj, storages=None):
+    """A copy of `obj`; its tensors' storages copied once each (by
+    `storages`, the copies so far by storage), every tensor a view of its
+    storage's copy with its own sizes, strides and offset."""
+    if storages is None:
+        storages = {}
     if isinstance(obj, torch.Tensor):
-        with torch.no_grad():
-            t = obj.detach().clone()
+        key = obj._storage_key()
+        whole = storages.get(key)
+        if whole is None:
+            with torch.no_grad():
+                whole = obj._storage_tensor().clone()
+            storages[key] = whole
+        t = whole._restrided(list(obj.shape), list(obj.stride()), obj.storage_offset())
         nn = sys.modules.get("torch.nn")
         if nn is not None and isinstance(obj, nn.Parameter):
             return type(obj)(t, obj.requires_grad)
@@ -30,14 +42,14 @@ def _copy(obj):
     if isinstance(obj, dict):
         out = type(obj)() if type(obj) is not dict else {}
         for k, v in obj.items():
-            out[k] = _copy(v)
+            out[k] = _copy(v, storages)
         if hasattr(obj, "_metadata"):
             out._metadata = _deepcopy(obj._metadata)
         return out
     if isinstance(obj, list):
-        return [_copy(v) for v in obj]
+        return [_copy(v, storages) for v in obj]
     if isinstance(obj, tuple):
-        return tuple(_copy(v) for v in obj)
+        return tuple(_copy(v, storages) for v in obj)
     if isinstance(obj, (str, bytes, int, float, bool, type(None))):
         return obj
     return _deepcopy(obj)

@@ -77,6 +77,16 @@ class detect_anomaly:
         _C.set_detect_anomaly(self.prev)
 
 
+def __getattr__(name):
+    # `torch.autograd.forward_ad` without importing it, as PyTorch's eager
+    # import gives it; here imported on first use, off `import torch`'s path.
+    if name == "forward_ad":
+        import importlib
+
+        return importlib.import_module("torch.autograd.forward_ad")
+    raise AttributeError(f"module 'torch.autograd' has no attribute '{name}'")
+
+
 def Variable(data, requires_grad=False, volatile=False):
     """The pre-0.4 wrapper: today a tensor is its own `Variable`."""
     return data.detach().requires_grad_(requires_grad)

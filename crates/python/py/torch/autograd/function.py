@@ -12,6 +12,8 @@ backward may run once per output that received a gradient instead of once.
 
 import _gradscope as _C
 
+import sys
+
 import torch
 
 
@@ -25,6 +27,7 @@ class FunctionCtx:
         self._non_differentiable = ()
         self._dirty = ()
         self.materialize_grads = True
+        self._for_forward = None
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -36,7 +39,7 @@ class FunctionCtx:
         self._to_save = tensors
 
     def save_for_forward(self, *tensors):
-        pass
+        self._for_forward = tensors
 
     @property
     def saved_tensors(self):
@@ -187,7 +190,39 @@ class Function(metaclass=_FunctionMeta):
                 return run["outputs"][i], saved_parts()[0], False
 
             outputs[i] = _C._apply_function(name, tensors, forward, backward_for(i))
+        forward_ad = sys.modules.get("torch.autograd.forward_ad")
+        if forward_ad is not None and forward_ad._current_level >= 0 and "jvp" in _own_attrs(cls):
+            outputs = _forward_tangents(forward_ad, cls, ctx, args, tensors, outputs)
         return tuple(outputs) if run["is_tuple"] else outputs[0]
+
+
+def _forward_tangents(forward_ad, cls, ctx, args, tensors, outputs):
+    """At a forward AD level, a `Function` with its own `jvp` gives its
+    outputs the tangents `jvp` returns from its inputs' tangents. Without
+    a `backward` of its own, its outputs leave the graph (nothing could run
+    backward through them), so the tangents of what is computed from them
+    start there instead of passing through a node that has no derivative."""
+    in_tangents = forward_ad._function_tangents(tensors)
+    if in_tangents is None:
+        return outputs
+    given = iter(in_tangents)
+    grad_inputs = [next(given) if isinstance(a, torch.Tensor) else None for a in args]
+    if ctx._for_forward is not None:
+        ctx._saved = tuple(ctx._for_forward)
+    out_tangents = cls.jvp(ctx, *grad_inputs)
+    if not isinstance(out_tangents, tuple):
+        out_tangents = (out_tangents,)
+    if len(out_tangents) != len(outputs):
+        raise RuntimeError(
+            f"function {cls.__name__}Backward returned an incorrect number of forward gradients "
+            f"(expected {len(outputs)}, got {len(out_tangents)})"
+        )
+    if "backward" not in _own_attrs(cls) and "vjp" not in _own_attrs(cls):
+        outputs = [
+            o.detach().requires_grad_(o.requires_grad) if isinstance(o, torch.Tensor) else o for o in outputs
+        ]
+    forward_ad._record_function_outputs(outputs, out_tangents)
+    return outputs
 
 
 class _Deferred:

@@ -33,6 +33,14 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             return torch.cat([o.reshape(-1) for o in outs])
         return out
 
+    if check_forward_ad:
+        mismatch = _forward_ad_mismatch(func, inputs, positions, eps, atol, rtol)
+        if mismatch is not None:
+            if not raise_exception:
+                return False
+            raise GradcheckError(mismatch)
+    if not check_backward_ad:
+        return True
     try:
         return _C._gradcheck(run, [inputs[i] for i in positions], float(eps), float(atol),
                              float(rtol))
@@ -42,6 +50,45 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         if not raise_exception:
             return False
         raise GradcheckError(str(e)) from None
+
+
+def _forward_ad_mismatch(func, inputs, positions, eps, atol, rtol):
+    """Forward mode's Jacobian against central differences, a column per
+    input element (one `make_dual`/`unpack_dual` each): the first column
+    that differs, in PyTorch's words, or `None`."""
+    from . import forward_ad as fwAD
+
+    def outputs(args):
+        out = func(*args)
+        outs = out if isinstance(out, (tuple, list)) else (out,)
+        return [o for o in outs if isinstance(o, torch.Tensor) and o.is_floating_point()]
+
+    for i in positions:
+        x = inputs[i]
+        if not (x.is_floating_point() and x.requires_grad):
+            continue
+        for k in range(x.numel()):
+            def shifted(delta):
+                with torch.no_grad():
+                    moved = x.detach().clone()
+                    moved.view(-1)[k] += delta
+                    args = list(inputs)
+                    args[i] = moved
+                    return [o.detach() for o in outputs(args)]
+
+            numerical = [(p - m) / (2 * eps) for p, m in zip(shifted(eps), shifted(-eps))]
+            tangent = torch.zeros_like(x).detach()
+            tangent.view(-1)[k] = 1
+            with fwAD.dual_level():
+                args = list(inputs)
+                args[i] = fwAD.make_dual(x, tangent)
+                analytical = [fwAD.unpack_dual(o).tangent for o in outputs(args)]
+            for j, (a, n) in enumerate(zip(analytical, numerical)):
+                a = torch.zeros_like(n) if a is None else a.detach().to(n.dtype)
+                if not torch.allclose(a.reshape(n.shape), n, rtol=rtol, atol=atol):
+                    return (f"Jacobian computed with forward mode mismatch for output {j} with respect to input "
+                            f"{i},\nnumerical:{n.reshape(-1)}\nanalytical:{a.reshape(-1)}\n")
+    return None
 
 
 def _differentiable_outputs(out):
