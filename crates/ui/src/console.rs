@@ -10,15 +10,26 @@
 //! a note of how many. Each line keeps the number it was given, which the
 //! view uses as its key: a new line adds one element and dropping the
 //! oldest removes one, where an unkeyed list rewrote every line's text.
+//!
+//! It is a terminal in two more ways. A carriage return (`\r`) takes the
+//! line back to its start and what follows overwrites it, so a `tqdm` bar
+//! or `print(..., end="\r")` redraws one line in place. And a figure the
+//! program shows arrives in its output as an inline image (see `figure`),
+//! drawn as a line of its own where it was shown.
 
 use std::collections::VecDeque;
 use std::rc::Rc;
+
+use crate::figure::{self, Figure};
 
 /// The most lines the console keeps.
 pub const MAX_LINES: usize = 2000;
 
 /// The most bytes of text the console keeps (and the most of one line).
 pub const MAX_BYTES: usize = 256 * 1024;
+
+/// The most bytes of figures the console keeps (a figure is tens of KB).
+pub const MAX_FIGURE_BYTES: usize = 32 << 20;
 
 /// Where a line came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +52,11 @@ pub struct Line {
     pub text: Rc<str>,
     /// Bytes left out of it: a line past [`MAX_BYTES`] keeps its start.
     pub cut: usize,
+    /// Where the next text overwrites it, in characters, after a `\r`
+    /// (`None`: at its end).
+    cursor: Option<usize>,
+    /// The figure it shows (its text is then empty).
+    pub figure: Option<Rc<Figure>>,
 }
 
 /// The output kept, newest last.
@@ -50,6 +66,10 @@ pub struct Console {
     /// Lines dropped from the front.
     dropped: u64,
     bytes: usize,
+    /// Bytes of the figures kept.
+    figure_bytes: usize,
+    /// Figures shown in the run so far.
+    figures: u64,
     /// Bumped on every change: what the view compares.
     version: u64,
 }
@@ -84,49 +104,98 @@ impl Console {
         };
     }
 
-    /// Adds a piece of `stream`'s output, as written.
+    /// Adds a piece of `stream`'s output, as written: its inline images
+    /// become figures, the rest text.
     pub fn write(&mut self, stream: Stream, text: &str) {
         self.version += 1;
-        for piece in text.split_inclusive('\n') {
-            let open = self.lines.back_mut().filter(|l| {
-                l.stream == stream && stream != Stream::Notice && !l.text.ends_with('\n')
-            });
-            match open {
-                // Past the limit already: counted, not copied again; its
-                // end still finishes it.
-                Some(line) if line.cut > 0 => {
-                    let body = piece.strip_suffix('\n');
-                    line.cut += body.unwrap_or(piece).len();
-                    if body.is_some() {
-                        line.text = [&*line.text, "\n"].concat().into();
-                        self.bytes += 1;
-                    }
+        let mut rest = text;
+        while let Some(at) = rest.find(figure::START) {
+            let body_at = at + figure::START.len();
+            let Some(len) = rest[body_at..].find(figure::END) else {
+                break;
+            };
+            let body = &rest[body_at..body_at + len];
+            let after = body_at + len + figure::END.len_utf8();
+            match Figure::parse(body, self.figures + 1) {
+                Some(figure) => {
+                    self.write_text(stream, &rest[..at]);
+                    self.push_figure(stream, figure);
                 }
-                Some(line) => {
-                    self.bytes -= line.text.len();
-                    let joined = [&*line.text, piece].concat();
-                    let (text, cut) = capped(&joined);
-                    line.cut += cut;
-                    line.text = text;
-                    self.bytes += line.text.len();
-                }
-                None => {
-                    let (text, cut) = capped(piece);
-                    self.bytes += text.len();
-                    self.lines.push_back(Line {
-                        number: self.dropped + self.lines.len() as u64,
-                        stream,
-                        text,
-                        cut,
-                    });
-                }
+                None => self.write_text(stream, &rest[..after]),
             }
+            rest = &rest[after..];
         }
-        while self.lines.len() > MAX_LINES || (self.bytes > MAX_BYTES && self.lines.len() > 1) {
+        self.write_text(stream, rest);
+        self.trim();
+    }
+
+    /// A figure, a line of its own: the line it interrupts goes on after it.
+    fn push_figure(&mut self, stream: Stream, figure: Figure) {
+        self.figures += 1;
+        self.figure_bytes += figure.bytes();
+        self.lines.push_back(Line {
+            number: self.dropped + self.lines.len() as u64,
+            stream,
+            text: "".into(),
+            cut: 0,
+            cursor: None,
+            figure: Some(Rc::new(figure)),
+        });
+    }
+
+    fn write_text(&mut self, stream: Stream, text: &str) {
+        for piece in text.split_inclusive('\n') {
+            let (body, newline) = match piece.strip_suffix('\n') {
+                Some(body) => (body, true),
+                None => (piece, false),
+            };
+            let open = self.lines.back().is_some_and(|l| {
+                l.stream == stream
+                    && stream != Stream::Notice
+                    && l.figure.is_none()
+                    && !l.text.ends_with('\n')
+            });
+            if !open {
+                self.lines.push_back(Line {
+                    number: self.dropped + self.lines.len() as u64,
+                    stream,
+                    text: "".into(),
+                    cut: 0,
+                    cursor: None,
+                    figure: None,
+                });
+            }
+            let Some(line) = self.lines.back_mut() else {
+                return;
+            };
+            self.bytes -= line.text.len();
+            for (i, part) in body.split('\r').enumerate() {
+                if i > 0 {
+                    line.cursor = Some(0);
+                }
+                put(line, part);
+            }
+            if newline {
+                line.text = [&*line.text, "\n"].concat().into();
+                line.cursor = None;
+            }
+            self.bytes += line.text.len();
+        }
+    }
+
+    /// Drops the oldest lines past the limits.
+    fn trim(&mut self) {
+        while self.lines.len() > MAX_LINES
+            || (self.bytes > MAX_BYTES && self.lines.len() > 1)
+            || (self.figure_bytes > MAX_FIGURE_BYTES && self.lines.len() > 1)
+        {
             let Some(line) = self.lines.pop_front() else {
                 break;
             };
             self.bytes -= line.text.len();
+            if let Some(figure) = &line.figure {
+                self.figure_bytes -= figure.bytes();
+            }
             self.dropped += 1;
         }
     }
@@ -135,6 +204,42 @@ impl Console {
     pub fn notice(&mut self, text: &str) {
         self.write(Stream::Notice, &format!("{text}\n"));
     }
+}
+
+/// Writes `part` (no `\n`, no `\r`) into an unfinished line at its
+/// cursor, as a terminal does: at the end it appends; after a `\r` it
+/// overwrites the characters there, and writes past them if longer.
+fn put(line: &mut Line, part: &str) {
+    if part.is_empty() {
+        return;
+    }
+    match line.cursor {
+        // Past the limit already: counted, not copied again.
+        None if line.cut > 0 => line.cut += part.len(),
+        None => {
+            let (text, cut) = capped(&[&*line.text, part].concat());
+            line.cut += cut;
+            line.text = text;
+        }
+        Some(column) => {
+            let start = byte_at(&line.text, column);
+            let end = byte_at(&line.text[start..], part.chars().count()) + start;
+            let written = [&line.text[..start], part, &line.text[end..]].concat();
+            let at_end = end == line.text.len();
+            let (text, cut) = capped(&written);
+            line.cut += cut;
+            line.text = text;
+            line.cursor = (!at_end).then(|| column + part.chars().count());
+        }
+    }
+}
+
+/// The byte where the `column`th character of `text` starts (its length
+/// past its end).
+fn byte_at(text: &str, column: usize) -> usize {
+    text.char_indices()
+        .nth(column)
+        .map_or(text.len(), |(i, _)| i)
 }
 
 /// `text` kept to [`MAX_BYTES`] (cut at a character's start, its `\n`
@@ -245,5 +350,59 @@ mod tests {
         a.clear();
         assert_ne!(a, b, "a cleared console is a change");
         assert!(a.is_empty());
+    }
+
+    #[test]
+    fn console_carriage_return_redraws_the_line_in_place() {
+        let mut console = Console::default();
+        // tqdm's bar: "\r" then the bar, padded to the last one's length.
+        console.write(Stream::Stderr, "\r  0%|          | 0/3");
+        console.write(Stream::Stderr, "\r 33%|###       | 1/3");
+        console.write(Stream::Stderr, "\r100%|##########| 3/3");
+        console.write(Stream::Stderr, "\n");
+        assert_eq!(texts(&console), [(0, "100%|##########| 3/3\n".into())]);
+        // print(i, end="\r"): a shorter line overwrites the start only, as
+        // in a terminal; the next print continues where the cursor is.
+        console.write(Stream::Stdout, "step 100\r");
+        console.write(Stream::Stdout, "step 9\r");
+        assert_eq!(texts(&console)[1].1, "step 900");
+        console.write(Stream::Stdout, "done\n");
+        assert_eq!(texts(&console)[1].1, "done 900\n");
+        // "\r\n" ends a line and keeps it.
+        console.write(Stream::Stdout, "a\r\nb\n");
+        assert_eq!(texts(&console)[2..], [(2, "a\n".into()), (3, "b\n".into())]);
+        // Overwriting past the end, and with characters of several bytes.
+        console.write(Stream::Stdout, "ééé\rab");
+        console.write(Stream::Stdout, "cdef\n");
+        assert_eq!(texts(&console)[4].1, "abcdef\n");
+    }
+
+    #[test]
+    fn console_draws_an_inline_image_as_a_figure_line() {
+        let mut console = Console::default();
+        let escape = "\x1b]1337;File=inline=1;name=bG9zcw==:PHN2Zz4=\x07";
+        console.write(Stream::Stdout, &format!("before\nhalf{escape}line\n"));
+        console.write(Stream::Stdout, "after\n");
+        let lines: Vec<_> = console.lines().collect();
+        assert_eq!(lines.len(), 5);
+        assert_eq!(&*lines[0].text, "before\n");
+        assert_eq!(&*lines[1].text, "half");
+        let figure = lines[2].figure.as_ref().unwrap();
+        assert_eq!(figure.label, "loss");
+        assert_eq!(figure.file_name, "figure-1.svg");
+        assert_eq!(&*lines[3].text, "line\n");
+        assert_eq!(&*lines[4].text, "after\n");
+        // An escape that is not an inline image stays text; an unfinished
+        // one too.
+        console.write(
+            Stream::Stdout,
+            "\x1b]1337;File=inline=0:PHN2Zz4=\x07\x1b]1337;File=",
+        );
+        assert_eq!(console.lines().len(), 6);
+        assert!(console.lines().last().unwrap().figure.is_none());
+        // The second figure is numbered so.
+        console.write(Stream::Stdout, &format!("\n{escape}"));
+        let last = console.lines().last().unwrap();
+        assert_eq!(last.figure.as_ref().unwrap().file_name, "figure-2.svg");
     }
 }

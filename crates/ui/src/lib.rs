@@ -8,6 +8,8 @@
 mod components;
 mod console;
 mod embed;
+mod figure;
+mod files;
 mod follow;
 mod graph_window;
 mod graveyard;

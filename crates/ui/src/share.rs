@@ -46,6 +46,9 @@ pub struct Shared {
     /// The memory budget for runs, in MiB, if one was set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_mib: Option<u32>,
+    /// The extra files beside the program (`model.py`), if any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<crate::files::ProgramFile>,
 }
 
 /// Why a link could not be made or opened.
@@ -149,6 +152,11 @@ impl Shared {
         {
             return Err(ShareError::Lesson(slug.clone()));
         }
+        // The files as the page would let a learner make them.
+        let mut files = Vec::new();
+        for file in &shared.files {
+            files = crate::files::put(&files, file.clone()).map_err(ShareError::Json)?;
+        }
         Ok(shared)
     }
 }
@@ -227,6 +235,7 @@ mod tests {
             device: Device::Webgpu,
             lesson: Some("forgot-zero-grad".into()),
             budget_mib: Some(64),
+            files: Vec::new(),
         }
     }
 
@@ -253,11 +262,34 @@ mod tests {
             device: Device::Cpu,
             lesson: None,
             budget_mib: None,
+            files: Vec::new(),
         };
         assert_eq!(
             Shared::from_fragment(&plain.to_fragment(BASE)?),
             Some(Ok(plain))
         );
+        // Extra files travel with the code; a link naming a file the page
+        // would refuse is refused.
+        let file = |name: &str| crate::files::ProgramFile {
+            name: name.into(),
+            text: "class Net:\n    pass\n".into(),
+        };
+        let with_files = Shared {
+            files: vec![file("model.py"), file("data/x.csv")],
+            ..shared("from model import Net\n")
+        };
+        assert_eq!(
+            Shared::from_fragment(&with_files.to_fragment(BASE)?),
+            Some(Ok(with_files))
+        );
+        let hostile = Shared {
+            files: vec![file("../etc/passwd")],
+            ..shared("")
+        };
+        assert!(matches!(
+            Shared::from_fragment(&hostile.to_fragment(BASE)?),
+            Some(Err(ShareError::Json(_)))
+        ));
         Ok(())
     }
 

@@ -133,6 +133,8 @@ pub struct State {
     /// Whether the code shown came from a share link and the reader has
     /// not edited or run it yet: until then the locally saved code is kept.
     pub keep_saved: bool,
+    /// The learner's extra files beside the program (`files`).
+    pub files: Rc<[crate::files::ProgramFile]>,
 }
 
 impl State {
@@ -154,6 +156,7 @@ impl State {
             budget_mib: None,
             link: Link::Hidden,
             keep_saved: false,
+            files: Rc::new([]),
         }
     }
 
@@ -238,6 +241,8 @@ pub enum Action {
     Shared(Result<String, String>),
     /// The reader closed the share link bar.
     DismissLink,
+    /// The learner changed the extra files (a refused change is a notice).
+    Files(crate::files::Change),
 }
 
 impl Reducible for State {
@@ -341,6 +346,7 @@ impl Reducible for State {
                 next.source_version += 1;
                 next.device = shared.device;
                 next.budget_mib = shared.budget_mib;
+                next.files = shared.files.into();
                 next.keep_saved = true;
                 next.link = Link::Opened;
             }
@@ -348,6 +354,13 @@ impl Reducible for State {
             Action::Shared(Ok(url)) => next.link = Link::Made(url),
             Action::Shared(Err(why)) => next.link = Link::NotMade(why),
             Action::DismissLink => next.link = Link::Hidden,
+            Action::Files(change) => match crate::files::apply(&next.files, change) {
+                Ok(files) => {
+                    next.files = files.into();
+                    next.keep_saved = false;
+                }
+                Err(why) => next.output.notice(&why),
+            },
         }
         Rc::new(next)
     }
@@ -447,6 +460,7 @@ mod tests {
             device: Device::Webgpu,
             lesson: Some("forgot-zero-grad".into()),
             budget_mib: Some(32),
+            files: Vec::new(),
         }
     }
 

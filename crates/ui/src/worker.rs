@@ -12,6 +12,7 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
 use crate::components::Rehearsal;
+use crate::files::ProgramFile;
 use crate::inbox::{self, Chunks, Inbox};
 use crate::state::{Action, State};
 
@@ -31,8 +32,8 @@ pub struct Engine {
     worker: RefCell<Option<Spawned>>,
     /// Whether the current worker said Ready.
     ready: Rc<Cell<bool>>,
-    /// Requests made before the worker was ready, in order.
-    waiting: Rc<RefCell<Vec<Request>>>,
+    /// Requests made before the worker was ready, in order, as sent.
+    waiting: Rc<RefCell<Vec<String>>>,
     receiver: Rc<Receiver>,
     /// The pending time-limit timer of the current run: its id and callback.
     deadline: RefCell<Option<Deadline>>,
@@ -51,9 +52,16 @@ impl PartialEq for EngineHandle {
 }
 
 impl EngineHandle {
-    /// Runs `source` from the start, stopping any run in progress first,
-    /// under a memory budget of `memory_budget` bytes (`None`: the engine's).
-    pub fn run(&self, source: &str, device: Device, memory_budget: Option<u64>) {
+    /// Runs `source` from the start, with the learner's extra `files`
+    /// beside it, stopping any run in progress first, under a memory budget
+    /// of `memory_budget` bytes (`None`: the engine's).
+    pub fn run(
+        &self,
+        source: &str,
+        files: &[ProgramFile],
+        device: Device,
+        memory_budget: Option<u64>,
+    ) {
         if self.0.receiver.running.get() || self.0.receiver.broken.get() {
             self.stop();
         }
@@ -61,19 +69,29 @@ impl EngineHandle {
         self.0.receiver.inbox.borrow_mut().want_rehearsal(false);
         self.0.dispatch.dispatch(Action::Started);
         self.0.receiver.running.set(true);
-        self.request(Request::RunProgram {
+        let run = Request::RunProgram {
             source: source.to_string(),
             device,
             memory_budget,
-        });
+        };
+        if let Some(message) = crate::files::run_message(&run, files) {
+            self.send_text(message);
+        }
         self.arm_time_limit();
     }
 
     /// Sends `request` now, or once the worker is ready.
     fn request(&self, request: Request) {
+        if let Ok(json) = serde_json::to_string(&request) {
+            self.send_text(json);
+        }
+    }
+
+    /// Sends a request's JSON now, or once the worker is ready.
+    fn send_text(&self, json: String) {
         match self.0.worker.borrow().as_ref() {
-            Some(spawned) if self.0.ready.get() => send(&spawned.worker, &request),
-            _ => self.0.waiting.borrow_mut().push(request),
+            Some(spawned) if self.0.ready.get() => send_json(&spawned.worker, &json),
+            _ => self.0.waiting.borrow_mut().push(json),
         }
     }
 
@@ -316,8 +334,8 @@ fn spawn(engine: &Engine) -> Result<Spawned, String> {
         if matches!(reply, Reply::Ready { .. }) {
             ready.set(true);
             send(&sender, &Request::ProbeDevices);
-            for request in waiting.borrow_mut().drain(..) {
-                send(&sender, &request);
+            for json in waiting.borrow_mut().drain(..) {
+                send_json(&sender, &json);
             }
         }
         receiver.receive(reply);
@@ -432,7 +450,11 @@ impl Receiver {
 
 fn send(worker: &Worker, request: &Request) {
     if let Ok(json) = serde_json::to_string(request) {
-        // A failed post shows up as a run that never finishes; Stop recovers.
-        let _ = worker.post_message(&JsValue::from_str(&json));
+        send_json(worker, &json);
     }
+}
+
+fn send_json(worker: &Worker, json: &str) {
+    // A failed post shows up as a run that never finishes; Stop recovers.
+    let _ = worker.post_message(&JsValue::from_str(json));
 }

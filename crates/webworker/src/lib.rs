@@ -5,6 +5,8 @@
 //! interpreter and announces [`Reply::Ready`]; `worker.js` then hands each
 //! message to [`on_message`], one at a time.
 
+mod figures;
+mod files;
 mod gpu;
 mod lesson;
 mod program;
@@ -98,8 +100,14 @@ mod entry {
                 });
             }
         };
+        // A run's extra files ride in its message, beside the protocol's
+        // fields (see `files`).
+        let files = match request {
+            Request::RunProgram { .. } => crate::files::in_message(&text),
+            _ => Vec::new(),
+        };
         let task = wasm_bindgen_futures::future_to_promise(async move {
-            handle(request).await;
+            handle(request, files).await;
             Ok(JsValue::UNDEFINED)
         });
         if let Err(err) = js_sys::futures::jspi_block_on_promise(&task) {
@@ -108,7 +116,7 @@ mod entry {
     }
 }
 
-async fn handle(request: Request) {
+async fn handle(request: Request, files: Vec<files::ProgramFile>) {
     // A learner's request warms the code itself: the rounds stop.
     if matches!(
         request,
@@ -130,7 +138,7 @@ async fn handle(request: Request) {
             source,
             device,
             memory_budget,
-        } => program::run(&source, device, memory_budget),
+        } => program::run(&source, &files, device, memory_budget),
         Request::CheckLesson { slug, device } => post(&lesson::check(&slug, device)),
         Request::Rehearse => program::rehearse(),
     }

@@ -15,6 +15,7 @@ use gradscope_python::{Limits, RunOutput, Runtime, Stream};
 use gradscope_trace::protocol::Device;
 use gradscope_trace::{Event, Reply};
 
+use crate::files::ProgramFile;
 use crate::post;
 
 /// The most events in one message.
@@ -190,10 +191,12 @@ fn budget_for(requested: Option<u64>) -> u64 {
     requested.map_or(MEMORY_BUDGET, |bytes| bytes.min(MEMORY_BUDGET))
 }
 
-/// Runs `source` under a memory budget of `memory_budget` bytes (the
-/// default when `None`) and posts its events, its output and how it ended.
-pub(crate) fn run(source: &str, device: Device, memory_budget: Option<u64>) {
+/// Runs `source`, with the learner's extra `files` beside it, under a
+/// memory budget of `memory_budget` bytes (the default when `None`) and
+/// posts its events, its output and how it ended.
+pub(crate) fn run(source: &str, files: &[ProgramFile], device: Device, memory_budget: Option<u64>) {
     let out = with_runtime(|runtime| {
+        crate::files::give(runtime, files);
         let defaults = runtime.limits().clone();
         runtime.set_limits(Limits {
             memory: Some(budget_for(memory_budget)),
@@ -208,12 +211,18 @@ pub(crate) fn run(source: &str, device: Device, memory_budget: Option<u64>) {
                 Stream::Stderr => Reply::Stderr { text: text.into() },
             });
         })));
+        // A figure goes in the output where it was shown (see `figures`).
+        crate::figures::set_sink(|text| {
+            trace::flush();
+            post(&Reply::Stdout { text });
+        });
         trace::start_streaming(
             Box::new(|events| post(&Reply::Events { events })),
             BATCH,
             EVERY,
         );
         let out = on_device(device, || runtime.run(source));
+        crate::figures::clear_sink();
         let rest = trace::stop_recording();
         if !rest.is_empty() {
             post(&Reply::Events { events: rest });

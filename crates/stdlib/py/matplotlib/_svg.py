@@ -565,13 +565,32 @@ def _axes(svg, ax):
         _legend(svg, ax.legend_)
 
 
+def label(fig):
+    """The figure's titles (its suptitle, then each axes' titles), or
+    "Figure N" for one without any."""
+    parts = []
+    if fig._suptitle is not None and fig._suptitle.get_text():
+        parts.append(fig._suptitle.get_text())
+    for ax in fig.axes:
+        for loc in ("left", "center", "right"):
+            title = ax.get_title(loc)
+            if title:
+                parts.append(title)
+    if parts:
+        return "; ".join(parts)
+    return "Figure %s" % (getattr(fig, "number", None) or 1)
+
+
 def render(fig, saving=False):
     svg = _Svg(fig)
     svg.saving = saving
     w, h = svg.w_pt, svg.h_pt
     svg.add('<?xml version="1.0" encoding="utf-8" standalone="no"?>')
     svg.add('<svg xmlns="http://www.w3.org/2000/svg" width="%spt" height="%spt" '
-            'viewBox="0 0 %s %s" version="1.1">' % (_num(w), _num(h), _num(w), _num(h)))
+            'viewBox="0 0 %s %s" version="1.1" role="img">' % (_num(w), _num(h), _num(w), _num(h)))
+    # What a screen reader says for the figure (the page's console shows
+    # it as an image labelled so): its titles, else what it draws.
+    svg.add('<title>%s</title>' % _esc(label(fig)))
     svg.add('<rect x="0" y="0" width="%s" height="%s" %s/>' % (
         _num(w), _num(h), _fill_attr(fig._facecolor)))
     for ax in fig.axes:

@@ -10,6 +10,7 @@ use super::charts_panel::ChartsPanel;
 use super::console_panel::ConsolePanel;
 use super::device_menu::DeviceMenu;
 use super::editor::Editor;
+use super::file_tabs::{FileTabs, read_dropped};
 use super::font_warmup::FontWarmup;
 use super::graph_panel::GraphPanel;
 use super::lesson_menu::LessonMenu;
@@ -30,6 +31,7 @@ pub fn App() -> Html {
         let saved = storage::load();
         let mut state = State::new(saved.source, saved.device);
         state.budget_mib = saved.budget_mib;
+        state.files = crate::files::load().into();
         let reduce = |state: State, action| {
             std::rc::Rc::unwrap_or_clone(yew::Reducible::reduce(std::rc::Rc::new(state), action))
         };
@@ -45,6 +47,17 @@ pub fn App() -> Html {
     });
     let engine = use_engine(state.dispatcher());
     use_saved_settings(&state);
+    // The extra files are kept as the code is (not a share link's, unrun).
+    use_effect_with(
+        (state.files.clone(), state.keep_saved),
+        |(files, keep_saved)| {
+            if !*keep_saved {
+                crate::files::save(files);
+            }
+        },
+    );
+    // The file the editor shows (`None`: the program).
+    let active = use_state(|| None::<AttrValue>);
     {
         // The views warm up on the worker's warm-up trace, unseen, while
         // the learner reads (see `rehearsal`); the widget does not.
@@ -61,30 +74,42 @@ pub fn App() -> Html {
     // Callbacks are remade only when what they capture changes: a new one
     // each render made the editor's and the lesson's props differ every
     // frame of a run, and they re-rendered with nothing new to show.
-    let deps = (state.source.clone(), device, budget, lesson.map(|l| l.slug));
+    let deps = (
+        state.source.clone(),
+        device,
+        budget,
+        lesson.map(|l| l.slug),
+        state.files.clone(),
+    );
     let on_run = {
         let engine = engine.clone();
-        use_callback(deps.clone(), move |(), (source, device, budget, _)| {
-            engine.run(source, *device, *budget);
-            if let Some(lesson) = lesson {
-                engine.check_lesson(lesson.slug, *device);
-            }
-        })
+        use_callback(
+            deps.clone(),
+            move |(), (source, device, budget, _, files)| {
+                engine.run(source, files, *device, *budget);
+                if let Some(lesson) = lesson {
+                    engine.check_lesson(lesson.slug, *device);
+                }
+            },
+        )
     };
     let on_control = {
         let (engine, dispatch) = (engine.clone(), state.dispatcher());
-        use_callback(deps, move |(name, value), (source, device, budget, _)| {
-            let Some(lesson) = lesson else { return };
-            // A line the learner deleted leaves the control inert.
-            if let Ok(next) = lesson.set_controls_in(source, &[(name, value)]) {
-                engine.run(&next, *device, *budget);
-                engine.check_lesson(lesson.slug, *device);
-                dispatch.dispatch(Action::Edited {
-                    source: next,
-                    external: true,
-                });
-            }
-        })
+        use_callback(
+            deps,
+            move |(name, value), (source, device, budget, _, files)| {
+                let Some(lesson) = lesson else { return };
+                // A line the learner deleted leaves the control inert.
+                if let Ok(next) = lesson.set_controls_in(source, &[(name, value)]) {
+                    engine.run(&next, files, *device, *budget);
+                    engine.check_lesson(lesson.slug, *device);
+                    dispatch.dispatch(Action::Edited {
+                        source: next,
+                        external: true,
+                    });
+                }
+            },
+        )
     };
     let on_lesson = {
         let dispatch = state.dispatcher();
@@ -100,6 +125,7 @@ pub fn App() -> Html {
             device: state.device,
             lesson: state.lesson.map(str::to_string),
             budget_mib: state.budget_mib,
+            files: state.files.to_vec(),
         };
         Callback::from(move |()| dispatch.dispatch(Action::Shared(storage::share(&shared))))
     };
@@ -170,6 +196,40 @@ pub fn App() -> Html {
         playback.line()
     };
     let status = state.status_line(catching_up);
+    let on_files = state.dispatcher().to_callback().reform(Action::Files);
+    let on_select = {
+        let active = active.clone();
+        Callback::from(move |name| active.set(name))
+    };
+    // The open tab's file, if it still exists (a removed one shows the program).
+    let open_file = active
+        .as_deref()
+        .and_then(|name| state.files.iter().find(|f| f.name == name).cloned());
+    let on_file_edit = {
+        let (on_files, name) = (on_files.clone(), open_file.as_ref().map(|f| f.name.clone()));
+        Callback::from(move |text: String| {
+            if let Some(name) = name.clone() {
+                on_files.emit(crate::files::Change::Edit { name, text });
+            }
+        })
+    };
+    // Files dropped on the editor join the program's (a file of the same
+    // name is replaced), and the last one opens.
+    let on_drop = {
+        let (on_files, active) = (on_files.clone(), active.clone());
+        Callback::from(move |event: DragEvent| {
+            event.prevent_default();
+            let (on_files, active) = (on_files.clone(), active.clone());
+            read_dropped(
+                &event,
+                Callback::from(move |file: crate::files::ProgramFile| {
+                    let name = file.name.clone();
+                    on_files.emit(crate::files::Change::Put(file));
+                    active.set(Some(name.into()));
+                }),
+            );
+        })
+    };
     html! {
         <>
             <header class="top">
@@ -186,10 +246,23 @@ pub fn App() -> Html {
                 <LessonPanel slug={lesson.slug} source={AttrValue::from(state.source.to_string())}
                              claims={state.claims.clone()} {on_control} />
             }
-            <section class="panel editor" aria-label="Program">
-                <Editor source={AttrValue::from(state.source.to_string())}
-                        source_version={state.source_version} error_line={state.error_line()}
-                        {current_line} on_change={on_edit} on_run={on_run.clone()} />
+            <section class="panel editor" aria-label="Program" data-testid="editor-panel"
+                     ondragover={|e: DragEvent| e.prevent_default()}
+                     ondrop={on_drop}>
+                <FileTabs files={state.files.clone()} active={(*active).clone()}
+                          on_select={on_select} on_change={on_files.clone()} />
+                <div class="editor-main" hidden={open_file.is_some()}>
+                    <Editor source={AttrValue::from(state.source.to_string())}
+                            source_version={state.source_version} error_line={state.error_line()}
+                            {current_line} on_change={on_edit} on_run={on_run.clone()} />
+                </div>
+                if let Some(file) = open_file {
+                    <div class="editor-main" key={file.name.clone()}>
+                        <Editor key={file.name.clone()} source={AttrValue::from(file.text.clone())}
+                                source_version={0} error_line={None::<u32>} current_line={None::<u32>}
+                                on_change={on_file_edit} on_run={on_run.clone()} />
+                    </div>
+                }
             </section>
             <Transport {running} can_run={!matches!(state.engine, Engine::Failed(_))}
                        {position} len={playback.log().len()} line={playback.line()}

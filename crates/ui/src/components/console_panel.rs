@@ -3,6 +3,7 @@
 use yew::prelude::*;
 
 use crate::console::{Console, MAX_LINES, Stream};
+use crate::figure::Figure;
 use crate::state::Run;
 
 /// Props of [`ConsolePanel`].
@@ -18,6 +19,9 @@ pub fn ConsolePanel(props: &Props) -> Html {
     // Keyed by line number: a new line adds one element, and dropping
     // the oldest removes one (see `console`).
     let lines = props.output.lines().map(|line| {
+        if let Some(figure) = &line.figure {
+            return figure_html(line.number, figure);
+        }
         let class = match line.stream {
             Stream::Stdout => "stdout",
             Stream::Stderr => "stderr",
@@ -79,5 +83,42 @@ pub fn ConsolePanel(props: &Props) -> Html {
                 { for dropped }<span class="lines">{ for lines }</span>{ ending }
             </pre>
         </section>
+    }
+}
+
+/// A figure the program showed, where it showed it.
+fn figure_html(number: u64, figure: &std::rc::Rc<Figure>) -> Html {
+    html! { <FigureView key={number} figure={figure.clone()} /> }
+}
+
+/// Props of [`FigureView`].
+#[derive(Properties, PartialEq)]
+struct FigureProps {
+    figure: std::rc::Rc<Figure>,
+}
+
+/// A figure: the image sized to the console's width (a click shows it at
+/// its full size, another fits it again), labelled with its titles for
+/// screen readers, and a link that saves it.
+#[function_component]
+fn FigureView(props: &FigureProps) -> Html {
+    let full = use_state(|| false);
+    let figure = &props.figure;
+    let shown = figure.shown_ms.map(|ms| format!("{ms:.1}"));
+    let toggle = {
+        let full = full.clone();
+        Callback::from(move |_: MouseEvent| full.set(!*full))
+    };
+    let class = if *full { "figure full" } else { "figure" };
+    html! {
+        <span {class} role="group" aria-label={figure.label.clone()}
+              data-testid="figure" data-shown={shown}>
+            <img src={AttrValue::from(figure.src.clone())} alt={figure.label.clone()}
+                 title={if *full { "click to fit" } else { "click for full size" }}
+                 onclick={toggle} />
+            <a class="figure-save" href={AttrValue::from(figure.src.clone())}
+               download={figure.file_name.clone()}>{ format!("save {}", figure.file_name) }</a>
+            { "\n" }
+        </span>
     }
 }

@@ -85,7 +85,7 @@ fn Widget(props: &WidgetProps) -> Html {
     let on_run = {
         let (engine, source) = (engine.clone(), state.source.clone());
         Callback::from(move |()| {
-            engine.run(&source, device, None);
+            engine.run(&source, &[], device, None);
             if let (Some(lesson), true) = (lesson, check_claims) {
                 engine.check_lesson(lesson.slug, device);
             }
@@ -110,7 +110,7 @@ fn Widget(props: &WidgetProps) -> Html {
         Callback::from(move |(name, value)| {
             let Some(lesson) = lesson else { return };
             if let Ok(next) = lesson.set_controls_in(&source, &[(name, value)]) {
-                engine.run(&next, device, None);
+                engine.run(&next, &[], device, None);
                 if check_claims {
                     engine.check_lesson(lesson.slug, device);
                 }
