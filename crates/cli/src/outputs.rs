@@ -7,7 +7,10 @@ use std::fmt::Write as _;
 
 use gradscope_trace::layout::{NODE_HEIGHT, NODE_WIDTH};
 use gradscope_trace::memory::{MemoryTracker, timeline};
-use gradscope_trace::{Category, Event, EventKind, GraphLayout, GraphNode, GraphState, NodeStatus};
+use gradscope_trace::origin::storage_rows;
+use gradscope_trace::{
+    Category, Event, EventKind, FAILED_NODE, GraphLayout, GraphNode, GraphState, NodeId, NodeStatus,
+};
 use serde_json::{Value, json};
 
 /// One JSON object per line, one line per event.
@@ -79,16 +82,20 @@ pub fn chrome_trace(events: &[Event]) -> Value {
 /// The memory timeline, one ledger per device as the page draws them:
 /// after each event that changed a device's bytes or its reserve, that
 /// device's bytes per category, their total, and the bytes its caching
-/// allocator reserved (0 on the CPU).
+/// allocator reserved (0 on the CPU); then the program line that
+/// allocated the storage the event concerns and the name a statement gave
+/// it (empty when none), as PyTorch's memory snapshot ties each block to
+/// the code that made it.
 pub fn memory_csv(events: &[Event]) -> String {
     let mut out = String::from("seq,time_us,device");
     for category in Category::ALL {
         out.push(',');
         out.push_str(&category.label().replace(' ', "_"));
     }
-    out.push_str(",total,reserved\n");
+    out.push_str(",total,reserved,line,name\n");
     let mut tracker = MemoryTracker::default();
-    for event in events {
+    let rows = storage_rows(events);
+    for (event, row) in events.iter().zip(rows) {
         let Some((d, _)) = tracker.apply_device(event) else {
             continue;
         };
@@ -99,9 +106,22 @@ pub fn memory_csv(events: &[Event]) -> String {
             let _ = write!(out, ",{b}");
         }
         let total: u64 = bytes.iter().sum();
-        let _ = writeln!(out, ",{total},{}", tracker.reserved(device));
+        let (line, name) = row.unwrap_or_default();
+        let line = line.map(|l| l.to_string()).unwrap_or_default();
+        let name = csv_field(name.as_deref().unwrap_or_default());
+        let _ = writeln!(out, ",{total},{},{line},{name}", tracker.reserved(device));
     }
     out
+}
+
+/// A CSV field, quoted when it holds a comma or a quote (`xs[0]` needs
+/// none; a tuple item's name might).
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 /// The graph worth drawing: the one the last `backward()` ran, as it stood
@@ -109,17 +129,26 @@ pub fn memory_csv(events: &[Event]) -> String {
 /// torchviz draws an output's graph. Without a backward, every node.
 /// A training loop's earlier steps are left out: they are the same graph.
 pub fn graph_to_draw(events: &[Event]) -> GraphState {
-    let last_backward = events
-        .iter()
-        .rposition(|e| matches!(e.kind, EventKind::BackwardBegan { .. }));
-    let Some(index) = last_backward else {
-        return GraphState::at(events);
-    };
-    let EventKind::BackwardBegan { root, .. } = events[index].kind else {
-        return GraphState::at(events);
-    };
-    let mut graph = GraphState::at(&events[..index]);
-    // Keep what the root reaches, walking with an explicit stack.
+    let last = GraphState::at(events);
+    // A program that failed in forward: the failed operation and what it
+    // was computed from.
+    if last.nodes.contains_key(&FAILED_NODE) {
+        return reached_from(last, FAILED_NODE);
+    }
+    let mut graph = backward_graph(events);
+    // Names and a failure come after the backward began: the labels the
+    // program gave later, and where a failed backward stopped.
+    for (id, node) in &mut graph.nodes {
+        if let Some(at_end) = last.nodes.get(id) {
+            node.label.clone_from(&at_end.label);
+            node.error.clone_from(&at_end.error);
+        }
+    }
+    graph
+}
+
+/// `graph` with only the nodes `root` reaches, walked with an explicit stack.
+fn reached_from(mut graph: GraphState, root: NodeId) -> GraphState {
     let mut reached = std::collections::BTreeSet::new();
     let mut stack = vec![root];
     while let Some(id) = stack.pop() {
@@ -130,6 +159,21 @@ pub fn graph_to_draw(events: &[Event]) -> GraphState {
         }
     }
     graph.nodes.retain(|id, _| reached.contains(id));
+    graph
+}
+
+/// The graph the last backward ran, as it stood when that backward began.
+fn backward_graph(events: &[Event]) -> GraphState {
+    let last_backward = events
+        .iter()
+        .rposition(|e| matches!(e.kind, EventKind::BackwardBegan { .. }));
+    let Some(index) = last_backward else {
+        return GraphState::at(events);
+    };
+    let EventKind::BackwardBegan { root, .. } = events[index].kind else {
+        return GraphState::at(events);
+    };
+    let mut graph = reached_from(GraphState::at(&events[..index]), root);
     // A leaf's AccumulateGrad outlives each step's graph; what earlier
     // backwards did to it is not part of this picture.
     for node in graph.nodes.values_mut() {
@@ -166,21 +210,27 @@ pub fn dot(events: &[Event]) -> String {
         "digraph gradscope {\n  graph [rankdir=TB];\n  node [shape=box, style=filled, fontname=monospace, fontsize=10];\n",
     );
     for node in graph.nodes.values() {
-        let fill = if node.leaf.is_some() {
-            "lightblue"
-        } else {
-            "lightgrey"
-        };
+        let fill = fill_of(node);
         let status = match node.status {
             NodeStatus::Pending => "",
             NodeStatus::Executed => "\n(executed)",
             NodeStatus::Released => "\n(executed, freed)",
         };
+        let label = node
+            .label
+            .as_ref()
+            .map(|l| format!("\n{l}"))
+            .unwrap_or_default();
+        let error = node
+            .error
+            .as_ref()
+            .map(|e| format!("\n{e}"))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "  n{} [label=\"{}\", fillcolor={fill}];",
+            "  n{} [label=\"{}\", fillcolor=\"{fill}\"];",
             node.id,
-            escape(&format!("{}{status}", node.name))
+            escape(&format!("{}{label}{status}{error}", node.name))
         );
         for (i, saved) in node.saved.iter().enumerate() {
             let fill = if holds_saved(node) && !saved.deferred {
@@ -220,7 +270,17 @@ fn xml(s: &str) -> String {
 pub fn svg(events: &[Event]) -> String {
     let layout = GraphLayout::of(&graph_to_draw(events));
     let band = 14.0;
-    let height = layout.height + band * 4.0;
+    // The exception goes under the picture, where it covers no node,
+    // wrapped to its width (a monospace character is 6 px at size 10).
+    let columns = ((layout.width / 6.0) as usize).max(40);
+    let error_lines: Vec<String> = layout
+        .nodes
+        .iter()
+        .filter_map(|l| l.node.error.as_ref())
+        .flat_map(|e| e.lines())
+        .flat_map(|line| wrap(line, columns))
+        .collect();
+    let height = layout.height + band * (4.0 + error_lines.len() as f64);
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{height}\" viewBox=\"0 0 {w} {height}\" font-family=\"monospace\" font-size=\"10\">\n",
         w = layout.width
@@ -235,20 +295,26 @@ pub fn svg(events: &[Event]) -> String {
     }
     for laid in &layout.nodes {
         let node = &laid.node;
-        let fill = if node.leaf.is_some() {
-            "lightblue"
-        } else {
-            "lightgrey"
-        };
+        let fill = fill_of(node);
+        let stroke = if node.error.is_some() { "red" } else { "black" };
         let _ = writeln!(
             out,
-            "<rect x=\"{}\" y=\"{}\" width=\"{NODE_WIDTH}\" height=\"{NODE_HEIGHT}\" fill=\"{fill}\" stroke=\"black\"/>\n<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            "<rect x=\"{}\" y=\"{}\" width=\"{NODE_WIDTH}\" height=\"{NODE_HEIGHT}\" fill=\"{fill}\" stroke=\"{stroke}\"/>\n<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
             laid.x,
             laid.y,
             laid.x + NODE_WIDTH / 2.0,
-            laid.y + 14.0,
+            laid.y + 12.0,
             xml(&node.name)
         );
+        if let Some(label) = &node.label {
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-style=\"italic\" fill=\"#1a4d8f\" class=\"label\">{}</text>",
+                laid.x + NODE_WIDTH / 2.0,
+                laid.y + 22.0,
+                xml(label)
+            );
+        }
         let held: Vec<String> = node
             .saved
             .iter()
@@ -270,8 +336,46 @@ pub fn svg(events: &[Event]) -> String {
             );
         }
     }
+    for (i, line) in error_lines.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<text x=\"4\" y=\"{}\" fill=\"red\" class=\"error\">{}</text>",
+            layout.height + band * (i as f64 + 1.0),
+            xml(line)
+        );
+    }
     out.push_str("</svg>\n");
     out
+}
+
+/// `text` in lines of at most `columns` characters, broken at spaces.
+fn wrap(text: &str, columns: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let last = lines.last_mut().map_or(0, |l| l.chars().count());
+        if last > 0 && last + 1 + word.chars().count() > columns {
+            lines.push(String::new());
+        }
+        if let Some(line) = lines.last_mut() {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines
+}
+
+/// A node's fill: red for a failure, blue for a leaf's `AccumulateGrad`,
+/// grey for the others, as torchviz colours them.
+fn fill_of(node: &GraphNode) -> &'static str {
+    if node.error.is_some() {
+        "#f8d0d0"
+    } else if node.leaf.is_some() {
+        "lightblue"
+    } else {
+        "lightgrey"
+    }
 }
 
 #[cfg(test)]
@@ -358,10 +462,10 @@ mod tests {
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(
             lines[0],
-            "seq,time_us,device,parameter,gradient,optimizer_state,saved_for_backward,other,total,reserved"
+            "seq,time_us,device,parameter,gradient,optimizer_state,saved_for_backward,other,total,reserved,line,name"
         );
-        assert_eq!(lines[1], "0,0,cpu,0,0,0,0,16,16,0");
-        assert_eq!(lines[2], "4,40,cpu,0,0,0,16,0,16,0");
+        assert_eq!(lines[1], "0,0,cpu,0,0,0,0,16,16,0,,");
+        assert_eq!(lines[2], "4,40,cpu,0,0,0,16,0,16,0,,");
         // A GPU's rows are its own ledger, with its reserve.
         let mut list = events();
         list.push(Event {
@@ -389,8 +493,8 @@ mod tests {
         assert_eq!(
             lines[3..],
             [
-                "6,60,webgpu,0,0,0,0,64,64,0",
-                "7,70,webgpu,0,0,0,0,64,64,256"
+                "6,60,webgpu,0,0,0,0,64,64,0,,",
+                "7,70,webgpu,0,0,0,0,64,64,256,,"
             ]
         );
     }
@@ -436,5 +540,107 @@ mod tests {
         let picture = svg(&events());
         assert!(picture.starts_with("<svg") && picture.contains("MulBackward0"));
         assert!(picture.contains("self (2, 2)"));
+    }
+
+    fn at(line: u32, kind: EventKind) -> Event {
+        Event {
+            seq: 0,
+            time_us: 0,
+            line: Some(line),
+            kind,
+        }
+    }
+
+    fn numbered(mut events: Vec<Event>) -> Vec<Event> {
+        for (i, e) in events.iter_mut().enumerate() {
+            e.seq = i as u64;
+        }
+        events
+    }
+
+    #[test]
+    fn outputs_memory_csv_line_and_name_columns() {
+        let list = numbered(vec![
+            at(
+                3,
+                EventKind::StorageAllocated {
+                    storage: 4,
+                    bytes: 48,
+                    device: "cpu".into(),
+                    category: Category::Other,
+                },
+            ),
+            at(
+                4,
+                EventKind::TensorNamed {
+                    tensor: 1,
+                    storage: 4,
+                    node: None,
+                    name: "parts[0], kept".into(),
+                    parameter: None,
+                },
+            ),
+            at(9, EventKind::StorageFreed { storage: 4 }),
+        ]);
+        let csv = memory_csv(&list);
+        let rows: Vec<&str> = csv.lines().skip(1).collect();
+        // The free happened on line 9; the row names the allocation's line.
+        assert_eq!(
+            rows,
+            [
+                "0,0,cpu,0,0,0,0,48,48,0,3,\"parts[0], kept\"",
+                "2,0,cpu,0,0,0,0,0,0,0,3,\"parts[0], kept\""
+            ]
+        );
+    }
+
+    #[test]
+    fn outputs_graph_shows_names_and_the_failure() {
+        let mut list = events();
+        let n = list.len();
+        list.extend(numbered(vec![
+            at(
+                2,
+                EventKind::TensorNamed {
+                    tensor: 5,
+                    storage: 5,
+                    node: Some(2),
+                    name: "y".into(),
+                    parameter: None,
+                },
+            ),
+            at(
+                3,
+                EventKind::Raised {
+                    type_name: "RuntimeError".into(),
+                    message: "mm: mat1 and mat2 shapes cannot be multiplied (2x2 and 3x1)".into(),
+                    source: "z = y @ w".into(),
+                    inputs: vec![gradscope_trace::RaisedInput {
+                        name: "y".into(),
+                        tensor: 5,
+                        node: Some(2),
+                        shape: vec![2, 2],
+                        dtype: "torch.float32".into(),
+                    }],
+                    backward: false,
+                },
+            ),
+        ]));
+        for (i, e) in list.iter_mut().enumerate().skip(n) {
+            e.seq = i as u64;
+        }
+        let graph = graph_to_draw(&list);
+        assert_eq!(
+            graph.nodes.keys().copied().collect::<Vec<_>>(),
+            [1, 2, FAILED_NODE]
+        );
+        let picture = svg(&list);
+        assert!(picture.contains(">y</text>"));
+        assert!(picture.contains(">z = y @ w</text>"));
+        assert!(picture.contains("fill=\"#f8d0d0\" stroke=\"red\""));
+        assert!(picture.contains(">y (2, 2)</text>"));
+        assert!(picture.contains("RuntimeError: mm: mat1 and mat2 shapes"));
+        let text = dot(&list);
+        assert!(text.contains(&format!("n{FAILED_NODE} -> n2;")));
     }
 }

@@ -32,6 +32,7 @@ mod indexing;
 mod limits;
 mod methods;
 mod module;
+mod names;
 mod node;
 mod output;
 mod rng;

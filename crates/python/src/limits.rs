@@ -150,6 +150,7 @@ pub(crate) fn note_line(vm: &VirtualMachine) {
         let Some(f) = frame else { return };
         if std::ptr::eq(f.f_code().source_path(), main_file) {
             gradscope_core::trace::set_current_line(u32::try_from(f.lineno()).ok());
+            crate::names::noted(vm, &f, main_file);
             return;
         }
         frame = f.f_back(vm);

@@ -90,6 +90,7 @@ pub struct Runtime {
     args: Vec<String>,
     startup_error: Option<PythonError>,
     traceback_to_sink: bool,
+    names: bool,
 }
 
 impl fmt::Debug for Runtime {
@@ -160,6 +161,7 @@ impl Runtime {
             args: Vec::new(),
             startup_error: None,
             traceback_to_sink: true,
+            names: true,
         };
         let prelude = if cfg!(target_arch = "wasm32") {
             format!("{WASM_TIME}{PRELUDE}")
@@ -221,6 +223,12 @@ impl Runtime {
         self.traceback_to_sink = on;
     }
 
+    /// Whether a recorded run reports the names its statements give
+    /// tensors (on by default): the graph's and memory view's labels.
+    pub fn set_names(&mut self, on: bool) {
+        self.names = on;
+    }
+
     /// Runs `source` as a program (`__name__ == "__main__"`), with fresh
     /// globals, and returns what it printed and how it ended.
     pub fn run(&mut self, source: &str) -> RunOutput {
@@ -267,9 +275,13 @@ impl Runtime {
                 gradscope_core::ledger::set_memory_budget(limits.memory);
                 let active =
                     limited.then(|| limits::start(vm, &limits, file_name, self.watchdog.as_ref()));
+                crate::names::start(self.names && limited);
                 let result = args
                     .map_or(Ok(()), |args| enter_program(vm, file_name, args))
                     .and_then(|()| execute(vm, source, file_name, &mut globals));
+                if let Some(scope) = &globals {
+                    crate::names::finish(vm, &scope.globals.clone().into());
+                }
                 // What the program registered with `atexit` runs as it ends,
                 // as at interpreter exit (a tqdm bar left open draws its end).
                 rustpython_vm::stdlib::atexit::_run_exitfuncs(vm);
@@ -278,7 +290,12 @@ impl Runtime {
                 }
                 match result {
                     Ok(()) => (None, 0),
-                    Err(exc) => ending(vm, &exc, source, file_name),
+                    Err(exc) => {
+                        if !exc.fast_isinstance(vm.ctx.exceptions.system_exit) {
+                            crate::names::raised(vm, &exc, source, vm.ctx.intern_str(file_name));
+                        }
+                        ending(vm, &exc, source, file_name)
+                    }
                 }
             })
         });

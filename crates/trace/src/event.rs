@@ -101,6 +101,21 @@ pub struct SavedInfo {
     pub deferred: bool,
 }
 
+/// A tensor that a statement which raised reads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaisedInput {
+    /// Its name in the program.
+    pub name: String,
+    /// Its handle.
+    pub tensor: TensorId,
+    /// The node that made it, `None` for a leaf.
+    pub node: Option<NodeId>,
+    /// Its shape.
+    pub shape: Vec<usize>,
+    /// Its dtype (`torch.float32`).
+    pub dtype: String,
+}
+
 /// What the engine did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -303,5 +318,48 @@ pub enum EventKind {
         /// The value.
         #[serde(with = "crate::float::one")]
         value: f64,
+    },
+    /// A statement of the learner's program bound a tensor to a name
+    /// (`y = x + 2`, `self.h = ...`, an item of a list, a module's
+    /// parameter): reported once per tensor and name, after the statement.
+    TensorNamed {
+        /// The tensor handle.
+        tensor: TensorId,
+        /// Its storage, which the memory view names after it.
+        storage: StorageId,
+        /// The node that made it (`grad_fn`), `None` for a leaf.
+        node: Option<NodeId>,
+        /// The name as the program spells it (`y`, `self.h`, `xs[0]`,
+        /// `model.fc1.weight`).
+        name: String,
+        /// For a module's parameter, its `named_parameters()` name
+        /// (`fc1.weight`, `0.bias`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        parameter: Option<String>,
+    },
+    /// The lines of the learner's frames that called the running one
+    /// (outermost first) changed; every event from here until the next
+    /// such event was caused from under them. A module-level statement
+    /// has none.
+    CallersChanged {
+        /// The calling lines, outermost first.
+        lines: Vec<u32>,
+    },
+    /// A statement of the program raised an exception that ended it: the
+    /// operation that failed, as the graph draws it.
+    Raised {
+        /// The exception type's name (`RuntimeError`).
+        type_name: String,
+        /// `str(exception)`.
+        message: String,
+        /// The statement's source text (`z = x @ w`).
+        source: String,
+        /// The tensors that statement reads, in the order it names them.
+        inputs: Vec<RaisedInput>,
+        /// Whether the statement runs backward (`loss.backward()`,
+        /// `torch.autograd.grad`): the failure belongs to the graph of its
+        /// first input, not to a new operation.
+        #[serde(default)]
+        backward: bool,
     },
 }

@@ -371,14 +371,15 @@ mod tests {
             leaf: None,
             status: NodeStatus::Pending,
             modules: Default::default(),
+            label: None,
+            error: None,
         }
     }
 
     fn graph(nodes: Vec<GraphNode>) -> GraphState {
-        GraphState {
-            nodes: nodes.into_iter().map(|n| (n.id, n)).collect(),
-            modules: Default::default(),
-        }
+        let mut graph = GraphState::default();
+        graph.nodes = nodes.into_iter().map(|n| (n.id, n)).collect();
+        graph
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod layout;
 pub mod log;
 pub mod memory;
 pub mod memory_chart;
+pub mod origin;
 pub mod playback;
 pub mod protocol;
 pub mod snapshot;
@@ -25,8 +26,8 @@ pub mod svg;
 pub mod training_charts;
 pub mod viewport;
 
-pub use event::{Category, Event, EventKind, NodeId, SavedInfo, StorageId, TensorId};
-pub use graph::{GraphNode, GraphState, ModulePath, ModuleScope, NodeStatus};
+pub use event::{Category, Event, EventKind, NodeId, RaisedInput, SavedInfo, StorageId, TensorId};
+pub use graph::{FAILED_NODE, GraphNode, GraphState, ModulePath, ModuleScope, NodeStatus};
 pub use layout::{GraphLayout, LaidEdge, LaidFrame, LaidGroup, LaidNode};
 pub use log::{EventList, EventLog};
 pub use protocol::{Reply, Request};

@@ -121,6 +121,11 @@ impl GraphAt {
         self.track_passes(event);
         self.graph.apply(event);
         self.applied += 1;
+        if matches!(event.kind, EventKind::Raised { .. })
+            && self.graph.nodes.contains_key(&crate::graph::FAILED_NODE)
+        {
+            self.live.insert(crate::graph::FAILED_NODE);
+        }
         match &event.kind {
             EventKind::BackwardBegan { .. } => self.running = None,
             EventKind::NodeExecuted { node } => {
