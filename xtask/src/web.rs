@@ -11,10 +11,23 @@ use flate2::write::GzEncoder;
 
 use crate::util::{self, Ctx};
 
-/// The wasm crates (package names) and their library file stems.
-const WASM_CRATES: &[(&str, &str)] = &[
-    ("gradscope-ui", "gradscope_ui"),
-    ("gradscope-webworker", "gradscope_webworker"),
+/// The wasm crates (package names), their library file stems, and the
+/// `wasm-opt` level each gets.
+///
+/// The worker (engine and RustPython, 23.7 MB out of wasm-bindgen) gets
+/// `-O1`, not `-Oz`. Measured on the same module with npm binaryen 132 (2
+/// cores, under load from other builds): `-O1` ran in 99 s and gave 20.0 MB,
+/// 6.89 MB gzipped; `-Oz` took about 11 minutes for 18.7 MB, 6.94 MB
+/// gzipped, so more bytes over the wire; `-Os` and `-O2` had not finished
+/// after 12 and 7 minutes. In the page (tests/e2e/worker_ab.mjs, 5
+/// interleaved rounds each, one run) the `-Oz` worker was the slow one:
+/// Python start median 1,037 ms against 692, the chain 28.5 us/op against
+/// 17.05; the module without wasm-opt ran as `-O1` did (714 ms, 17.2 us/op
+/// against 717 ms, 15.6). The page's own module is small and loaded before
+/// first paint, so it keeps `-Oz`.
+const WASM_CRATES: &[(&str, &str, &str)] = &[
+    ("gradscope-ui", "gradscope_ui", "-Oz"),
+    ("gradscope-webworker", "gradscope_webworker", "-O1"),
 ];
 
 /// The wasm features Rust 1.95's wasm32-unknown-unknown output uses (LLVM's
@@ -66,7 +79,7 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
     // One build per crate: built together, cargo would unify their
     // features, and the page would carry what only the worker needs (the
     // lessons' checks and data).
-    for (package, _) in WASM_CRATES {
+    for (package, _, _) in WASM_CRATES {
         let mut cmd = ctx.cargo([
             "build",
             "--profile",
@@ -88,12 +101,12 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
     fs::create_dir_all(&pkg).with_context(|| format!("creating {}", pkg.display()))?;
 
     let release = ctx.target_dir.join("wasm32-unknown-unknown/wasm-release");
-    for (_, stem) in WASM_CRATES {
+    for (_, stem, level) in WASM_CRATES {
         let wasm = release.join(format!("{stem}.wasm"));
         if !wasm.is_file() {
             bail!("{} was not built: is the crate a cdylib?", wasm.display());
         }
-        let bound = bind_and_optimise(ctx, &wasm, stem)?;
+        let bound = bind_and_optimise(ctx, &wasm, stem, level)?;
         copy_dir(&bound, &pkg, None)?;
     }
     for (blob, name) in stdlib_files(&release)? {
@@ -180,13 +193,13 @@ fn stdlib_file_names(list: &str) -> Option<Vec<(String, String)>> {
     files.filter(|f| !f.is_empty())
 }
 
-/// `wasm-bindgen` and then `wasm-opt -Oz` of one crate's module, into
+/// `wasm-bindgen` and then `wasm-opt` at `level` of one crate's module, into
 /// `target/web-pkg/<stem>`, which the site's `pkg/` is copied from. Kept
 /// while the module and the tools are what made it (a stamp of their
 /// [`util::file_version`]s and the flags): `wasm-opt` takes minutes on the worker's 23 MB, and
 /// `cargo xtask serve` after a change to the page alone, or run again
 /// unchanged, would otherwise spend them every time.
-fn bind_and_optimise(ctx: &Ctx, wasm: &Path, stem: &str) -> Result<PathBuf> {
+fn bind_and_optimise(ctx: &Ctx, wasm: &Path, stem: &str, level: &str) -> Result<PathBuf> {
     let wasm_opt = ctx
         .wasm_opt
         .as_ref()
@@ -203,7 +216,7 @@ fn bind_and_optimise(ctx: &Ctx, wasm: &Path, stem: &str) -> Result<PathBuf> {
         made_of(wasm),
         made_of(&bindgen),
         made_of(wasm_opt),
-        format!("-Oz {}", WASM_OPT_FEATURES.join(" ")),
+        format!("{level} {}", WASM_OPT_FEATURES.join(" ")),
     ]
     .join("\n");
     let dir = ctx.target_dir.join("web-pkg").join(stem);
@@ -227,12 +240,12 @@ fn bind_and_optimise(ctx: &Ctx, wasm: &Path, stem: &str) -> Result<PathBuf> {
     util::run(&mut cmd)?;
     let file = out.join(format!("{stem}_bg.wasm"));
     let mut cmd = ctx.cmd(wasm_opt);
-    cmd.arg("-Oz")
+    cmd.arg(level)
         .args(WASM_OPT_FEATURES)
         .arg(&file)
         .arg("-o")
         .arg(&file);
-    println!("build-web: wasm-opt -Oz {}", ctx.show(&file));
+    println!("build-web: wasm-opt {level} {}", ctx.show(&file));
     util::run(&mut cmd)?;
     // Written last: a build stopped halfway leaves no stamp, so it is redone.
     fs::write(&stamp_file, stamp).with_context(|| format!("writing {}", stamp_file.display()))?;
