@@ -14,6 +14,7 @@
 //! GPU is refused where a program asks (`to`, a factory's `dtype=`).
 
 use std::cell::{Cell, Ref, RefCell, RefMut};
+use std::rc::Rc;
 
 use gradscope_trace::{Category, EventKind, StorageId};
 
@@ -51,6 +52,9 @@ pub struct Storage {
     /// False when the ledger refused it (over budget): never counted, so
     /// never uncounted; the op that made it fails.
     counted: bool,
+    /// A meta storage: the stand-in of PyTorch's `device='meta'`, one
+    /// element that no memory view counts (see [`Storage::new_meta`]).
+    meta: bool,
 }
 
 impl Storage {
@@ -139,7 +143,41 @@ impl Storage {
             version: Cell::new(0),
             roles: Cell::new([0; ROLES]),
             counted,
+            meta: false,
         }
+    }
+
+    /// The storage of a meta tensor (PyTorch's `device='meta'`: shape,
+    /// dtype and strides, no data): one zero element that every element of
+    /// the tensor reads (strides 0), neither counted in the ledger nor
+    /// traced, since PyTorch allocates nothing for it. What runs on a meta
+    /// tensor is the Python layer's business (`torch._meta`), which computes
+    /// shapes only.
+    pub fn new_meta(dtype: DType) -> Self {
+        let id = NEXT_ID.with(|n| {
+            let id = n.get();
+            n.set(id + 1);
+            id
+        });
+        Self {
+            id,
+            bytes: 0,
+            len: 1,
+            dtype,
+            device: Device::Cpu,
+            data: RefCell::new(CpuBuffer::full(dtype, 1, 0.0)),
+            host_current: Cell::new(true),
+            gpu: RefCell::new(None),
+            version: Cell::new(0),
+            roles: Cell::new([0; ROLES]),
+            counted: false,
+            meta: true,
+        }
+    }
+
+    /// Whether it is a meta tensor's stand-in.
+    pub fn is_meta(&self) -> bool {
+        self.meta
     }
 
     /// This allocation's id in the trace.
@@ -337,6 +375,18 @@ impl Drop for Storage {
 /// loaded (PyTorch's `torch.save([numbers, evens])`), and a view keeps the
 /// storage it was cut from (`storage().size()` after loading).
 impl crate::tensor::Tensor {
+    /// A meta tensor of `shape` and `dtype`: every element reads the one
+    /// element of a [`Storage::new_meta`] (strides 0).
+    pub fn meta(shape: &[usize], dtype: DType) -> crate::tensor::Tensor {
+        let layout = crate::layout::Layout::new(shape.to_vec(), vec![0; shape.len()], 0);
+        Self::from_parts(Rc::new(Storage::new_meta(dtype)), layout)
+    }
+
+    /// Whether this is a meta tensor (a view of a meta storage).
+    pub fn is_meta(&self) -> bool {
+        self.storage().is_meta()
+    }
+
     /// The whole storage as one contiguous 1-D tensor, sharing it.
     pub fn storage_tensor(&self) -> crate::tensor::Tensor {
         let storage = self.storage().clone();

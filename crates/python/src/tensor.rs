@@ -457,6 +457,19 @@ impl PyTensor {
         zelf.tensor.storage().len()
     }
 
+    /// A meta tensor (`device='meta'`): shape and dtype, no data.
+    #[pystaticmethod]
+    fn _meta(shape: Vec<usize>, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let dtype = dtype_of(&dtype, vm)?;
+        Ok(wrap(Tensor::meta(&shape, dtype), vm))
+    }
+
+    /// Whether this is a meta tensor.
+    #[pygetset]
+    fn _is_meta(zelf: &Py<Self>) -> bool {
+        zelf.tensor.is_meta()
+    }
+
     /// Which storage the tensor is a view of: equal for tensors sharing one.
     #[pymethod]
     fn _storage_key(zelf: &Py<Self>) -> u64 {

@@ -55,11 +55,40 @@ int8 = _MissingDtype("int8", 1, False)
 uint8 = _MissingDtype("uint8", 1, False)
 globals()["int"] = int32  # PyTorch's alias; this module calls _builtins.int
 
+from . import _meta
+
+
+def _meta_aware(factory, fills=False):
+    """A factory that makes a meta tensor when its `device=` (or, without
+    one, the default device) is the meta device, drawing nothing."""
+
+    def function(*args, **kwargs):
+        if not _meta.wants_meta(kwargs.get("device")):
+            return factory(*args, **kwargs)
+        size = kwargs.get("size")
+        if size is None:
+            if args and isinstance(args[0], (tuple, list)):
+                size, args = args[0], args[1:]
+            elif fills:
+                size, args = args[0], args[1:]
+            else:
+                size, args = args, ()
+        dtype = kwargs.get("dtype")
+        if dtype is None and fills:
+            value = args[0] if args else kwargs.get("fill_value")
+            dtype = bool if isinstance(value, _builtins.bool) else int64 if isinstance(value, _builtins.int) else None
+        return _meta.empty(size, dtype, kwargs.get("requires_grad", False))
+
+    function.__name__ = function.__qualname__ = factory.__name__
+    function.__module__ = "torch"
+    return function
+
+
 tensor = _C.tensor
-ones = _C.ones
-zeros = _C.zeros
-full = _C.full
-empty = _C.empty
+ones = _meta_aware(_C.ones)
+zeros = _meta_aware(_C.zeros)
+full = _meta_aware(_C.full, fills=True)
+empty = _meta_aware(_C.empty)
 arange = _C.arange
 linspace = _C.linspace
 eye = _C.eye
@@ -79,8 +108,8 @@ def _with_generator(factory):
     return function
 
 
-rand = _with_generator(_C.rand)
-randn = _with_generator(_C.randn)
+rand = _with_generator(_meta_aware(_C.rand))
+randn = _with_generator(_meta_aware(_C.randn))
 def randint(*args, generator=None, dtype=None, requires_grad=False, **kwargs):
     """Integers drawn uniformly from [low, high), in `dtype` (int64 unless told)."""
     with _drawing(generator):
@@ -418,8 +447,8 @@ def _random_like(factory, name):
     return function
 
 
-rand_like = _random_like(_C.rand, "rand_like")
-randn_like = _random_like(_C.randn, "randn_like")
+rand_like = _random_like(_meta_aware(_C.rand), "rand_like")
+randn_like = _random_like(_meta_aware(_C.randn), "randn_like")
 
 
 def set_detect_anomaly(mode, check_nan=True):
@@ -644,8 +673,11 @@ def set_default_device(device_):
     """Where factories put new tensors: `"cpu"` or `"webgpu"` (alias `"gpu"`).
     Naming the GPU opens it, and fails saying why where there is none."""
     global _default_device
-    _C._set_default_device(None if device_ is None else str(device_))
-    _default_device = device("cpu" if device_ is None else device_)
+    new = device("cpu" if device_ is None else device_)
+    # The engine's factories make tensors on the CPU under the meta device;
+    # the Python factories make meta tensors instead (`_meta_aware`).
+    _C._set_default_device(None if device_ is None or new.type == "meta" else str(device_))
+    _default_device = new
 
 
 def get_default_device():

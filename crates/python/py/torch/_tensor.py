@@ -6,6 +6,9 @@ import _gradscope as _C
 from . import _composite
 from ._device import cpu as _cpu, device as _device_type
 from ._size import Size
+from . import _meta
+
+_meta_device = _device_type("meta")
 
 
 def _dtype_of(name):
@@ -25,8 +28,41 @@ class Tensor(_C.TensorBase):
 
     @property
     def device(self):
+        if self._is_meta:
+            return _meta_device
         name = self._device
         return _cpu if name == "cpu" else _device_type(name)
+
+    @property
+    def is_meta(self):
+        return self._is_meta
+
+    def __repr__(self):
+        if self._is_meta:
+            return _meta.repr_of(self)
+        return _C.TensorBase.__repr__(self)
+
+    def stride(self, dim=None):
+        if self._is_meta:
+            # A meta tensor reports the strides of a contiguous one (its
+            # engine view reads one element through strides of 0).
+            strides = _meta.contiguous_strides(self.shape)
+            if dim is None:
+                return strides
+            return strides[dim]
+        if dim is None:
+            return _C.TensorBase.stride(self)
+        return _C.TensorBase.stride(self, dim)
+
+    def item(self):
+        if self._is_meta:
+            _meta.no_data("item")
+        return _C.TensorBase.item(self)
+
+    def tolist(self):
+        if self._is_meta:
+            raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+        return _C.TensorBase.tolist(self)
 
     @property
     def is_cpu(self):
@@ -39,9 +75,10 @@ class Tensor(_C.TensorBase):
     is_cuda = False
     is_sparse = False
     is_quantized = False
-    is_meta = False
 
     def cpu(self):
+        if self._is_meta:
+            raise NotImplementedError("Cannot copy out of meta tensor; no data!")
         return self._to_device("cpu")
 
     def webgpu(self, device=None, non_blocking=False):
@@ -75,6 +112,14 @@ class Tensor(_C.TensorBase):
             elif not isinstance(arg, bool):
                 raise TypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
         out = self
+        if device is not None and _meta.wants_meta(device):
+            if dtype is not None and dtype != out.dtype:
+                out = _meta.empty(out.shape, dtype, out.requires_grad)
+            return _meta.to_meta(out)
+        if out._is_meta and device is not None:
+            raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+        if out._is_meta and dtype is not None:
+            return out if dtype == out.dtype else _meta.empty(out.shape, dtype)
         if dtype is not None:
             out = out._to_dtype(dtype)
         if device is not None:
@@ -104,6 +149,8 @@ class Tensor(_C.TensorBase):
         return _C._inplace_with(self, "sub_", lambda t: _C._add_alpha(t, other, alpha, True))
 
     def fill_(self, value):
+        if self._is_meta:
+            return self
         return _C.TensorBase.fill_(self, float(value))
 
     def all(self, dim=None, keepdim=False):
@@ -652,7 +699,7 @@ class Tensor(_C.TensorBase):
                 "because of a torch.nn.utils.weight_norm usage, see "
                 "https://github.com/pytorch/pytorch/pull/103001"
             )
-        new = self.detach().clone()
+        new = _meta.empty(self.shape, self.dtype) if self._is_meta else self.detach().clone()
         if self.requires_grad:
             new.requires_grad_(True)
         memo[id(self)] = new

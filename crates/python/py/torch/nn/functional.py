@@ -6,7 +6,7 @@ import math
 import _gradscope as _C
 
 import torch
-from torch import _composite
+from torch import _composite, _meta
 
 __all__ = [
     "relu", "relu_", "gelu", "tanh", "sigmoid", "silu", "elu", "leaky_relu", "leaky_relu_",
@@ -52,6 +52,8 @@ def _reduction(size_average, reduce, reduction):
 
 
 def relu(input, inplace=False):
+    if input._is_meta:
+        return input if inplace else _meta.unary("ReluBackward0", input)
     if inplace:
         return relu_(input)
     return input.relu()
@@ -347,6 +349,8 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 
 def linear(input, weight, bias=None):
+    if _meta.any_meta(input, weight, bias):
+        return _meta.linear(input, weight, bias)
     return _C._linear(input, weight, bias)
 
 
@@ -375,6 +379,8 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
             padding = [t // 2 for t in total]
         else:
             raise ValueError(f"Invalid padding string '{padding}'")
+    if _meta.any_meta(input, weight, bias):
+        return _meta.conv(input, weight, bias, stride, padding, dilation, groups)
     return _C._conv2d(input, weight, bias, _ints(stride), _ints(padding), _ints(dilation), int(groups))
 
 
@@ -382,12 +388,16 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                return_indices=False):
     if return_indices:
         raise NotImplementedError("gradscope's max_pool2d does not return indices yet")
+    if input._is_meta:
+        return _meta.pool("max", input, kernel_size, stride, padding, dilation, ceil_mode)
     return _C._max_pool2d(input, _ints(kernel_size), _ints(stride), _ints(padding),
                           _ints(dilation), bool(ceil_mode))
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
+    if input._is_meta:
+        return _meta.pool("avg", input, kernel_size, stride, padding, 1, ceil_mode)
     return _C._avg_pool2d(input, _ints(kernel_size), _ints(stride), _ints(padding),
                           bool(ceil_mode), bool(count_include_pad), divisor_override)
 

@@ -59,16 +59,22 @@ def _calculate_correct_fan(tensor, mode):
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
+    if tensor._is_meta:
+        return tensor  # no data to fill, and no draws, as on PyTorch's meta device
     with drawing(generator):
         return _C._uniform_(tensor, float(a), float(b))
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
+    if tensor._is_meta:
+        return tensor  # no data to fill, and no draws, as on PyTorch's meta device
     with drawing(generator):
         return _C._normal_(tensor, float(mean), float(std))
 
 
 def constant_(tensor, val):
+    if tensor._is_meta:
+        return tensor  # no data to fill, and no draws, as on PyTorch's meta device
     with torch.no_grad():
         return tensor.fill_(val)
 
@@ -78,6 +84,8 @@ def ones_(tensor):
 
 
 def zeros_(tensor):
+    if tensor._is_meta:
+        return tensor  # no data to fill, and no draws, as on PyTorch's meta device
     with torch.no_grad():
         return tensor.zero_()
 
@@ -124,6 +132,8 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     """Normal values cut to [a, b], drawn as PyTorch 2.15 draws them: by
     redrawing those outside when most of the mass is inside, else by
     rejection sampling uniform proposals (the same draws, in order)."""
+    if tensor._is_meta:
+        return tensor  # no data to fill, and no draws, as on PyTorch's meta device
 
     def cdf(x):
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
@@ -177,6 +187,8 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
 
 
 def eye_(tensor):
+    if tensor._is_meta:
+        return tensor  # no data to fill, and no draws, as on PyTorch's meta device
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     with torch.no_grad():
@@ -185,6 +197,8 @@ def eye_(tensor):
 
 
 def dirac_(tensor, groups=1):
+    if tensor._is_meta:
+        return tensor  # no data to fill, and no draws, as on PyTorch's meta device
     dims = tensor.dim()
     if dims not in (3, 4, 5):
         raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
@@ -209,6 +223,8 @@ def dirac_(tensor, groups=1):
 def orthogonal_(tensor, gain=1, generator=None):
     """A (semi-)orthogonal matrix: the Q of normal draws' QR, its signs
     fixed by R's diagonal, as PyTorch makes it (the QR on the host)."""
+    if tensor._is_meta:
+        return tensor  # no data to fill, and no draws, as on PyTorch's meta device
     if tensor.dim() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
@@ -244,6 +260,8 @@ def orthogonal_(tensor, gain=1, generator=None):
 def sparse_(tensor, sparsity, std=0.01, generator=None):
     """Each column's `ceil(sparsity * rows)` randomly chosen rows zeroed,
     the rest normal draws, as PyTorch does."""
+    if tensor._is_meta:
+        return tensor  # no data to fill, and no draws, as on PyTorch's meta device
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape

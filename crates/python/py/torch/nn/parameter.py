@@ -25,7 +25,8 @@ class Parameter(torch.Tensor):
     def __deepcopy__(self, memo):
         if id(self) in memo:
             return memo[id(self)]
-        result = type(self)(self.detach().clone(), self.requires_grad)
+        data = torch._meta.empty(self.shape, self.dtype) if self._is_meta else self.detach().clone()
+        result = type(self)(data, self.requires_grad)
         memo[id(self)] = result
         return result
 

@@ -690,6 +690,10 @@ class Module:
         if device is not None:
             torch.device(device)
             kind = str(device).split(":")[0]
+            if kind == "meta":
+                self._apply(lambda t: t.to("meta", dtype=dtype if dtype is not None and t.is_floating_point()
+                                           else t.dtype))
+                return self
             if kind != "cpu":
                 raise RuntimeError(
                     f"gradscope runs tensors on the cpu; device '{device}' is not available"
@@ -701,6 +705,12 @@ class Module:
                 f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}"
             )
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def to_empty(self, *, device, recurse=True):
+        """Moves the parameters and buffers to `device` without copying
+        their values: each becomes an uninitialised tensor of its shape
+        (from the meta device, the way to get real storage)."""
+        return self._apply(lambda t: torch.empty_like(t, device=device))
 
     def cpu(self):
         return self
@@ -769,6 +779,12 @@ class Module:
                     f"the shape in current model is {param.shape}."
                 )
                 continue
+            if assign:
+                self._assign_from_state_dict(key, param, input_param)
+                continue
+            if param._is_meta:
+                # Copying into a meta tensor is a no-op (PyTorch warns).
+                continue
             with torch.no_grad():
                 param.copy_(input_param)
         for key in state_dict.keys():
@@ -796,6 +812,20 @@ class Module:
                 )
             )
         return _IncompatibleKeys(missing_keys, unexpected_keys)
+
+    def _assign_from_state_dict(self, key, param, input_param):
+        """`load_state_dict(..., assign=True)`: the checkpoint's tensor
+        replaces the module's own (a parameter stays a parameter, with the
+        old one's `requires_grad`), as PyTorch's `module_load` assigns it."""
+        owner = self
+        *path, name = key.split(".")
+        for part in path:
+            owner = owner._modules[part]
+        value = param.module_load(input_param, assign=True)
+        if name in owner._parameters:
+            owner._parameters[name] = Parameter(value, param.requires_grad)
+        else:
+            owner._buffers[name] = value
 
     # Printing -----------------------------------------------------------
 

@@ -1,0 +1,194 @@
+"""The meta device (`device='meta'`): tensors with a shape, a dtype and
+strides but no data, on which ops compute only the shape of their result.
+
+A meta tensor is an engine tensor over a meta storage: one element that no
+memory view counts, read by every element through strides of 0, so views
+(`view`, `reshape`, `flatten`, `t`, `unsqueeze`, indexing by slices) are the
+engine's own and stay on it. Ops that compute go through the shape rules
+here (`conv2d`, `linear`, pooling, `relu`, ...), each making a new meta
+tensor and, where a gradient is wanted, an autograd node of PyTorch's name
+(`ConvolutionBackward0`) whose backward gives meta gradients. Factories
+honour `device='meta'` and `with torch.device('meta')`; initialisations
+(`nn.init`) leave meta tensors as they are and draw nothing, as PyTorch's do.
+Reading values (`item()`, `tolist()`, a copy to the CPU) is refused with
+PyTorch's errors.
+"""
+
+import _gradscope as _C
+
+import torch
+
+_NOT_META = object()
+
+
+def is_meta(t):
+    return isinstance(t, torch.Tensor) and t._is_meta
+
+
+def any_meta(*values):
+    return any(isinstance(v, torch.Tensor) and v._is_meta for v in values)
+
+
+def empty(shape, dtype=None, requires_grad=False):
+    """A meta tensor of `shape` (contiguous strides reported, see `stride`)."""
+    dtype = torch.get_default_dtype() if dtype is None else dtype
+    if getattr(dtype, "refuse", None) is not None:
+        dtype.refuse()
+    shape = tuple(int(s) for s in shape)
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(shape)}")
+    out = _C.TensorBase._meta(list(shape), dtype)
+    return out.requires_grad_() if requires_grad else out
+
+
+def contiguous_strides(shape):
+    strides, step = [], 1
+    for s in reversed(tuple(shape)):
+        strides.append(step)
+        step *= max(int(s), 1)
+    return tuple(reversed(strides))
+
+
+def is_default_device_meta():
+    return torch.get_default_device().type == "meta"
+
+
+def wants_meta(device):
+    """Whether a factory's `device=` (or, without one, the default device)
+    is the meta device."""
+    if device is None:
+        return is_default_device_meta()
+    if isinstance(device, torch.device):
+        return device.type == "meta"
+    return isinstance(device, str) and device.split(":")[0] == "meta"
+
+
+def repr_of(t):
+    """PyTorch's repr of a meta tensor, suffixes wrapped as its printer
+    wraps them (at 80 columns)."""
+    suffixes = ["device='meta'", f"size={tuple(t.shape)}"]
+    if t.dtype != torch.get_default_dtype():
+        suffixes.append(f"dtype={t.dtype}")
+    if t.grad_fn is not None:
+        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
+    elif t.requires_grad:
+        suffixes.append("requires_grad=True")
+    # PyTorch counts the first line from `tensor(` plus two.
+    text = "..."
+    last_line = len("tensor(" + text) + 2
+    parts = [text]
+    for suffix in suffixes:
+        if last_line + len(suffix) + 2 > 80:
+            parts.append(",\n" + " " * 7 + suffix)
+            last_line = 7 + len(suffix)
+        else:
+            parts.append(", " + suffix)
+            last_line += len(suffix) + 2
+    return "tensor(" + "".join(parts) + ")"
+
+
+def no_data(what):
+    raise RuntimeError(f"Tensor.{what}() cannot be called on meta tensors")
+
+
+def _op(node, inputs, shape, dtype):
+    """A meta result of `shape`: with an autograd node named `node` (whose
+    backward gives meta gradients of the inputs' shapes) when a tensor input
+    requires grad and grad mode is on."""
+    out = empty(shape, dtype)
+    tensors = [i for i in inputs if isinstance(i, torch.Tensor)]
+    if not (torch.is_grad_enabled() and any(i.requires_grad for i in tensors)):
+        return out
+
+    def forward(needs):
+        return out, [], False
+
+    def backward(saved, grad):
+        return [empty(i.shape, i.dtype) for i in tensors]
+
+    return _C._apply_function(node, tensors, forward, backward, True)
+
+
+def _pair(v, n=2):
+    if isinstance(v, (tuple, list)):
+        return [int(x) for x in v]
+    return [int(v)] * n
+
+
+def _window(size, kernel, stride, padding, dilation, ceil_mode=False):
+    span = dilation * (kernel - 1) + 1
+    top = size + 2 * padding - span
+    if ceil_mode:
+        out = -(-top // stride) + 1
+        if (out - 1) * stride >= size + padding:
+            out -= 1
+        return out
+    return top // stride + 1
+
+
+def conv(input, weight, bias, stride, padding, dilation, groups):
+    """`conv1d/2d/3d`'s shape: batch, out channels, each spatial size."""
+    spatial = weight.dim() - 2
+    batched = input.dim() == spatial + 2
+    if input.dim() not in (spatial + 1, spatial + 2):
+        raise RuntimeError(
+            f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input to conv{spatial}d, "
+            f"but got input of size: {list(input.shape)}"
+        )
+    channels = input.shape[1] if batched else input.shape[0]
+    if channels != weight.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{list(input.shape)} to have "
+            f"{weight.shape[1] * groups} channels, but got {channels} channels instead"
+        )
+    stride, padding, dilation = _pair(stride, spatial), _pair(padding, spatial), _pair(dilation, spatial)
+    sizes = input.shape[-spatial:]
+    out = [_window(s, k, st, p, d) for s, k, st, p, d in zip(sizes, weight.shape[2:], stride, padding, dilation)]
+    shape = ([input.shape[0]] if batched else []) + [weight.shape[0]] + out
+    return _op("ConvolutionBackward0", [input, weight, bias], shape, input.dtype)
+
+
+def pool(name, input, kernel_size, stride, padding, dilation, ceil_mode):
+    """`max_pool2d`/`avg_pool2d`'s shape: the last two dimensions windowed."""
+    kernel = _pair(kernel_size)
+    stride = kernel if stride is None or stride == [] or stride == () else _pair(stride)
+    padding, dilation = _pair(padding), _pair(dilation)
+    sizes = input.shape[-2:]
+    out = [_window(s, k, st, p, d, ceil_mode) for s, k, st, p, d in zip(sizes, kernel, stride, padding, dilation)]
+    node = "MaxPool2DWithIndicesBackward0" if name == "max" else "AvgPool2DBackward0"
+    return _op(node, [input], list(input.shape[:-2]) + out, input.dtype)
+
+
+def linear(input, weight, bias):
+    """`F.linear`'s shape: the last dimension becomes `out_features`."""
+    if input.shape[-1] != weight.shape[-1]:
+        rows = 1
+        for s in input.shape[:-1]:
+            rows *= s
+        raise RuntimeError(
+            f"a and b must have same reduction dim, but got [{rows}, {input.shape[-1]}] X "
+            f"[{weight.shape[-1]}, {weight.shape[0] if weight.dim() > 1 else 1}]."
+        )
+    shape = list(input.shape[:-1]) + ([weight.shape[0]] if weight.dim() > 1 else [])
+    # The nodes of PyTorch's meta decomposition of linear.
+    if input.dim() == 2:
+        node = "AddmmBackward0" if bias is not None else "MmBackward0"
+    elif input.dim() == 1 and bias is None:
+        node = "SqueezeBackward4"
+    else:
+        node = "UnsafeViewBackward0"
+    return _op(node, [input, weight, bias], shape, input.dtype)
+
+
+def unary(node, input):
+    """An elementwise op's shape: its input's."""
+    return _op(node, [input], input.shape, input.dtype)
+
+
+def to_meta(t):
+    """`t.to('meta')`: a meta tensor of `t`'s shape and dtype, the copy
+    differentiable (`ToCopyBackward0`) as PyTorch's is."""
+    if t._is_meta:
+        return t
+    return _op("ToCopyBackward0", [t], t.shape, t.dtype)
