@@ -49,6 +49,7 @@ from ._printing import (  # noqa: F401
     format_float_positional, format_float_scientific,
 )
 from ._strings import str_, genfromtxt, loadtxt  # noqa: F401
+from ._npyio import save, load, savez, savez_compressed, savetxt  # noqa: F401
 from . import random, linalg, exceptions  # noqa: F401
 
 bool = bool_
@@ -69,6 +70,11 @@ _REMOVED = {"float_": "np.float64", "PINF": "np.inf", "NINF": "-np.inf", "round_
 
 
 def __getattr__(name):
+    if name == "testing":
+        # Imported on first use, as NumPy loads it lazily.
+        import importlib
+
+        return importlib.import_module("numpy.testing")
     if name in _REMOVED:
         raise AttributeError(f"`np.{name}` was removed in the NumPy 2.0 release. Use `{_REMOVED[name]}` instead.")
     if name in ("float16", "half", "int8", "int16", "uint8", "uint16", "uint32", "uint64", "complex64",

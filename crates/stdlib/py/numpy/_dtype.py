@@ -102,7 +102,7 @@ _ALIASES = {
     "intp": int64_dtype, "p": int64_dtype,
     "int32": int32_dtype, "i4": int32_dtype, "i": int32_dtype, "<i4": int32_dtype,
     "intc": int32_dtype,
-    "bool": bool_dtype, "?": bool_dtype, "b1": bool_dtype, "bool_": bool_dtype,
+    "bool": bool_dtype, "?": bool_dtype, "b1": bool_dtype, "bool_": bool_dtype, "|b1": bool_dtype,
 }
 
 _FROM_TORCH = {torch.float64: float64_dtype, torch.float32: float32_dtype,

@@ -47,31 +47,172 @@ class ufunc:
         self._fn = fn
         self.nin = nin
 
-    def __call__(self, *args, out=None, **kwargs):
-        return self._fn(*args, out=out, **kwargs)
+    def __call__(self, *args, out=None, where=True, **kwargs):
+        if where is True:
+            return self._fn(*args, out=out, **kwargs)
+        return self._masked(args, out, where, kwargs)
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
 
-    def reduce(self, a, axis=0, dtype=None, out=None, keepdims=False):
+    def _masked(self, args, out, where, kwargs):
+        """`where=`: the result where the mask holds; elsewhere `out` keeps its
+        values (without `out`, NumPy leaves them uninitialised; here zeros)."""
+        from ._creation import asarray, zeros
+
+        r = asarray(self._fn(*args, out=None, **kwargs))
+        if isinstance(out, tuple):
+            out = out[0]
+        if out is None:
+            out = zeros(r.shape, dtype=r.dtype)
+        mask = asarray(where)._t
+        if mask.dtype != torch.bool:
+            mask = mask != 0
+        value = _convert(r._t, r._dtype, out._dtype)
+        shape = out._t.shape
+        mask, value = mask.expand(shape), value.expand(shape)
+        out._t.copy_(torch.where(mask, value, out._t))
+        return out
+
+    def _binary_only(self, method):
+        if self.nin != 2:
+            raise ValueError(f"{method} only supported for binary functions")
+
+    def outer(self, A, B, **kwargs):
+        """`ufunc.outer`: op(a[i, j, ...], b[k, l, ...]) for every pair."""
+        from ._creation import asarray
+
+        self._binary_only("outer product")
+        a, b = asarray(A), asarray(B)
+        return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
+
+    def _axis_first(self, a, axis, method):
+        from ._creation import asarray
+
+        self._binary_only(method)
+        a = asarray(a)
+        if axis is None:
+            if a.ndim > 1 and self.__name__ not in _REORDERABLE:
+                raise ValueError(f"reduction operation '{self.__name__}' is not reorderable, so at most one "
+                                 "axis may be specified")
+            return a.reshape(-1), 0
+        if a.ndim == 0:
+            from .exceptions import AxisError
+
+            raise AxisError(f"axis {axis} is out of bounds for array of dimension 0")
+        axis = _normalise_axis(axis, a.ndim)
+        return _wrap(a._t.movedim(axis, 0), a._dtype), axis
+
+    def reduce(self, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        """`ufunc.reduce`: the op folded along an axis, left to right; add and
+        multiply are `sum` and `prod` (NumPy's pairwise order)."""
         from . import _reductions
 
+        if initial is None and where is True:
+            if self.__name__ == "add":
+                return _reductions.sum(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+            if self.__name__ == "multiply":
+                return _reductions.prod(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+            if self.__name__ == "maximum":
+                return _reductions.max(a, axis=axis, out=out, keepdims=keepdims)
+            if self.__name__ == "minimum":
+                return _reductions.min(a, axis=axis, out=out, keepdims=keepdims)
+            if self.__name__ == "logical_and":
+                return _reductions.all(a, axis=axis, out=out, keepdims=keepdims)
+            if self.__name__ == "logical_or":
+                return _reductions.any(a, axis=axis, out=out, keepdims=keepdims)
+        if isinstance(axis, tuple):
+            raise NotImplementedError(f"gradscope's numpy folds {self.__name__}.reduce along one axis at a time")
+        moved, ax = self._axis_first(a, axis, "reduce")
+        n = moved.shape[0]
+        if n == 0 and initial is None:
+            raise ValueError(f"zero-size array to reduction operation {self.__name__} which has no identity")
+        r = initial if initial is not None else moved[0]
+        for i in range(0 if initial is not None else 1, n):
+            r = self(r, moved[i])
+        if keepdims:
+            from ._shaping import expand_dims
+
+            r = expand_dims(r, ax if axis is not None else tuple(range(_ndim(a))))
+        return _finish_out(r, out)
+
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        """`ufunc.accumulate`: every partial fold along an axis."""
+        from . import _reductions
+        from ._shaping import stack
+
         if self.__name__ == "add":
-            return _reductions.sum(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+            return _reductions.cumsum(array, axis=axis, dtype=dtype, out=out)
         if self.__name__ == "multiply":
-            return _reductions.prod(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
-        if self.__name__ == "maximum":
-            return _reductions.max(a, axis=axis, out=out, keepdims=keepdims)
-        if self.__name__ == "minimum":
-            return _reductions.min(a, axis=axis, out=out, keepdims=keepdims)
-        raise NotImplementedError(f"gradscope's numpy has no {self.__name__}.reduce")
+            return _reductions.cumprod(array, axis=axis, dtype=dtype, out=out)
+        if axis is None:
+            raise TypeError("an integer is required for the axis")
+        moved, ax = self._axis_first(array, axis, "accumulate")
+        r = moved[0]
+        parts = [r]
+        for i in range(1, moved.shape[0]):
+            r = self(r, moved[i])
+            parts.append(r)
+        return _finish_out(stack(parts, axis=ax), out)
 
-    def accumulate(self, a, axis=0, dtype=None, out=None):
-        from . import _reductions
+    def at(self, a, indices, b=None):
+        """`ufunc.at`: unbuffered in place, so a repeated index applies again
+        (`np.add.at(a, [0, 0], 1)` adds 2)."""
+        from ._creation import asarray
+        from ._shaping import broadcast_to
 
-        if self.__name__ == "add":
-            return _reductions.cumsum(a, axis=axis, dtype=dtype, out=out)
-        raise NotImplementedError(f"gradscope's numpy has no {self.__name__}.accumulate")
+        if not isinstance(a, ndarray):
+            raise TypeError("first operand must be array")
+        if isinstance(indices, tuple):
+            cols = [asarray(i).reshape(-1).tolist() if not isinstance(i, slice) else None for i in indices]
+            if any(c is None for c in cols):
+                raise NotImplementedError("gradscope's numpy has no ufunc.at with slices in a tuple index")
+            keys = list(zip(*cols))
+        elif isinstance(indices, slice):
+            keys = list(range(*indices.indices(a.shape[0])))
+        else:
+            keys = asarray(indices).reshape(-1).tolist()
+        if b is None:
+            if self.nin != 1:
+                raise ValueError("second operand needed for ufunc")
+            for k in keys:
+                a[k] = self(a[k])
+            return None
+        vals = asarray(b)
+        if vals.ndim == 0:
+            for k in keys:
+                a[k] = self(a[k], vals)
+            return None
+        item_shape = a[keys[0]].shape if keys else ()
+        vals = broadcast_to(vals, (len(keys),) + tuple(item_shape))
+        for n, k in enumerate(keys):
+            a[k] = self(a[k], vals[n])
+        return None
+
+
+_REORDERABLE = ("add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
+                "logical_xor", "bitwise_and", "bitwise_or")
+
+
+def _normalise_axis(axis, ndim):
+    if not -ndim <= axis < ndim:
+        from .exceptions import AxisError
+
+        raise AxisError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis % ndim
+
+
+def _ndim(a):
+    return a.ndim if isinstance(a, ndarray) else 0
+
+
+def _finish_out(r, out):
+    if out is None:
+        return r
+    if isinstance(out, tuple):
+        out = out[0]
+    out[...] = r
+    return out
 
 
 def _float_unary(name, method=None):
