@@ -77,7 +77,7 @@ fn skeleton() -> (Tensor, Tensor) {
     (x, z.mean().unwrap())
 }
 
-every_target! {
+test_device! {
     fn skeleton_values_and_graph_match_pytorch() {
         let case = fixture("skeleton");
         let (x, out) = skeleton();
@@ -220,16 +220,16 @@ every_target! {
 
     fn backward_frees_saved_memory() {
         let x = Tensor::ones(&[256]).requires_grad_(true);
-        let before = ledger::memory_allocated();
+        let before = common::allocated();
         let out = x.mul(&x).unwrap().mul(&x).unwrap().sum().unwrap();
         out.backward().unwrap();
         drop(out);
         // What remains is x.grad alone: the graph and its saved tensors are gone.
-        assert_eq!(ledger::memory_allocated() - before, 256 * 4);
+        assert_eq!(common::allocated() - before, 256 * 4);
     }
 }
 
-every_target! {
+test_device! {
     fn exp_saves_its_result_and_double_backward_flows_through_it() {
         let x = Tensor::from_vec(vec![0.0f64, 1.0, -2.0], &[3]).unwrap().requires_grad_(true);
         let ((), events) = trace::record(|| {
@@ -274,7 +274,7 @@ fn floats32(v: &Value) -> Vec<f32> {
     floats(v).into_iter().map(|v| v as f32).collect()
 }
 
-every_target! {
+test_device! {
     fn gradcheck_passes_for_correct_formulas() {
         let x = leaf64(&[0.5, -1.0, 2.0], &[3]);
         let y = leaf64(&[1.5, 2.0, -0.5], &[3]);
@@ -294,7 +294,7 @@ every_target! {
     }
 }
 
-every_target! {
+test_device! {
     fn gradgradcheck_passes_for_second_derivatives() {
         use gradscope_core::autograd::gradcheck::gradgradcheck;
         let x = leaf64(&[0.5, -1.0, 2.0], &[3]);
@@ -312,7 +312,7 @@ every_target! {
     }
 }
 
-every_target! {
+test_device! {
     fn where_condition_gets_no_edge_as_in_pytorch() {
         let x = Tensor::ones(&[2]).requires_grad_(true);
         let cond = Tensor::from_vec(vec![true, false], &[2]).unwrap();
@@ -327,7 +327,7 @@ every_target! {
     }
 }
 
-every_target! {
+test_device! {
     fn only_the_learners_grad_modes_reach_the_trace() {
         let ((), events) = trace::record(|| {
             let (x, out) = skeleton();

@@ -40,7 +40,7 @@ fn only(grads: Vec<Option<Tensor>>) -> Tensor {
     grads.into_iter().next().flatten().expect("one gradient")
 }
 
-every_target! {
+test_device! {
     fn grad_second_order_through_create_graph() {
         let case = fixture("grad_second_order");
         let x = tensor(&floats(&case["x"])).requires_grad_(true);
@@ -194,7 +194,7 @@ fn block(t: &[Tensor]) -> gradscope_core::Result<Vec<Tensor>> {
     Ok(vec![x.mul(x)?.exp()?.mul(x)?])
 }
 
-every_target! {
+test_device! {
     fn checkpoint_gives_pytorchs_gradients_and_recomputes_in_backward() {
         use gradscope_core::autograd::checkpoint::checkpoint;
         use gradscope_trace::EventKind;
@@ -244,7 +244,7 @@ every_target! {
     }
 }
 
-every_target! {
+test_device! {
     fn custom_function_runs_its_backward_as_a_named_node() {
         use gradscope_core::autograd::function::apply_function;
         let case = fixture("custom_function");

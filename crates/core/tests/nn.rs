@@ -7,7 +7,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed test should panic
 
 use gradscope_core::autograd::gradcheck::{GradcheckOptions, gradgradcheck};
-use gradscope_core::ledger::saved_for_backward_bytes;
 use gradscope_core::ops::nn::Reduction;
 use gradscope_core::ops::nn_conv::{Conv2dOptions, Window2d};
 use gradscope_core::ops::nn_loss::NllLossOptions;
@@ -237,9 +236,9 @@ fn check_case(name: &str) {
         .map(input)
         .collect();
     let named: Vec<(String, Tensor)> = ins.iter().map(|(n, _, u)| (n.clone(), u.clone())).collect();
-    let before = saved_for_backward_bytes();
+    let before = common::saved_bytes();
     let out = call(op, &case["args"], &named).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let saved = saved_for_backward_bytes() - before;
+    let saved = common::saved_bytes() - before;
     assert_eq!(out.shape(), shape(&case["shape"]).as_slice(), "{name}");
     assert_eq!(
         out.dtype().to_string(),
@@ -269,7 +268,7 @@ fn check_case(name: &str) {
                 }
             }
             assert_eq!(
-                saved_for_backward_bytes(),
+                common::saved_bytes(),
                 before,
                 "{name}: saved bytes released"
             );
@@ -300,7 +299,7 @@ fn cases_of(prefixes: &[&str]) {
     }
 }
 
-every_target! {
+test_device! {
     fn linear_matches_pytorch() {
         cases_of(&["linear_"]);
     }
@@ -340,14 +339,14 @@ every_target! {
         let w2 = f(4, 16, &|k| ((k % 5) as f32 - 2.0) / 10.0).requires_grad_(true);
         let b2 = Tensor::from_vec((0..4).map(|k| k as f32 / 8.0).collect(), &[4]).unwrap().requires_grad_(true);
         let y = Tensor::from_vec((0..8).map(|k| k % 4).collect::<Vec<i64>>(), &[8]).unwrap();
-        let before = saved_for_backward_bytes();
+        let before = common::saved_bytes();
         let hidden = x.linear(&w1, Some(&b1)).unwrap().relu().unwrap();
         let loss = hidden.linear(&w2, Some(&b2)).unwrap().cross_entropy(&y, &NllLossOptions::default()).unwrap();
-        assert_eq!(saved_for_backward_bytes() - before, case["saved_bytes"].as_u64().unwrap());
+        assert_eq!(common::saved_bytes() - before, case["saved_bytes"].as_u64().unwrap());
         assert_eq!(graph_of(&loss), expected_graph(&case["graph"]));
         assert_close_f32(&[loss.item().unwrap() as f32], &[case["loss"].as_f64().unwrap()]);
         loss.backward().unwrap();
-        assert_eq!(saved_for_backward_bytes(), before);
+        assert_eq!(common::saved_bytes(), before);
         assert_close_f32(&w1.grad().unwrap().to_vec::<f32>(), &floats(&case["w1_grad"]));
         assert_close_f32(&b2.grad().unwrap().to_vec::<f32>(), &floats(&case["b2_grad"]));
     }
@@ -386,6 +385,7 @@ every_target! {
         assert_values(options.running_var.as_ref().unwrap(), &case["var"], "running var");
     }
 
+    #[cpu_only = "float64 throughout, which the GPU refuses as PyTorch's MPS does"]
     fn batch_norm_two_training_steps_then_backward() {
         // Each step updates the running statistics in place; the first
         // step's graph must still run backward, as in PyTorch.
@@ -421,7 +421,8 @@ fn ints(v: &[i64]) -> Tensor {
     Tensor::from_vec(v.to_vec(), &[v.len()]).unwrap()
 }
 
-every_target! {
+test_device! {
+    #[cpu_only = "its dtype errors mix in float64 tensors, which the GPU refuses as PyTorch's MPS does"]
     fn nn_error_messages() {
         let x35 = Tensor::zeros(&[3, 5]);
         let t3 = ints(&[1, 0, 4]);
@@ -540,7 +541,7 @@ fn check_both(f: impl Fn(&[Tensor]) -> Result<Tensor> + Copy, inputs: &[Tensor])
     assert_gradgradcheck(f, inputs);
 }
 
-every_target! {
+test_device! {
     fn linear_gradcheck() {
         let (x, w, b) = (leaf(&[3, 4], 1), leaf(&[5, 4], 2), leaf(&[5], 3));
         check_both(|t| t[0].linear(&t[1], Some(&t[2])), &[x.clone(), w.clone(), b.clone()]);
@@ -671,7 +672,8 @@ every_target! {
     }
 }
 
-every_target! {
+test_device! {
+    #[cpu_only = "float64 throughout, which the GPU refuses as PyTorch's MPS does"]
     fn nn_size_zero_one_and_expanded_inputs() {
         // An empty batch flows through, with empty gradients.
         let (w, b) = (leaf(&[5, 4], 1), leaf(&[5], 2));

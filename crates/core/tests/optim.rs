@@ -77,7 +77,7 @@ fn check_run(case: &str, mut opt: impl Optimizer, w: &Tensor, b: &Tensor, zero: 
     }
 }
 
-every_target! {
+test_device! {
     fn sgd_variants_match_pytorch() {
         let configs = [
             ("sgd", SgdOptions { lr: 0.1, ..Default::default() }),
@@ -112,15 +112,15 @@ every_target! {
     }
 
     fn adam_state_counts_as_optimizer_state() {
-        let before = ledger::stats().current(Category::OptimizerState);
+        let before = ledger::stats_on(common::device()).current(Category::OptimizerState);
         let (w, b) = params();
         let mut opt = Adam::new(vec![w.clone(), b.clone()], AdamOptions::default()).unwrap();
         loss(&w, &b).unwrap().backward().unwrap();
         opt.step().unwrap();
         // Two moments for each of 6 + 2 float32 parameters.
-        assert_eq!(ledger::stats().current(Category::OptimizerState) - before, 2 * 8 * 4);
+        assert_eq!(ledger::stats_on(common::device()).current(Category::OptimizerState) - before, 2 * 8 * 4);
         drop(opt);
-        assert_eq!(ledger::stats().current(Category::OptimizerState), before);
+        assert_eq!(ledger::stats_on(common::device()).current(Category::OptimizerState), before);
     }
 
     fn clipping_matches_pytorch() {
