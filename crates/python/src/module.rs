@@ -718,4 +718,52 @@ mod _gradscope {
     fn _is_tensor(obj: PyObjectRef) -> bool {
         obj.downcast_ref::<PyTensor>().is_some()
     }
+
+    /// The sum of each row of a (rows, n) float64 tensor in NumPy's pairwise
+    /// order, for `numpy`'s `sum`: one call where the same order built from
+    /// engine ops took a dozen (and 0.8 ms for 2000 elements in a debug build).
+    #[pyfunction]
+    fn _numpy_pairwise_sum(t: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        let t = tensor_arg(&t, vm)?;
+        let &[rows, n] = t.shape() else {
+            return Err(vm.new_value_error("expected a 2-d tensor"));
+        };
+        if t.dtype() != DType::Float64 {
+            return Err(vm.new_type_error("expected a float64 tensor"));
+        }
+        let values = t.to_vec::<f64>();
+        let sums = if n == 0 {
+            vec![0.0; rows]
+        } else {
+            values.chunks_exact(n).map(pairwise_sum).collect()
+        };
+        Ok(wrap(Tensor::from_vec(sums, &[rows]).py(vm)?, vm))
+    }
+
+    /// NumPy's `pairwise_sum_DOUBLE` (numpy/_core/src/umath/loops_utils.h.src):
+    /// under 8 values in order; up to 128 in eight lanes, the lanes added as a
+    /// tree and the rest after; more split in halves at a multiple of 8.
+    fn pairwise_sum(a: &[f64]) -> f64 {
+        let n = a.len();
+        if n < 8 {
+            return a.iter().fold(0.0, |acc, &v| acc + v);
+        }
+        if n <= 128 {
+            let whole = n - n % 8;
+            let (head, tail) = a.split_at(whole);
+            let mut r = [0.0f64; 8];
+            r.copy_from_slice(&head[..8]);
+            for block in head[8..].chunks_exact(8) {
+                for (lane, &v) in r.iter_mut().zip(block) {
+                    *lane += v;
+                }
+            }
+            let res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+            return tail.iter().fold(res, |acc, &v| acc + v);
+        }
+        let mut half = n / 2;
+        half -= half % 8;
+        let (lo, hi) = a.split_at(half);
+        pairwise_sum(lo) + pairwise_sum(hi)
+    }
 }
