@@ -3,16 +3,9 @@
 Float64 sums along the innermost axis (and over a whole array) add in
 NumPy's pairwise order (numpy/_core/src/umath/loops_utils.h.src:
 blocks of up to 128 elements summed in eight lanes, halves split at
-multiples of eight), so sums print the same last digits as NumPy's. The
-engine's own `sum` adds in PyTorch's order; for the blocks' lanes that
-order is the sequential one NumPy uses when the rows to add (at most 16)
-are the outer dimension and the lanes of at least four blocks lie
-contiguous inside (PyTorch's `vectorized_outer_sum` gives every lane of
-whole groups of four vectors one plain cascade, which adds fewer than 32
-values in order). So the blocks are gathered as (16, blocks, 8), the
-number of blocks padded to a multiple of four with zero rows, summed over
-the first dimension, and the block results combined in the tree's order;
-`pairwise_sums_exact` in the fixtures checks that this holds. Sums along another single axis
+multiples of eight), so sums print the same last digits as NumPy's; the
+engine's `_numpy_pairwise_sum` adds them, one call per sum.
+`pairwise_sums_exact` in the fixtures checks the order. Sums along another single axis
 add rows in order, as NumPy's outer loop does. Float32 sums, and float64
 sums over several axes at once, use the engine's order and may differ
 from NumPy's in the last bit.
@@ -20,91 +13,17 @@ from NumPy's in the last bit.
 
 import builtins
 
+import _gradscope as _C
 import torch
 
 from . import _dtype as _d
 from ._dtype import bool_dtype, float64_dtype, int64_dtype, _as_dtype
 from ._ndarray import ndarray, _wrap, _cast, _convert
 
-_LEAVES = {}
-
-
-def _leaves(n):
-    """NumPy's pairwise recursion over n elements: (tree, leaf list)."""
-    found = _LEAVES.get(n)
-    if found is not None:
-        return found
-    leaves = []
-
-    def split(lo, length):
-        if length <= 128:
-            leaves.append((lo, length))
-            return len(leaves) - 1
-        half = length // 2
-        half -= half % 8
-        return (split(lo, half), split(lo + half, length - half))
-
-    tree = split(0, n)
-    rows = [length // 8 for _, length in leaves]
-    width = builtins.max(rows)
-    zero_row = n // 8
-    padded = -(-len(leaves) // 4) * 4
-    spans = [(lo // 8, m) for (lo, _), m in zip(leaves, rows)] + [(0, 0)] * (padded - len(leaves))
-    index = [[start + k if k < m else zero_row for start, m in spans] for k in range(width)]
-    last_lo, last_len = leaves[-1]
-    rest = list(range(last_lo + 8 * (last_len // 8), last_lo + last_len))
-    found = (tree, torch.tensor(index, dtype=torch.int64).reshape(-1), rest, len(leaves), width, padded)
-    _LEAVES[n] = found
-    return found
-
-
-_SCRATCH = {}
-
-
-def _padded_rows(t, n):
-    """t's (b, n // 8, 8) rows followed by a row of zeros, in a buffer kept per shape."""
-    b = t.shape[0]
-    rows = n // 8
-    key = (b, rows, t.dtype)
-    scratch = _SCRATCH.get(key)
-    if scratch is None:
-        if len(_SCRATCH) > 64:
-            _SCRATCH.clear()
-        scratch = _SCRATCH[key] = torch.zeros((b, rows + 1, 8), dtype=t.dtype)
-    scratch[:, :rows].copy_(t[:, : 8 * rows].reshape(b, rows, 8))
-    return scratch
-
-
-def _combine(tree, values):
-    if isinstance(tree, int):
-        return values[tree]
-    return _combine(tree[0], values) + _combine(tree[1], values)
-
 
 def _pairwise_rows(t):
     """Pairwise sums of each row of the float64 (B, n) tensor t: a (B,) tensor."""
-    b, n = t.shape
-    if n < 8:
-        acc = torch.zeros((b,), dtype=t.dtype)
-        for i in range(n):
-            acc = acc + t[:, i]
-        return acc
-    tree, index, rest, count, width, padded = _leaves(n)
-    blocks = _padded_rows(t, n)
-    lanes = blocks.index_select(1, index).reshape(b, width, padded, 8).sum(1)[:, :count]
-    s = lanes[..., 0::2] + lanes[..., 1::2]
-    s = s[..., 0::2] + s[..., 1::2]
-    leaf = s[..., 0] + s[..., 1]
-    if b == 1:
-        values = leaf[0].tolist()
-        tail = t[0, rest[0]:].tolist() if rest else []
-        for v in tail:
-            values[-1] += v
-        return torch.tensor([_combine(tree, values)], dtype=t.dtype)
-    columns = [leaf[:, i] for i in range(count)]
-    for i in rest:
-        columns[-1] = columns[-1] + t[:, i]
-    return _combine(tree, columns)
+    return _C._numpy_pairwise_sum(t)
 
 
 def _axes(axis, ndim):
