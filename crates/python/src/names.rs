@@ -71,6 +71,13 @@ pub(crate) fn noted(vm: &VirtualMachine, frame: &FrameObjectRef, main_file: &PyS
         return;
     }
     let line = u32::try_from(frame.lineno()).unwrap_or(0);
+    let key = (frame.as_object() as *const _ as *const u8 as usize, line);
+    // One line running op after op: nothing new to read. (A frame that
+    // ends and another made at its address, stopping first on the same
+    // line, is taken for the same until its line changes.)
+    if NAMING.with(|n| n.borrow().last == Some(key)) {
+        return;
+    }
     let mut callers = Vec::new();
     let mut up = frame.f_back(vm);
     while let Some(f) = up {
@@ -83,10 +90,8 @@ pub(crate) fn noted(vm: &VirtualMachine, frame: &FrameObjectRef, main_file: &PyS
         up = f.f_back(vm);
     }
     callers.reverse();
-    let key = (frame.as_object() as *const _ as *const u8 as usize, line);
     let scan = NAMING.with(|n| {
         let mut n = n.borrow_mut();
-        let moved = n.last != Some(key) || n.callers != callers;
         if n.callers != callers {
             trace::emit(|| EventKind::CallersChanged {
                 lines: callers.clone(),
@@ -94,7 +99,7 @@ pub(crate) fn noted(vm: &VirtualMachine, frame: &FrameObjectRef, main_file: &PyS
             n.callers = callers;
         }
         n.last = Some(key);
-        moved && n.enabled
+        n.enabled
     });
     if scan && let Ok(locals) = frame.locals(vm) {
         name_all(vm, &locals.obj().to_owned());

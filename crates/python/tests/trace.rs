@@ -520,14 +520,14 @@ fn chain_us_per_op(rt: &mut Runtime, names: bool) -> f64 {
 }
 
 /// Names cost at most a tenth of the 2000-op chain's time, measured in
-/// one process, on and off alternating, best of three each. Timing on a
+/// one process, on and off alternating, best of seven each. Timing on a
 /// shared machine: run on its own (`--ignored names_cost`).
 #[test]
 #[ignore]
 fn names_cost_on_the_chain() {
     let mut rt = Runtime::new();
     let (mut on, mut off) = (f64::INFINITY, f64::INFINITY);
-    for _ in 0..3 {
+    for _ in 0..7 {
         off = off.min(chain_us_per_op(&mut rt, false));
         on = on.min(chain_us_per_op(&mut rt, true));
     }
