@@ -1,10 +1,13 @@
 //! The one error type of the engine. `Display` is PyTorch's message, word for
 //! word; [`Error::python_type`] names the exception PyTorch raises.
 
-/// Everything the engine can refuse, grouped as PyTorch groups its errors.
+/// Everything the engine can refuse, grouped by the Python exception
+/// PyTorch raises for it ([`Error::python_type`]).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    // RuntimeError: PyTorch's error for most refused calls (sizes and
+    // shapes, dtypes, devices, autograd, optimizers), and internal errors.
     /// Two operands whose shapes do not broadcast.
     #[error(
         "The size of tensor a ({lhs}) must match the size of tensor b ({rhs}) at non-singleton dimension {dim}"
@@ -91,12 +94,6 @@ pub enum Error {
     /// `item()` on a tensor with more than one element.
     #[error("a Tensor with {numel} elements cannot be converted to Scalar")]
     ItemNotScalar { numel: usize },
-
-    /// `-t` on a bool tensor.
-    #[error(
-        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
-    )]
-    NegBool,
 
     /// `gradcheck` found a backward formula that disagrees with finite differences.
     #[error("{0}")]
@@ -214,61 +211,9 @@ pub enum Error {
         got: usize,
     },
 
-    /// An optimizer given no parameters.
-    #[error("optimizer got an empty parameter list")]
-    OptimizerEmpty,
-
-    /// SGD with nesterov but no momentum or with dampening.
-    #[error("Nesterov momentum requires a momentum and zero dampening")]
-    NesterovMomentum,
-
-    /// An allocation past the device's memory budget.
-    #[error(
-        "out of memory. Tried to allocate {}. gradscope's memory budget is {}, of which {} is already allocated.",
-        crate::ledger::human(*requested), crate::ledger::human(*budget), crate::ledger::human(*allocated)
-    )]
-    OutOfMemory {
-        requested: u64,
-        allocated: u64,
-        budget: u64,
-    },
-
-    /// A dimension index past the tensor's rank (IndexError); a 0-dim
-    /// tensor accepts dims as if it had one dimension, as in PyTorch.
-    #[error(
-        "Dimension out of range (expected to be in range of [-{0}, {1}], but got {dim})",
-        (*rank).max(1), (*rank).max(1) - 1
-    )]
-    DimOutOfRange { dim: i64, rank: usize },
-
     /// The same dimension twice in a reduction's dim list.
     #[error("dim {dim} appears multiple times in the list of dims")]
     DimRepeated { dim: usize },
-
-    /// A kernel without an instance for this dtype (NotImplementedError).
-    #[error("\"{kernel}\" not implemented for '{}'", scalar_type_name(*dtype))]
-    KernelDtype {
-        kernel: &'static str,
-        dtype: crate::dtype::DType,
-    },
-
-    /// `mean` of an integer or bool tensor (NotImplementedError).
-    #[error(
-        "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
-        scalar_type_name(*dtype)
-    )]
-    MeanDtype { dtype: crate::dtype::DType },
-
-    /// `var`/`std` of an integer tensor (NotImplementedError).
-    #[error("std and var only support floating point and complex dtypes")]
-    VarDtype,
-
-    /// `linalg.vector_norm` of an integer tensor (NotImplementedError).
-    #[error(
-        "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
-        scalar_type_name(*dtype)
-    )]
-    NormDtype { dtype: crate::dtype::DType },
 
     /// The inf norm of an empty tensor.
     #[error(
@@ -281,18 +226,6 @@ pub enum Error {
         "{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
     )]
     ReduceEmpty { op: &'static str },
-
-    /// `argmax()`/`argmin()` over all of an empty tensor (IndexError).
-    #[error("{op}(): Expected reduction dim to be specified for input.numel() == 0.")]
-    ArgReduceEmpty { op: &'static str },
-
-    /// `max(dim)`... over a dimension of size 0 (IndexError).
-    #[error("{op}(): Expected reduction dim {dim} to have non-zero size.")]
-    ReduceDimEmpty { op: &'static str, dim: usize },
-
-    /// `argmax`/`argmin` of a bool tensor (NotImplementedError).
-    #[error("{op}(): does not support bool input")]
-    ArgReduceBool { op: &'static str },
 
     /// `mm` of matrices whose inner sizes differ.
     #[error(
@@ -448,29 +381,13 @@ pub enum Error {
         size: usize,
     },
 
-    /// `narrow` with a start outside the dimension (IndexError).
-    #[error("start out of range (expected to be in range of [-{size}, {size}], but got {start})")]
-    NarrowStart { start: i64, size: usize },
-
     /// `narrow` of a 0-dim tensor.
     #[error("narrow() cannot be applied to a 0-dim tensor.")]
     NarrowZeroDim,
 
-    /// Slicing a 0-dim tensor (IndexError).
-    #[error("slice() cannot be applied to a 0-dim tensor.")]
-    SliceZeroDim,
-
     /// `narrow` with a negative length.
     #[error("narrow(): length must be non-negative.")]
     NarrowNegative,
-
-    /// `select` of an index outside the dimension (IndexError).
-    #[error("select(): index {index} out of range for tensor of size {shape:?} at dimension {dim}")]
-    SelectRange {
-        index: i64,
-        shape: Vec<usize>,
-        dim: usize,
-    },
 
     /// `diagonal` of one dimension with itself (as the caller named them).
     #[error("diagonal dimensions cannot be identical {dim1}, {dim2}")]
@@ -480,55 +397,6 @@ pub enum Error {
         /// The second.
         dim2: i64,
     },
-
-    /// `select` of a 0-dim tensor (IndexError).
-    #[error("select() cannot be applied to a 0-dim tensor.")]
-    SelectZeroDim,
-
-    /// An integer index outside its dimension, in `t[i]` and advanced
-    /// indexing (IndexError).
-    #[error("index {index} is out of bounds for dimension {dim} with size {size}")]
-    IndexRange { index: i64, dim: usize, size: usize },
-
-    /// An integer index into a 0-dim tensor (IndexError).
-    #[error(
-        "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
-    )]
-    IndexZeroDim,
-
-    /// A slice with step 0 (ValueError, from Python's `slice`).
-    #[error("slice step cannot be zero")]
-    SliceStepZero,
-
-    /// A slice with a negative step (ValueError).
-    #[error("step must be greater than zero")]
-    SliceStepNegative,
-
-    /// More indices than dimensions (IndexError).
-    #[error("too many indices for tensor of dimension {rank}")]
-    TooManyIndices { rank: usize },
-
-    /// A float tensor used as an index (IndexError).
-    #[error("tensors used as indices must be long, int, byte or bool tensors")]
-    IndexDtype,
-
-    /// A boolean mask whose shape differs from the dimensions it indexes (IndexError).
-    #[error(
-        "The shape of the mask {mask:?} at index {mask_dim} does not match the shape of the indexed tensor {shape:?} at index {dim}"
-    )]
-    MaskShape {
-        mask: Vec<usize>,
-        mask_dim: usize,
-        shape: Vec<usize>,
-        dim: usize,
-    },
-
-    /// Index tensors whose shapes do not broadcast together (IndexError).
-    #[error(
-        "shape mismatch: indexing tensors could not be broadcast together with shapes {}",
-        shapes.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ")
-    )]
-    IndexBroadcast { shapes: Vec<Vec<usize>> },
 
     /// `index_put` values that do not broadcast to the indexed shape.
     #[error(
@@ -574,17 +442,9 @@ pub enum Error {
     #[error("index {index} is out of bounds for dimension {dim} with size {size}")]
     GatherRange { index: i64, dim: usize, size: usize },
 
-    /// `index_select`/`embedding`/`index_add` index outside the dimension (IndexError).
-    #[error("index out of range in self")]
-    IndexSelectRange,
-
     /// `index_select` index outside a dimension other than the first.
     #[error("INDICES element is out of DATA bounds, id={index} axis_dim={size}")]
     IndexSelectBounds { index: i64, size: usize },
-
-    /// `index_select` with an index of two or more dimensions (IndexError).
-    #[error("index_select(): Index is supposed to be a vector")]
-    IndexSelectVector,
 
     /// `index_select` of a 0-dim tensor with more than one index.
     #[error("index_select(): Index to scalar can have only 1 value, got {count} value(s)")]
@@ -599,17 +459,6 @@ pub enum Error {
     /// `index_select` with a non-integer index.
     #[error("index_select(): Expected dtype int32 or int64 for index")]
     IndexSelectDtype,
-
-    /// `index_add` with an index of two or more dimensions (IndexError).
-    #[error(
-        "index_add_(): Index is supposed to be a vector, but got dim: {rank} with type: {} and size: {shape:?}",
-        scalar_type_name(*dtype)
-    )]
-    IndexAddVector {
-        rank: usize,
-        dtype: crate::dtype::DType,
-        shape: Vec<usize>,
-    },
 
     /// `index_add` of a source whose other dimensions differ from `self`'s.
     #[error(
@@ -626,10 +475,6 @@ pub enum Error {
         this: crate::dtype::DType,
         src: crate::dtype::DType,
     },
-
-    /// `index_put` with more index tensors than dimensions (IndexError).
-    #[error("too many indices for tensor of dimension {rank} (got {count})")]
-    IndexPutCount { rank: usize, count: usize },
 
     /// `scatter_add` of a source in another dtype.
     #[error("scatter(): Expected self.dtype to be equal to src.dtype")]
@@ -685,10 +530,6 @@ pub enum Error {
     #[error("Tensors must have same number of dimensions: got {lhs} and {rhs}")]
     CatRank { lhs: usize, rhs: usize },
 
-    /// `cat` of no tensors (ValueError).
-    #[error("torch.cat(): expected a non-empty list of Tensors")]
-    CatEmpty,
-
     /// `cat` of a 0-dim tensor.
     #[error("zero-dimensional tensor (at position {index}) cannot be concatenated")]
     CatZeroDim { index: usize },
@@ -739,10 +580,6 @@ pub enum Error {
     #[error("chunk expects `chunks` to be greater than 0, got: {chunks}")]
     ChunkCount { chunks: i64 },
 
-    /// `unbind` or `cat` naming a dimension of a 0-dim tensor (IndexError).
-    #[error("Dimension specified as {dim} but tensor has no dimensions")]
-    DimZeroDim { dim: i64 },
-
     /// `arange` with step 0.
     #[error("step must be nonzero")]
     ArangeStepZero,
@@ -767,22 +604,6 @@ pub enum Error {
     #[error("random_ expects 'from' to be less than 'to', but got from={from} >= to={to}")]
     RandomRange { from: i64, to: i64 },
 
-    /// `relu` of a bool tensor (NotImplementedError).
-    #[error("Boolean inputs not supported for {op}")]
-    BoolUnsupported { op: &'static str },
-
-    /// `a - b` with a bool operand (NotImplementedError); `both` when both are bool.
-    #[error(
-        "Subtraction, the `-` operator, with {} is not supported. {}",
-        if *both { "two bool tensors" } else { "a bool tensor" },
-        if *both {
-            "Use the `^` or `logical_xor()` operator instead."
-        } else {
-            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
-        }
-    )]
-    SubBool { both: bool },
-
     /// An integer tensor raised to a negative integer scalar.
     #[error("Integers to negative integer powers are not allowed.")]
     IntegerNegativePower,
@@ -802,10 +623,6 @@ pub enum Error {
     )]
     WhereCondition { dtype: crate::dtype::DType },
 
-    /// `nll_loss` of one sample (`[C]` input) against more than one target.
-    #[error("For 1D input, 1D target must have size 1, but got target size: {size}")]
-    NllTarget1d { size: usize },
-
     /// `cross_entropy` with a target of the input's shape (class
     /// probabilities) that is not floating point.
     #[error(
@@ -814,21 +631,9 @@ pub enum Error {
     )]
     CrossEntropyProbabilityDtype { dtype: crate::dtype::DType },
 
-    /// A class index outside `[0, classes)` that is not `ignore_index`.
-    #[error("Target {target} is out of bounds.")]
-    NllTargetBounds { target: i64 },
-
-    /// Losses over classes: batch sizes of input and target differ.
-    #[error("Expected input batch_size ({input}) to match target batch_size ({target}).")]
-    NllBatchSize { input: usize, target: usize },
-
     /// Class indices that are not integers.
     #[error("expected target dtype to be Long or Byte, but got {}", scalar_type_name(*dtype))]
     NllTargetDtype { dtype: crate::dtype::DType },
-
-    /// A 0-dim input to `nll_loss`/`cross_entropy`.
-    #[error("Expected 1 or more dimensions (got {rank})")]
-    LossInputRank { rank: usize },
 
     /// A class-index target of more than one dimension.
     #[error("0D or 1D target tensor expected, multi-target not supported")]
@@ -874,39 +679,13 @@ pub enum Error {
         argument: &'static str,
     },
 
-    /// A loss reduction other than `none`, `mean` or `sum`.
-    #[error("{0} is not a valid value for reduction")]
-    Reduction(String),
-
     /// `label_smoothing` outside `[0, 1]`.
     #[error("label_smoothing must be between 0.0 and 1.0. Got: {value}")]
     LabelSmoothing { value: f64 },
 
-    /// `binary_cross_entropy` with a target of another size.
-    #[error(
-        "Using a target size (torch.Size({target:?})) that is different to the input size (torch.Size({input:?})) is deprecated. Please ensure they have the same size."
-    )]
-    BceTargetSize {
-        target: Vec<usize>,
-        input: Vec<usize>,
-    },
-
     /// `binary_cross_entropy` of a value that is not a probability.
     #[error("all elements of input should be between 0 and 1")]
     BceInputRange,
-
-    /// `binary_cross_entropy_with_logits` with a target of another size.
-    #[error(
-        "Target size (torch.Size({target:?})) must be the same as input size (torch.Size({input:?}))"
-    )]
-    BceLogitsTargetSize {
-        target: Vec<usize>,
-        input: Vec<usize>,
-    },
-
-    /// A dropout probability outside `[0, 1]`.
-    #[error("dropout probability has to be between 0 and 1, but got {p}")]
-    DropoutProbability { p: f64 },
 
     /// `layer_norm` over trailing dimensions the input does not have.
     #[error(
@@ -933,12 +712,6 @@ pub enum Error {
         "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []"
     )]
     LayerNormEmpty,
-
-    /// Training `batch_norm` with one value per channel.
-    #[error(
-        "Expected more than 1 value per channel when training, got input size torch.Size({shape:?})"
-    )]
-    BatchNormOneValue { shape: Vec<usize> },
 
     /// A `batch_norm` statistic or parameter with the wrong number of channels.
     #[error("{name} should contain {expected} elements not {got}")]
@@ -1088,14 +861,10 @@ pub enum Error {
     #[error("{0}")]
     ConvShape(String),
 
-    /// A backend failed (a GPU device lost, a buffer it could not map).
+    /// A GPU backend failed (a buffer it could not map, a kernel it could
+    /// not launch); a broken invariant of the engine is [`Error::Internal`].
     #[error("{0}")]
     Backend(String),
-
-    /// A device this build has no backend for (`cuda`), as a CPU-only
-    /// PyTorch says it (AssertionError).
-    #[error("Torch not compiled with {} enabled", device.to_uppercase())]
-    DeviceNotCompiled { device: String },
 
     /// A device string that names no device.
     #[error("Expected one of cpu, webgpu, gpu device type at start of device string: {text}")]
@@ -1119,30 +888,422 @@ pub enum Error {
     )]
     DeviceMismatch { first: String, second: String },
 
+    /// An invariant of the engine broke: a bug in gradscope, not a refusal
+    /// of the caller's input (where PyTorch would fail an internal assert).
+    /// Internal errors raise RuntimeError, as PyTorch's do.
+    #[error("{0} (an internal error of gradscope: please report it)")]
+    Internal(String),
+
+    // IndexError: a dimension, index or position out of range.
+    /// A dimension index past the tensor's rank (IndexError); a 0-dim
+    /// tensor accepts dims as if it had one dimension, as in PyTorch.
+    #[error(
+        "Dimension out of range (expected to be in range of [-{0}, {1}], but got {dim})",
+        (*rank).max(1), (*rank).max(1) - 1
+    )]
+    DimOutOfRange { dim: i64, rank: usize },
+
+    /// `argmax()`/`argmin()` over all of an empty tensor (IndexError).
+    #[error("{op}(): Expected reduction dim to be specified for input.numel() == 0.")]
+    ArgReduceEmpty { op: &'static str },
+
+    /// `max(dim)`... over a dimension of size 0 (IndexError).
+    #[error("{op}(): Expected reduction dim {dim} to have non-zero size.")]
+    ReduceDimEmpty { op: &'static str, dim: usize },
+
+    /// `narrow` with a start outside the dimension (IndexError).
+    #[error("start out of range (expected to be in range of [-{size}, {size}], but got {start})")]
+    NarrowStart { start: i64, size: usize },
+
+    /// Slicing a 0-dim tensor (IndexError).
+    #[error("slice() cannot be applied to a 0-dim tensor.")]
+    SliceZeroDim,
+
+    /// `select` of an index outside the dimension (IndexError).
+    #[error("select(): index {index} out of range for tensor of size {shape:?} at dimension {dim}")]
+    SelectRange {
+        index: i64,
+        shape: Vec<usize>,
+        dim: usize,
+    },
+
+    /// `select` of a 0-dim tensor (IndexError).
+    #[error("select() cannot be applied to a 0-dim tensor.")]
+    SelectZeroDim,
+
+    /// An integer index outside its dimension, in `t[i]` and advanced
+    /// indexing (IndexError).
+    #[error("index {index} is out of bounds for dimension {dim} with size {size}")]
+    IndexRange { index: i64, dim: usize, size: usize },
+
+    /// An integer index into a 0-dim tensor (IndexError).
+    #[error(
+        "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+    )]
+    IndexZeroDim,
+
+    /// More indices than dimensions (IndexError).
+    #[error("too many indices for tensor of dimension {rank}")]
+    TooManyIndices { rank: usize },
+
+    /// A float tensor used as an index (IndexError).
+    #[error("tensors used as indices must be long, int, byte or bool tensors")]
+    IndexDtype,
+
+    /// A boolean mask whose shape differs from the dimensions it indexes (IndexError).
+    #[error(
+        "The shape of the mask {mask:?} at index {mask_dim} does not match the shape of the indexed tensor {shape:?} at index {dim}"
+    )]
+    MaskShape {
+        mask: Vec<usize>,
+        mask_dim: usize,
+        shape: Vec<usize>,
+        dim: usize,
+    },
+
+    /// Index tensors whose shapes do not broadcast together (IndexError).
+    #[error(
+        "shape mismatch: indexing tensors could not be broadcast together with shapes {}",
+        shapes.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ")
+    )]
+    IndexBroadcast { shapes: Vec<Vec<usize>> },
+
+    /// `index_select`/`embedding`/`index_add` index outside the dimension (IndexError).
+    #[error("index out of range in self")]
+    IndexSelectRange,
+
+    /// `index_select` with an index of two or more dimensions (IndexError).
+    #[error("index_select(): Index is supposed to be a vector")]
+    IndexSelectVector,
+
+    /// `index_add` with an index of two or more dimensions (IndexError).
+    #[error(
+        "index_add_(): Index is supposed to be a vector, but got dim: {rank} with type: {} and size: {shape:?}",
+        scalar_type_name(*dtype)
+    )]
+    IndexAddVector {
+        rank: usize,
+        dtype: crate::dtype::DType,
+        shape: Vec<usize>,
+    },
+
+    /// `index_put` with more index tensors than dimensions (IndexError).
+    #[error("too many indices for tensor of dimension {rank} (got {count})")]
+    IndexPutCount { rank: usize, count: usize },
+
+    /// `unbind` or `cat` naming a dimension of a 0-dim tensor (IndexError).
+    #[error("Dimension specified as {dim} but tensor has no dimensions")]
+    DimZeroDim { dim: i64 },
+
+    /// A class index outside `[0, classes)` that is not `ignore_index`.
+    #[error("Target {target} is out of bounds.")]
+    NllTargetBounds { target: i64 },
+
+    // ValueError: an argument's value out of its domain.
+    /// An optimizer given no parameters.
+    #[error("optimizer got an empty parameter list")]
+    OptimizerEmpty,
+
+    /// SGD with nesterov but no momentum or with dampening.
+    #[error("Nesterov momentum requires a momentum and zero dampening")]
+    NesterovMomentum,
+
+    /// A slice with step 0 (ValueError, from Python's `slice`).
+    #[error("slice step cannot be zero")]
+    SliceStepZero,
+
+    /// A slice with a negative step (ValueError).
+    #[error("step must be greater than zero")]
+    SliceStepNegative,
+
+    /// `cat` of no tensors (ValueError).
+    #[error("torch.cat(): expected a non-empty list of Tensors")]
+    CatEmpty,
+
+    /// `nll_loss` of one sample (`[C]` input) against more than one target.
+    #[error("For 1D input, 1D target must have size 1, but got target size: {size}")]
+    NllTarget1d { size: usize },
+
+    /// Losses over classes: batch sizes of input and target differ.
+    #[error("Expected input batch_size ({input}) to match target batch_size ({target}).")]
+    NllBatchSize { input: usize, target: usize },
+
+    /// A 0-dim input to `nll_loss`/`cross_entropy`.
+    #[error("Expected 1 or more dimensions (got {rank})")]
+    LossInputRank { rank: usize },
+
+    /// A loss reduction other than `none`, `mean` or `sum`.
+    #[error("{0} is not a valid value for reduction")]
+    Reduction(String),
+
+    /// `binary_cross_entropy` with a target of another size.
+    #[error(
+        "Using a target size (torch.Size({target:?})) that is different to the input size (torch.Size({input:?})) is deprecated. Please ensure they have the same size."
+    )]
+    BceTargetSize {
+        target: Vec<usize>,
+        input: Vec<usize>,
+    },
+
+    /// `binary_cross_entropy_with_logits` with a target of another size.
+    #[error(
+        "Target size (torch.Size({target:?})) must be the same as input size (torch.Size({input:?}))"
+    )]
+    BceLogitsTargetSize {
+        target: Vec<usize>,
+        input: Vec<usize>,
+    },
+
+    /// A dropout probability outside `[0, 1]`.
+    #[error("dropout probability has to be between 0 and 1, but got {p}")]
+    DropoutProbability { p: f64 },
+
+    /// Training `batch_norm` with one value per channel.
+    #[error(
+        "Expected more than 1 value per channel when training, got input size torch.Size({shape:?})"
+    )]
+    BatchNormOneValue { shape: Vec<usize> },
+
+    // TypeError: a dtype the device cannot hold.
     /// float64 asked for on the GPU: WGSL has no 64-bit floats (TypeError,
     /// as PyTorch's MPS says it).
     #[error(
         "Cannot convert a WebGPU Tensor to float64 dtype as WebGPU doesn't support float64. Please use float32 instead."
     )]
     GpuFloat64,
+
+    // NotImplementedError: a kernel PyTorch has no version of for a
+    // dtype.
+    /// `-t` on a bool tensor.
+    #[error(
+        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+    )]
+    NegBool,
+
+    /// A kernel without an instance for this dtype (NotImplementedError).
+    #[error("\"{kernel}\" not implemented for '{}'", scalar_type_name(*dtype))]
+    KernelDtype {
+        kernel: &'static str,
+        dtype: crate::dtype::DType,
+    },
+
+    /// `mean` of an integer or bool tensor (NotImplementedError).
+    #[error(
+        "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
+        scalar_type_name(*dtype)
+    )]
+    MeanDtype { dtype: crate::dtype::DType },
+
+    /// `var`/`std` of an integer tensor (NotImplementedError).
+    #[error("std and var only support floating point and complex dtypes")]
+    VarDtype,
+
+    /// `linalg.vector_norm` of an integer tensor (NotImplementedError).
+    #[error(
+        "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
+        scalar_type_name(*dtype)
+    )]
+    NormDtype { dtype: crate::dtype::DType },
+
+    /// `argmax`/`argmin` of a bool tensor (NotImplementedError).
+    #[error("{op}(): does not support bool input")]
+    ArgReduceBool { op: &'static str },
+
+    /// `relu` of a bool tensor (NotImplementedError).
+    #[error("Boolean inputs not supported for {op}")]
+    BoolUnsupported { op: &'static str },
+
+    /// `a - b` with a bool operand (NotImplementedError); `both` when both are bool.
+    #[error(
+        "Subtraction, the `-` operator, with {} is not supported. {}",
+        if *both { "two bool tensors" } else { "a bool tensor" },
+        if *both {
+            "Use the `^` or `logical_xor()` operator instead."
+        } else {
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        }
+    )]
+    SubBool { both: bool },
+
+    // AssertionError: a device this build was not compiled with.
+    /// A device this build has no backend for (`cuda`), as a CPU-only
+    /// PyTorch says it (AssertionError).
+    #[error("Torch not compiled with {} enabled", device.to_uppercase())]
+    DeviceNotCompiled { device: String },
+
+    // torch.OutOfMemoryError: past the memory budget.
+    /// An allocation past the device's memory budget.
+    #[error(
+        "out of memory. Tried to allocate {}. gradscope's memory budget is {}, of which {} is already allocated.",
+        crate::ledger::human(*requested), crate::ledger::human(*budget), crate::ledger::human(*allocated)
+    )]
+    OutOfMemory {
+        requested: u64,
+        allocated: u64,
+        budget: u64,
+    },
 }
 
 impl Error {
     /// The Python exception PyTorch raises for this error.
     pub fn python_type(&self) -> &'static str {
-        // Most of PyTorch's errors are RuntimeError; list the others here.
+        // Exhaustive, with no catch-all arm: a new variant does not compile
+        // until its exception is chosen here.
         match self {
-            Error::OutOfMemory { .. } => "OutOfMemoryError",
-            Error::DeviceNotCompiled { .. } => "AssertionError",
-            Error::GpuFloat64 => "TypeError",
-            Error::OptimizerEmpty | Error::NesterovMomentum => "ValueError",
-            Error::NllTarget1d { .. } => "ValueError",
-            Error::SliceStepZero | Error::SliceStepNegative | Error::CatEmpty => "ValueError",
+            Error::BroadcastSize { .. }
+            | Error::ExpandRank { .. }
+            | Error::ExpandSize { .. }
+            | Error::ExpandLeading { .. }
+            | Error::StorageSizeOverflow { .. }
+            | Error::StrideOverflow
+            | Error::ArangeSize
+            | Error::NumelOverflow
+            | Error::ShapeInvalid { .. }
+            | Error::NonScalarBackward
+            | Error::NoGradFn
+            | Error::SavedTensorsFreed
+            | Error::SavedTensorModified { .. }
+            | Error::ItemNotScalar { .. }
+            | Error::GradcheckFailed(..)
+            | Error::HookNoGrad
+            | Error::RetainGradNoGrad
+            | Error::GradInputNoGrad
+            | Error::GradInputUnused { .. }
+            | Error::LeafInplace
+            | Error::LeafViewInplace
+            | Error::NoGradViewInplace
+            | Error::NoGradViewOfViewInplace { .. }
+            | Error::LeakyReluInplaceNegativeSlope
+            | Error::MultiOutputViewInplace { .. }
+            | Error::InferenceSaved
+            | Error::InferenceVersion
+            | Error::InferenceInplace
+            | Error::InplaceShape { .. }
+            | Error::InplaceCast { .. }
+            | Error::InplaceOverlap
+            | Error::CheckpointMismatch { .. }
+            | Error::AnomalyNan { .. }
+            | Error::FunctionGradCount { .. }
+            | Error::DimRepeated { .. }
+            | Error::NormInfEmpty
+            | Error::ReduceEmpty { .. }
+            | Error::MmShapes { .. }
+            | Error::MmNotMatrix { .. }
+            | Error::MatmulDtype { .. }
+            | Error::ScalarTypeMismatch { .. }
+            | Error::BmmNot3d { .. }
+            | Error::BmmShapes { .. }
+            | Error::MatmulZeroDim { .. }
+            | Error::DotSizes { .. }
+            | Error::DotNot1d { .. }
+            | Error::DotDtype { .. }
+            | Error::MvSizes { .. }
+            | Error::MvRanks { .. }
+            | Error::MvDtype { .. }
+            | Error::ViewStride
+            | Error::ViewShape { .. }
+            | Error::ViewInferTwice
+            | Error::ViewShapeDim { .. }
+            | Error::ViewInferEmpty { .. }
+            | Error::NegativeDimension { .. }
+            | Error::TRank { .. }
+            | Error::PermuteRank { .. }
+            | Error::PermuteRepeated
+            | Error::FlattenDims
+            | Error::UnflattenSizes { .. }
+            | Error::NarrowLength { .. }
+            | Error::NarrowZeroDim
+            | Error::NarrowNegative
+            | Error::DiagonalDims { .. }
+            | Error::IndexPutShape { .. }
+            | Error::GatherRank { .. }
+            | Error::GatherDtype { .. }
+            | Error::GatherSize { .. }
+            | Error::ScatterSize { .. }
+            | Error::GatherRange { .. }
+            | Error::IndexSelectBounds { .. }
+            | Error::IndexSelectScalar { .. }
+            | Error::IndexAddSourceDim { .. }
+            | Error::IndexSelectDtype
+            | Error::IndexAddShape { .. }
+            | Error::IndexPutDtype { .. }
+            | Error::ScatterDtype
+            | Error::IndexAddDtype { .. }
+            | Error::IndexAddCount { .. }
+            | Error::IndexAddDtypes { .. }
+            | Error::EmbeddingDtype { .. }
+            | Error::EmbeddingWeight
+            | Error::CatSizes { .. }
+            | Error::CatRank { .. }
+            | Error::CatZeroDim { .. }
+            | Error::StackSizes { .. }
+            | Error::StackEmpty
+            | Error::SplitZeroDim { .. }
+            | Error::SplitNegative { .. }
+            | Error::SplitZero { .. }
+            | Error::SplitSizesSum { .. }
+            | Error::SplitSizesNegative { .. }
+            | Error::ChunkCount { .. }
+            | Error::ArangeStepZero
+            | Error::ArangeSign
+            | Error::ArangeRange { .. }
+            | Error::LinspaceSteps
+            | Error::EyeNegative { .. }
+            | Error::RandomRange { .. }
+            | Error::IntegerNegativePower
+            | Error::AlphaFloat
+            | Error::ClampNoBounds
+            | Error::WhereCondition { .. }
+            | Error::CrossEntropyProbabilityDtype { .. }
+            | Error::NllTargetDtype { .. }
+            | Error::NllTargetRank
+            | Error::NllSpatialTarget { .. }
+            | Error::NllSpatialWeight
+            | Error::NllSpatialSize { .. }
+            | Error::NllTargetSize { .. }
+            | Error::NllWeightSize { .. }
+            | Error::NotDifferentiable { .. }
+            | Error::LabelSmoothing { .. }
+            | Error::BceInputRange
+            | Error::LayerNormShape { .. }
+            | Error::LayerNormParam { .. }
+            | Error::LayerNormEmpty
+            | Error::BatchNormParamSize { .. }
+            | Error::BatchNormEvalStats
+            | Error::ConvChannels { .. }
+            | Error::ConvGroupsWeight { .. }
+            | Error::ConvGroupsWeightSmall { .. }
+            | Error::ConvKernelSize { .. }
+            | Error::ConvInputRank { .. }
+            | Error::ConvBias { .. }
+            | Error::ConvStride
+            | Error::ConvPadding
+            | Error::ConvPaddingTooLarge { .. }
+            | Error::ConvDilation { .. }
+            | Error::ConvGroups
+            | Error::PoolTooSmall { .. }
+            | Error::PoolPadding { .. }
+            | Error::PoolStride
+            | Error::PoolDilation { .. }
+            | Error::PoolRank
+            | Error::LinearZeroDim { .. }
+            | Error::AddmmNotMatrix { .. }
+            | Error::AddmmShapes { .. }
+            | Error::AddmmDtype { .. }
+            | Error::ConvShape(..)
+            | Error::Backend(..)
+            | Error::DeviceString { .. }
+            | Error::DeviceLost { .. }
+            | Error::DeviceUnavailable { .. }
+            | Error::DeviceMismatch { .. }
+            | Error::Internal(..) => "RuntimeError",
             Error::DimOutOfRange { .. }
+            | Error::ArgReduceEmpty { .. }
+            | Error::ReduceDimEmpty { .. }
             | Error::NarrowStart { .. }
+            | Error::SliceZeroDim
             | Error::SelectRange { .. }
             | Error::SelectZeroDim
-            | Error::SliceZeroDim
             | Error::IndexRange { .. }
             | Error::IndexZeroDim
             | Error::TooManyIndices { .. }
@@ -1154,25 +1315,31 @@ impl Error {
             | Error::IndexAddVector { .. }
             | Error::IndexPutCount { .. }
             | Error::DimZeroDim { .. }
-            | Error::ArgReduceEmpty { .. }
-            | Error::ReduceDimEmpty { .. }
             | Error::NllTargetBounds { .. } => "IndexError",
-            Error::NllBatchSize { .. }
+            Error::OptimizerEmpty
+            | Error::NesterovMomentum
+            | Error::SliceStepZero
+            | Error::SliceStepNegative
+            | Error::CatEmpty
+            | Error::NllTarget1d { .. }
+            | Error::NllBatchSize { .. }
             | Error::LossInputRank { .. }
-            | Error::Reduction(_)
+            | Error::Reduction(..)
             | Error::BceTargetSize { .. }
             | Error::BceLogitsTargetSize { .. }
             | Error::DropoutProbability { .. }
             | Error::BatchNormOneValue { .. } => "ValueError",
-            Error::KernelDtype { .. }
+            Error::GpuFloat64 => "TypeError",
+            Error::NegBool
+            | Error::KernelDtype { .. }
             | Error::MeanDtype { .. }
             | Error::VarDtype
             | Error::NormDtype { .. }
             | Error::ArgReduceBool { .. }
-            | Error::NegBool
             | Error::BoolUnsupported { .. }
             | Error::SubBool { .. } => "NotImplementedError",
-            _ => "RuntimeError",
+            Error::DeviceNotCompiled { .. } => "AssertionError",
+            Error::OutOfMemory { .. } => "OutOfMemoryError",
         }
     }
 }
@@ -1192,5 +1359,22 @@ fn cpp_type_name(dtype: crate::dtype::DType) -> &'static str {
         crate::dtype::DType::Int64 => "long int",
         crate::dtype::DType::Float32 => "float",
         crate::dtype::DType::Float64 => "double",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_error_says_it_is_ours_and_raises_runtime_error() {
+        let err = Error::Internal("a saved tensor outlived its node".into());
+        assert_eq!(
+            err.to_string(),
+            "a saved tensor outlived its node (an internal error of gradscope: please report it)"
+        );
+        assert_eq!(err.python_type(), "RuntimeError");
+        assert_eq!(Error::GpuFloat64.python_type(), "TypeError");
+        assert_eq!(Error::SliceStepZero.python_type(), "ValueError");
     }
 }
