@@ -1,4 +1,4 @@
-//! `gradscope bench`: the workloads of issue 4, timed here and, in the same
+//! `gradscope bench`: the benchmark workloads (chain, mlp), timed here and, in the same
 //! run, in PyTorch (`tests/bench/torch_bench.py`) when a Python with torch is
 //! given, so the figures sit side by side.
 
