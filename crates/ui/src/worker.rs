@@ -246,14 +246,11 @@ pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> EngineHandle {
                 // (finished, raised, ready) goes at once.
                 let mut held = held.borrow_mut();
                 held.extend(replies);
-                let urgent = held.iter().any(|r| {
-                    !matches!(
-                        r,
-                        Reply::Events { .. }
-                            | Reply::Stdout { .. }
-                            | Reply::Stderr { .. }
-                            | Reply::Notice { .. }
-                    )
+                // A figure goes at once too: the learner waits for it.
+                let urgent = held.iter().any(|r| match r {
+                    Reply::Stdout { text } => text.contains(crate::figure::START),
+                    Reply::Events { .. } | Reply::Stderr { .. } | Reply::Notice { .. } => false,
+                    _ => true,
                 });
                 let handed = (urgent || now - handed_at >= HAND_OVER_EVERY_MS) && !held.is_empty();
                 let replies = if handed {
