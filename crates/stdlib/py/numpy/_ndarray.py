@@ -65,10 +65,13 @@ def _binary(name, kind="arith"):
         # The common cases first: a float array with a Python float, or with
         # an array of its own dtype and shape, need no promotion or cast.
         if simple and self._dtype.kind == "f":
-            if type(other) is float:
-                return _wrap(method(self._t, other), self._dtype)
-            if type(other) is ndarray and other._dtype is self._dtype and other._t.shape == self._t.shape:
-                return _wrap(method(self._t, other._t), self._dtype)
+            if type(other) is float or (type(other) is _d.float64 and self._dtype is float64_dtype):
+                return _wrap(method(self._t, float(other)), self._dtype)
+            if type(other) is ndarray and other._dtype is self._dtype:
+                try:
+                    return _wrap(method(self._t, other._t), self._dtype)
+                except RuntimeError:
+                    pass  # shapes that do not broadcast: NumPy's error below
         value, theirs, weak = _operand(other)
         if weak is None:
             if isinstance(other, _Tensor):
@@ -84,7 +87,7 @@ def _binary(name, kind="arith"):
         if kind == "pow" and rd.kind == "f" and not isinstance(b, _Tensor) and b not in _POW_SHORTCUTS:
             # NumPy's power is C's pow except for these exponents; the
             # engine's scalar power multiplies out x**3 and others.
-            b = torch.full((1,) * a.dim(), float(b), dtype=a.dtype) if a.dim() else b
+            b = _exponent(float(b), a.dtype, a.dim()) if a.dim() else b
             if not isinstance(b, _Tensor):
                 import math
 
@@ -108,6 +111,18 @@ def _binary(name, kind="arith"):
 
 
 _POW_SHORTCUTS = (2, 2.0, 0.5, -1, -1.0, 1, 1.0, 0, 0.0)
+_EXPONENTS = {}
+
+
+def _exponent(value, dtype, ndim):
+    """A (1,)*ndim tensor holding an exponent, kept: `x ** 3` in a loop makes it once."""
+    key = (value, dtype, ndim)
+    found = _EXPONENTS.get(key)
+    if found is None:
+        if len(_EXPONENTS) > 64:
+            _EXPONENTS.clear()
+        found = _EXPONENTS[key] = torch.full((1,) * ndim, value, dtype=dtype)
+    return found
 
 _SYMBOLS = {"sub": "-", "mul": "*", "floordiv": "//", "mod": "%", "pow": "** or pow()",
             "matmul": "@", "and": "&", "or": "|", "xor": "^"}

@@ -129,6 +129,10 @@ def _sum_dtype(dt):
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     """`np.sum`."""
+    if type(a) is ndarray and a._dtype is float64_dtype and axis is None and a._t.dim() == 1 and \
+            dtype is None and out is None and initial is None and not keepdims:
+        # The training loop's case, one engine call: a float64 vector's sum.
+        return _d.float64(_C._numpy_pairwise_sum(a._t.unsqueeze(0)).item())
     a = _asarray(a)
     ndim = a._t.dim()
     axes = _axes(axis, ndim)
