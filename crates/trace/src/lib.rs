@@ -20,6 +20,7 @@ pub mod memory_chart;
 pub mod origin;
 pub mod playback;
 pub mod protocol;
+pub mod saved;
 pub mod snapshot;
 pub mod step;
 pub mod svg;

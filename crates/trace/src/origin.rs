@@ -57,7 +57,8 @@ impl LiveTensor {
 ///     EventKind::TensorNamed { tensor: 5, storage: 1, node: None, name: "x".into(), parameter: None },
 /// ]);
 /// events[0].line = Some(3);
-/// let live = Origins::of(&events).largest_first();
+/// let origins = Origins::of(&events);
+/// let live = origins.largest_first();
 /// assert_eq!((live[0].line, live[0].name.as_deref()), (Some(3), Some("x")));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
