@@ -202,7 +202,7 @@ pub fn main(args: &[String]) -> ExitCode {
         }
     };
     if let Some(dir) = &options.figures
-        && let Err(message) = write_figures_to(&dir)
+        && let Err(message) = write_figures_to(dir)
     {
         eprintln!("gradscope: {message}");
         return ExitCode::from(2);

@@ -3,7 +3,7 @@
 //! and, compiled to wasm, in headless Chromium.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed test should panic
 
-use gradscope_core::{Error, Tensor, ledger, trace};
+use gradscope_core::{Error, Tensor, trace};
 use gradscope_trace::{EventKind, GraphState};
 use serde_json::Value;
 
