@@ -90,3 +90,306 @@ def det(a):
     t, dt = _float(a)
     r = torch.linalg.det(t)
     return dt.type(r.item()) if r.dim() == 0 else _wrap(r, dt)
+
+
+# ---- decompositions -------------------------------------------------------
+# SVD (one-sided Jacobi), eigh (cyclic Jacobi) and QR (Householder, with
+# LAPACK's dlarfg sign choice) in Python floats over one matrix at a time:
+# the matrices programs decompose are small. Values match LAPACK's to
+# rounding; the signs of singular vectors and eigenvectors are whatever the
+# rotations give (QR's follow LAPACK's), so compare them up to sign.
+
+import collections as _collections
+
+_EPS = 2.220446049250313e-16
+SVDResult = _collections.namedtuple("SVDResult", ["U", "S", "Vh"])
+EighResult = _collections.namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+QRResult = _collections.namedtuple("QRResult", ["Q", "R"])
+for _cls in (SVDResult, EighResult, QRResult):
+    _cls.__module__ = "numpy.linalg"
+
+
+def _matrix(a, square=False):
+    """(rows as lists of floats, dtype) of a 2-D array, with NumPy's LinAlgErrors."""
+    t, dt = _float(a)
+    if t.dim() < 2:
+        raise LinAlgError(f"{t.dim()}-dimensional array given. Array must be at least two-dimensional")
+    if t.dim() > 2:
+        raise NotImplementedError("gradscope's numpy decomposes one matrix at a time, not stacks")
+    if square and t.shape[0] != t.shape[1]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    rows = t.tolist()
+    for row in rows:
+        for v in row:
+            if v != v or v in (_math.inf, -_math.inf):
+                raise LinAlgError("SVD did not converge" if not square else "Eigenvalues did not converge")
+    return rows, dt
+
+
+def _array(rows, dt, shape=None):
+    t = torch.tensor(rows, dtype=torch.float64)
+    if shape is not None:
+        t = t.reshape(shape)
+    return _wrap(t.to(dt._torch), dt)
+
+
+def _dot(u, v):
+    s = 0.0
+    for x, y in zip(u, v):
+        s += x * y
+    return s
+
+
+def _complete(columns, m, want):
+    """`columns` (orthonormal, length m) extended to `want` by Gram-Schmidt on e_1, e_2, ..."""
+    out = [c[:] for c in columns]
+    for i in range(m):
+        if len(out) >= want:
+            break
+        e = [0.0] * m
+        e[i] = 1.0
+        for _ in range(2):
+            for c in out:
+                d = _dot(c, e)
+                e = [x - d * y for x, y in zip(e, c)]
+        norm = _math.sqrt(_dot(e, e))
+        if norm > 1e-10:
+            out.append([x / norm for x in e])
+    return out
+
+
+def _jacobi_svd(rows):
+    """(U columns, singular values, V columns) of an m x n matrix, m >= n, descending."""
+    m, n = len(rows), len(rows[0]) if rows else 0
+    cols = [[rows[i][j] for i in range(m)] for j in range(n)]
+    v = [[1.0 if i == j else 0.0 for i in range(n)] for j in range(n)]
+    for _ in range(80):
+        rotated = False
+        for p in range(n - 1):
+            for q in range(p + 1, n):
+                cp, cq = cols[p], cols[q]
+                alpha, beta, gamma = _dot(cp, cp), _dot(cq, cq), _dot(cp, cq)
+                if gamma == 0.0 or abs(gamma) <= _EPS * _math.sqrt(alpha * beta):
+                    continue
+                rotated = True
+                zeta = (beta - alpha) / (2.0 * gamma)
+                t = _math.copysign(1.0, zeta) / (abs(zeta) + _math.sqrt(1.0 + zeta * zeta))
+                c = 1.0 / _math.sqrt(1.0 + t * t)
+                s = c * t
+                cols[p] = [c * x - s * y for x, y in zip(cp, cq)]
+                cols[q] = [s * x + c * y for x, y in zip(cp, cq)]
+                vp, vq = v[p], v[q]
+                v[p] = [c * x - s * y for x, y in zip(vp, vq)]
+                v[q] = [s * x + c * y for x, y in zip(vp, vq)]
+        if not rotated:
+            break
+    sigma = [_math.sqrt(_dot(c, c)) for c in cols]
+    order = sorted(range(n), key=lambda j: -sigma[j])
+    sigma = [sigma[j] for j in order]
+    cols = [cols[j] for j in order]
+    v = [v[j] for j in order]
+    top = sigma[0] if sigma else 0.0
+    u = []
+    for j, c in enumerate(cols):
+        if sigma[j] > top * _EPS * max(m, n) * 1e-3 and sigma[j] > 0.0:
+            u.append([x / sigma[j] for x in c])
+        else:
+            break
+    return u, sigma, v
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """`np.linalg.svd`: U, S (descending), Vh with A = U @ diag(S) @ Vh."""
+    rows, dt = _matrix(a)
+    m, n = len(rows), len(rows[0])
+    wide = m < n
+    if wide:
+        rows = [[rows[i][j] for i in range(m)] for j in range(n)]
+        m, n = n, m
+    u, sigma, v = _jacobi_svd(rows)
+    if not compute_uv:
+        return _array(sigma, dt)
+    u = _complete(u, m, m if full_matrices else n)
+    # u holds columns: U's rows are their transpose; v holds V's columns, Vh's rows.
+    big = [[c[i] for c in u] for i in range(m)]
+    small = v
+    if wide:
+        big, small = [list(r) for r in zip(*small)], [list(r) for r in zip(*big)]
+        return SVDResult(_array(big, dt), _array(sigma, dt), _array(small, dt))
+    return SVDResult(_array(big, dt), _array(sigma, dt), _array(small, dt))
+
+
+def _jacobi_eigh(rows):
+    n = len(rows)
+    a = [r[:] for r in rows]
+    v = [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]
+    scale = sum(x * x for r in a for x in r)
+    for _ in range(80):
+        off = sum(a[i][j] * a[i][j] for i in range(n) for j in range(n) if i != j)
+        if off <= 1e-34 * scale or off == 0.0:
+            break
+        for p in range(n - 1):
+            for q in range(p + 1, n):
+                apq = a[p][q]
+                if apq == 0.0:
+                    continue
+                theta = (a[q][q] - a[p][p]) / (2.0 * apq)
+                t = _math.copysign(1.0, theta) / (abs(theta) + _math.sqrt(theta * theta + 1.0))
+                c = 1.0 / _math.sqrt(t * t + 1.0)
+                s = t * c
+                for k in range(n):
+                    akp, akq = a[k][p], a[k][q]
+                    a[k][p] = c * akp - s * akq
+                    a[k][q] = s * akp + c * akq
+                rp, rq = a[p], a[q]
+                a[p] = [c * x - s * y for x, y in zip(rp, rq)]
+                a[q] = [s * x + c * y for x, y in zip(rp, rq)]
+                for k in range(n):
+                    vkp, vkq = v[k][p], v[k][q]
+                    v[k][p] = c * vkp - s * vkq
+                    v[k][q] = s * vkp + c * vkq
+    order = sorted(range(n), key=lambda i: a[i][i])
+    w = [a[i][i] for i in order]
+    vectors = [[v[k][i] for i in order] for k in range(n)]
+    return w, vectors
+
+
+def _symmetric(rows, UPLO):
+    n = len(rows)
+    lower = UPLO.upper() == "L"
+    return [[rows[i][j] if (i >= j) == lower else rows[j][i] for j in range(n)] for i in range(n)]
+
+
+def eigh(a, UPLO="L"):
+    """`np.linalg.eigh`: eigenvalues ascending, eigenvectors as columns, of
+    the symmetric matrix read from its lower (or upper) triangle."""
+    rows, dt = _matrix(a, square=True)
+    w, vectors = _jacobi_eigh(_symmetric(rows, UPLO))
+    return EighResult(_array(w, dt), _array(vectors, dt, (len(w), len(w))))
+
+
+def eigvalsh(a, UPLO="L"):
+    return eigh(a, UPLO).eigenvalues
+
+
+def qr(a, mode="reduced"):
+    """`np.linalg.qr` by Householder reflections chosen as LAPACK's dgeqrf
+    chooses them (beta = -sign(alpha) * norm), so R's signs are NumPy's."""
+    if mode not in ("reduced", "complete", "r", "raw"):
+        raise ValueError(f"Unrecognized mode '{mode}'")
+    if mode == "raw":
+        raise NotImplementedError("gradscope's numpy has no qr(mode='raw')")
+    rows, dt = _matrix(a)
+    m, n = len(rows), len(rows[0])
+    k = min(m, n)
+    r = [row[:] for row in rows]
+    reflectors = []
+    for j in range(k):
+        alpha = r[j][j]
+        tail = [r[i][j] for i in range(j + 1, m)]
+        xnorm = _math.sqrt(_dot(tail, tail))
+        if xnorm == 0.0:
+            reflectors.append((0.0, []))
+            continue
+        beta = -_math.copysign(_math.hypot(alpha, xnorm), alpha)
+        tau = (beta - alpha) / beta
+        vec = [1.0] + [x / (alpha - beta) for x in tail]
+        reflectors.append((tau, vec))
+        r[j][j] = beta
+        for i in range(j + 1, m):
+            r[i][j] = 0.0
+        for c in range(j + 1, n):
+            d = sum(vec[i - j] * r[i][c] for i in range(j, m)) * tau
+            for i in range(j, m):
+                r[i][c] -= d * vec[i - j]
+    rk = m if mode == "complete" else k
+    r_out = [[r[i][c] if c >= i else 0.0 for c in range(n)] for i in range(rk if mode == "complete" else k)]
+    if mode == "r":
+        return _array(r_out, dt, (k, n))
+    q = [[1.0 if i == c else 0.0 for c in range(rk)] for i in range(m)]
+    for j in range(k - 1, -1, -1):
+        tau, vec = reflectors[j]
+        if tau == 0.0:
+            continue
+        for c in range(rk):
+            d = sum(vec[i - j] * q[i][c] for i in range(j, m)) * tau
+            for i in range(j, m):
+                q[i][c] -= d * vec[i - j]
+    return QRResult(_array(q, dt, (m, rk)), _array(r_out, dt, (len(r_out), n)))
+
+
+def _svd_parts(rows):
+    """(U columns, S, V columns) of any m x n matrix, reduced."""
+    m, n = len(rows), len(rows[0])
+    if m >= n:
+        u, s, v = _jacobi_svd(rows)
+        return _complete(u, m, n), s, v
+    u, s, v = _jacobi_svd([[rows[i][j] for i in range(m)] for j in range(n)])
+    return v, s, _complete(u, n, m)
+
+
+_NO_VALUE = object()
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
+    """`np.linalg.pinv`: V @ diag(1/S) @ U.T, singular values at most rcond * max(S) dropped."""
+    rows, dt = _matrix(a)
+    m, n = len(rows), len(rows[0])
+    if rcond is None:
+        rcond = 1e-15 if rtol is _NO_VALUE else max(m, n) * _EPS if rtol is None else rtol
+    u, s, v = _svd_parts(rows)
+    cutoff = rcond * (max(s) if s else 0.0)
+    inv = [1.0 / x if x > cutoff else 0.0 for x in s]
+    out = [[sum(v[k][i] * inv[k] * u[k][j] for k in range(len(s))) for j in range(m)] for i in range(n)]
+    return _array(out, dt, (n, m))
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    """`np.linalg.matrix_rank`: singular values above S.max() * max(M, N) * eps."""
+    from .._creation import asarray
+    from .._dtype import int64
+
+    arr = asarray(A)
+    if arr.ndim < 2:
+        return int64(0 if bool((arr == 0).all()) else 1)
+    s = svd(arr, compute_uv=False).tolist()
+    if tol is None:
+        if rtol is None:
+            rtol = max(arr.shape[-2:]) * _EPS
+        tol = (max(s) if s else 0.0) * rtol
+    return int64(sum(1 for x in s if x > tol))
+
+
+def lstsq(a, b, rcond=None):
+    """`np.linalg.lstsq`: the minimum-norm least-squares solution through the SVD,
+    as LAPACK's dgelsd; (x, residuals, rank, singular values)."""
+    from .._creation import asarray
+    from .._dtype import int32
+
+    rows, dt = _matrix(a)
+    m, n = len(rows), len(rows[0])
+    bb = asarray(b)
+    vector = bb.ndim == 1
+    if bb.shape[0] != m:
+        raise LinAlgError("Incompatible dimensions")
+    bt, _ = _float(bb)
+    bcols = [bt.tolist()] if vector else [list(c) for c in zip(*bt.tolist())]
+    if rcond is None:
+        rcond = _EPS * max(m, n)
+    u, s, v = _svd_parts(rows)
+    cutoff = rcond * (max(s) if s else 0.0)
+    rank = sum(1 for x in s if x > cutoff)
+    xs = []
+    for col in bcols:
+        coef = [(_dot(u[k], col) / s[k]) if s[k] > cutoff else 0.0 for k in range(len(s))]
+        xs.append([sum(coef[k] * v[k][i] for k in range(len(s))) for i in range(n)])
+    if rank == n and m > n:
+        res = []
+        for col, x in zip(bcols, xs):
+            r = [col[i] - _dot(rows[i], x) for i in range(m)]
+            res.append(_dot(r, r))
+        residuals = _array(res, dt)
+    else:
+        residuals = _array([], dt)
+    x = _array(xs[0], dt) if vector else _array([list(r) for r in zip(*xs)], dt, (n, len(xs)))
+    return x, residuals, int32(rank), _array(s, dt)
