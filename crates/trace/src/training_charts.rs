@@ -14,6 +14,8 @@
 //! NaN and infinite values are kept and marked, never dropped: a NaN loss
 //! is what a learner most needs to see.
 
+use std::collections::BTreeMap;
+
 use crate::event::{Event, EventKind, TensorId};
 use crate::follow::Fold;
 use crate::memory_chart::{MemoryChart, Span};
@@ -35,8 +37,10 @@ pub struct ParamSeries {
     pub tensor: TensorId,
     /// Its shape.
     pub shape: Vec<usize>,
-    /// The legend's name: `param 2 [16, 1]` (the trace has no Python
-    /// names; leaves are numbered in the order they first got a gradient).
+    /// The legend's name: the parameter's `named_parameters()` name
+    /// (`fc1.weight [16, 1]`), or the program's name for a leaf (`w [3]`);
+    /// `param 2 [16, 1]` for one never named (leaves numbered in the
+    /// order they first got a gradient).
     pub label: String,
     /// The norm of its `.grad` after each step.
     pub points: Vec<Point>,
@@ -89,6 +93,7 @@ impl TrainingSeries {
         &mut self,
         running: Option<(usize, Option<f64>)>,
         grads: &[(TensorId, Vec<usize>, f64)],
+        names: &BTreeMap<TensorId, String>,
     ) {
         let Some((start, loss)) = running else {
             return;
@@ -110,10 +115,14 @@ impl TrainingSeries {
                 Some(param) => param.points.push(point),
                 None => {
                     let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
+                    let name = names
+                        .get(&tensor)
+                        .cloned()
+                        .unwrap_or_else(|| format!("param {}", self.params.len() + 1));
                     self.params.push(ParamSeries {
                         tensor,
                         shape: shape.to_vec(),
-                        label: format!("param {} [{}]", self.params.len() + 1, dims.join(", ")),
+                        label: format!("{name} [{}]", dims.join(", ")),
                         points: vec![point],
                     });
                 }
@@ -161,6 +170,9 @@ pub struct TrainingBuilder {
     running: Option<(usize, Option<f64>)>,
     /// Its gradients so far: (leaf, shape, norm), one per leaf.
     grads: Vec<(TensorId, Vec<usize>, f64)>,
+    /// Leaves' names: a parameter's `named_parameters()` name, else the
+    /// program's first name for it.
+    names: BTreeMap<TensorId, String>,
 }
 
 impl Fold for TrainingBuilder {
@@ -189,8 +201,19 @@ impl Fold for TrainingBuilder {
             EventKind::BackwardEnded if self.depth > 0 => {
                 self.depth -= 1;
                 if self.depth == 0 {
-                    self.series.finish_step(self.running.take(), &self.grads);
+                    self.series
+                        .finish_step(self.running.take(), &self.grads, &self.names);
                 }
+            }
+            EventKind::TensorNamed {
+                tensor,
+                node: None,
+                name,
+                parameter,
+                ..
+            } => {
+                let name = parameter.as_ref().unwrap_or(name);
+                self.names.entry(*tensor).or_insert_with(|| name.clone());
             }
             _ => {}
         }
@@ -202,7 +225,7 @@ impl TrainingBuilder {
     /// trace may end inside it: the program raised there).
     pub fn series(&self) -> TrainingSeries {
         let mut series = self.series.clone();
-        series.finish_step(self.running, &self.grads);
+        series.finish_step(self.running, &self.grads, &self.names);
         series
     }
 }
@@ -704,6 +727,27 @@ mod tests {
         assert_eq!(series.steps_at(0), 0);
         assert_eq!(series.steps_at(2), 1);
         assert_eq!(series.steps_at(t.len()), 2);
+    }
+
+    #[test]
+    fn charts_name_parameters_as_named_parameters() {
+        let named = |tensor, name: &str, parameter: Option<&str>| EventKind::TensorNamed {
+            tensor,
+            storage: tensor,
+            node: None,
+            name: name.into(),
+            parameter: parameter.map(str::to_string),
+        };
+        let mut kinds = vec![
+            named(1, "model.fc1.weight", Some("fc1.weight")),
+            named(2, "w", None),
+            // A later name of the same leaf keeps the first.
+            named(2, "w2", None),
+        ];
+        kinds.extend(step(Some(2.0), [3.0, 4.0]));
+        let series = TrainingSeries::of(&trace(kinds));
+        let labels: Vec<&str> = series.params.iter().map(|p| p.label.as_str()).collect();
+        assert_eq!(labels, ["fc1.weight [1, 1]", "w [2, 1]"]);
     }
 
     #[test]

@@ -20,6 +20,11 @@ const BOX_CENTRE: &str = "75";
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeDetails {
     pub name: String,
+    /// The program's name for what the node made (`y`), or the statement
+    /// that raised for a failed operation.
+    pub label: Option<String>,
+    /// The exception at a failed operation or where backward stopped.
+    pub error: Option<String>,
     pub phase: NodePhase,
     pub saved_bytes: u64,
     /// `name shape bytes` of each saved tensor.
@@ -32,6 +37,8 @@ impl NodeDetails {
     pub fn of(view: &NodeView<'_>) -> Self {
         Self {
             name: view.node.name.clone(),
+            label: view.node.label.clone(),
+            error: view.node.error.clone(),
             phase: view.phase,
             saved_bytes: view.saved_bytes,
             saved: view
@@ -45,8 +52,21 @@ impl NodeDetails {
         }
     }
 
-    /// The short second line in the box.
+    /// The short second line in the box: the program's name for the
+    /// node's tensor first, then its state.
     fn status(&self) -> String {
+        let state = if self.error.is_some() {
+            "raised here".to_string()
+        } else {
+            self.state()
+        };
+        match &self.label {
+            Some(label) => format!("{label} · {state}"),
+            None => state,
+        }
+    }
+
+    fn state(&self) -> String {
         match (self.phase, self.grad_accumulations) {
             (_, Some(0)) => ".grad None".into(),
             (_, Some(1)) => ".grad set".into(),
@@ -68,8 +88,13 @@ impl NodeDetails {
         } else {
             format!("saved: {}", self.saved.join(", "))
         };
+        let error = self
+            .error
+            .as_ref()
+            .map(|e| format!("; {}", e.replace('\n', "; ")))
+            .unwrap_or_default();
         format!(
-            "{}: {}; {}; {}",
+            "{}: {}; {}; {}{error}",
             self.name,
             self.phase.label(),
             self.status(),
@@ -124,9 +149,14 @@ pub fn GraphNodeBox(props: &Props) -> Html {
         }
     };
     let class = match view {
-        Some(view) if !spare => classes!("node", phase_class(view.phase)),
+        Some(view) if !spare => classes!(
+            "node",
+            phase_class(view.phase),
+            view.error.is_some().then_some("failed")
+        ),
         _ => classes!("spare"),
     };
+    let failed = view.is_some_and(|v| v.error.is_some()) && !spare;
     // Placed by one transform, its parts at fixed places inside it: when a
     // node joins the layout and the others shift, each box changes one
     // attribute, not the six coordinates of its rectangle and texts.
@@ -136,7 +166,11 @@ pub fn GraphNodeBox(props: &Props) -> Html {
            data-node={view.map(|v| v.name.clone())} data-phase={view.map(|v| phase_class(v.phase))}
            tabindex={view.map(|_| "0")} role={view.map(|_| "button")}
            aria-label={view.map(NodeDetails::describe)} {onclick} {onkeydown}>
-            <rect width={BOX_WIDTH} height={BOX_HEIGHT} rx="6" />
+            <rect width={BOX_WIDTH} height={BOX_HEIGHT} rx="6"
+                  style={failed.then_some("stroke:#c62828;stroke-width:2.5;fill:#fde0e0")} />
+            if let Some(error) = view.and_then(|v| v.error.clone()).filter(|_| failed) {
+                <title>{ error }</title>
+            }
             <text x={BOX_CENTRE} y="15" class="name">{ view.map(|v| v.name.clone()).unwrap_or_default() }</text>
             <text x={BOX_CENTRE} y="29" class="status">{ view.map(NodeDetails::status).unwrap_or_default() }</text>
         </g>

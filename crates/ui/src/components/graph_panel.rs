@@ -8,9 +8,12 @@ use std::rc::Rc;
 
 use gradscope_trace::group::{COLLAPSE_ABOVE, Expansion, GroupKey};
 use gradscope_trace::memory_chart::bytes_label;
+use gradscope_trace::saved::{SavedDetail, saved_details};
 use gradscope_trace::svg::push_command;
 use gradscope_trace::viewport::{PAN_STEP, Viewport, ZOOM_STEP};
-use gradscope_trace::{EventLog, GraphAt, GraphLayout, LaidEdge, LaidFrame, NodeId, NodePhase};
+use gradscope_trace::{
+    EventLog, FAILED_NODE, GraphAt, GraphLayout, LaidEdge, LaidFrame, NodeId, NodePhase, NodeView,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
@@ -175,8 +178,30 @@ pub fn GraphPanel(props: &Props) -> Html {
     let details = (*selected).and_then(|id| {
         let follow = follow.borrow();
         let view = follow.get().view(id)?;
-        Some(NodeDetails::of(&view).describe())
+        Some(node_details(follow.get(), &view))
     });
+    // The exception on the graph: at the failed operation, or where a
+    // failed backward stopped.
+    let error = {
+        let follow = follow.borrow();
+        let graph = &follow.get().graph;
+        graph
+            .nodes
+            .get(&FAILED_NODE)
+            .filter(|n| n.error.is_some())
+            .or_else(|| graph.nodes.values().find(|n| n.error.is_some()))
+            .map(|n| {
+                let at = match &n.label {
+                    Some(label) if n.id == FAILED_NODE => format!("`{label}` raised"),
+                    Some(label) => format!("backward stopped at {} ({label})", n.name),
+                    None => format!("backward stopped at {}", n.name),
+                };
+                format!(
+                    "{at}: {}",
+                    n.error.clone().unwrap_or_default().replace('\n', " — ")
+                )
+            })
+    };
     html! {
         <section class="panel graph" aria-label="Autograd graph">
             <div class="panel-head">
@@ -209,11 +234,37 @@ pub fn GraphPanel(props: &Props) -> Html {
                     </g>
                 </svg>
             </div>
+            if let Some(text) = error {
+                <p class="graph-error" data-testid="graph-error" role="alert"
+                   style="color:#c62828;margin:4px 8px">{ text }</p>
+            }
             if let Some(text) = details {
                 <p class="node-details" data-testid="node-details">{ text }</p>
             }
         </section>
     }
+}
+
+/// The selected node's details: its box's sentence, then each saved
+/// tensor with the storage it shares, counted once.
+fn node_details(graph: &GraphAt, view: &NodeView<'_>) -> String {
+    let details = NodeDetails::of(view);
+    let saved = saved_details(&graph.graph, view.node.id);
+    if saved.is_empty() {
+        return details.describe();
+    }
+    let counted: u64 = saved.iter().map(SavedDetail::counted_bytes).sum();
+    let listed: Vec<String> = saved.iter().map(|s| s.describe(bytes_label)).collect();
+    let head = match &details.label {
+        Some(label) => format!("{} ({label})", details.name),
+        None => details.name.clone(),
+    };
+    format!(
+        "{head}: {}; saved {} counted once: {}",
+        details.phase.label(),
+        bytes_label(counted),
+        listed.join("; ")
+    )
 }
 
 /// The keys the view answers: + and - zoom about the centre, 0 fits,

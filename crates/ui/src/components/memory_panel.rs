@@ -13,6 +13,7 @@ use gradscope_trace::{Category, EventLog};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use super::memory_live::LiveTensors;
 use crate::follow::use_follow;
 use crate::size::use_width;
 use crate::storage::{MAX_BUDGET_MIB, parse_budget};
@@ -325,6 +326,8 @@ pub fn MemoryPanel(props: &Props) -> Html {
                     </g>
                 </svg>
             </div>
+            <LiveTensors log={props.log.clone()} position={props.position.min(props.log.len())}
+                         device={device.clone()} />
             <ul class="legend" data-testid="memory-legend">
                 { for legend }{ for reserved_legend }
                 if props.on_budget.is_some() {

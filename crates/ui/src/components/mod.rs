@@ -13,6 +13,7 @@ mod graph_panel;
 mod graph_view;
 mod lesson_menu;
 mod lesson_panel;
+mod memory_live;
 mod memory_panel;
 mod rehearsal;
 mod share_bar;

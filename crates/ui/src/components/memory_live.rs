@@ -1,0 +1,107 @@
+//! The tensors alive at the moment the memory view shows, largest first,
+//! each with its category, bytes, name and the program line that made it
+//! (and the learner's lines that called that one): PyTorch's memory
+//! snapshot's stack on hover, for a learner's program. Choosing one puts
+//! the editor's cursor on its line.
+
+use gradscope_trace::EventLog;
+use gradscope_trace::memory_chart::bytes_label;
+use gradscope_trace::origin::{LiveTensor, Origins};
+use wasm_bindgen::JsCast;
+use web_sys::HtmlTextAreaElement;
+use yew::prelude::*;
+
+use crate::follow::use_follow;
+
+/// How many of the largest live tensors are listed.
+const LISTED: usize = 8;
+
+/// Props of [`LiveTensors`].
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub log: EventLog,
+    /// The moment shown: the events applied.
+    pub position: usize,
+    /// The ledger shown (`cpu`, `webgpu`).
+    pub device: String,
+}
+
+/// One row's words: `y · other · 48 B · line 4 ← 12`.
+pub fn row_label(t: &LiveTensor) -> String {
+    format!(
+        "{} · {} · {} · {}",
+        t.name.as_deref().unwrap_or("(unnamed)"),
+        t.category.label(),
+        bytes_label(t.bytes),
+        t.stack_label()
+    )
+}
+
+/// The live tensors at `position`, largest first, as buttons.
+#[function_component]
+pub fn LiveTensors(props: &Props) -> Html {
+    let origins = use_follow::<Origins>(&props.log, props.position);
+    let origins = origins.borrow();
+    let live: Vec<LiveTensor> = origins
+        .get()
+        .largest_first()
+        .into_iter()
+        .filter(|t| t.device == props.device)
+        .take(LISTED)
+        .cloned()
+        .collect();
+    if live.is_empty() {
+        return html! {};
+    }
+    let rows = live.iter().map(|t| {
+        let line = t.line;
+        let onclick = move |_: MouseEvent| {
+            if let Some(line) = line {
+                put_cursor_on_line(line);
+            }
+        };
+        html! {
+            <li>
+                <button type="button" class="live-tensor" data-testid="live-tensor"
+                        data-line={t.line.map(|l| l.to_string())} data-name={t.name.clone()}
+                        data-bytes={t.bytes.to_string()} disabled={t.line.is_none()}
+                        title="put the editor's cursor on the line that made it" {onclick}>
+                    { row_label(t) }
+                </button>
+            </li>
+        }
+    });
+    html! {
+        <div class="live-tensors" data-testid="live-tensors"
+             style="font: 12px ui-monospace, 'DejaVu Sans Mono', monospace; margin: 0.2rem 0">
+            <span>{ "live here, largest first:" }</span>
+            <ul style="list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:0.2rem 0.5rem">
+                { for rows }
+            </ul>
+        </div>
+    }
+}
+
+/// Moves the program editor's cursor to the start of `line` (from 1) and
+/// focuses it.
+fn put_cursor_on_line(line: u32) {
+    let editor = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector("textarea[data-testid=code]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|e| e.dyn_into::<HtmlTextAreaElement>().ok());
+    let Some(editor) = editor else { return };
+    let text = editor.value();
+    // The textarea counts UTF-16 units.
+    let offset: usize = text
+        .split('\n')
+        .take(line.saturating_sub(1) as usize)
+        .map(|l| l.encode_utf16().count() + 1)
+        .sum();
+    let offset = u32::try_from(offset).unwrap_or(u32::MAX);
+    let _ = editor.focus();
+    let _ = editor.set_selection_range(offset, offset);
+}
