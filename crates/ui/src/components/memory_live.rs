@@ -7,7 +7,7 @@
 use gradscope_trace::EventLog;
 use gradscope_trace::memory_chart::bytes_label;
 use gradscope_trace::origin::{LiveTensor, Origins};
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
@@ -83,15 +83,27 @@ pub fn LiveTensors(props: &Props) -> Html {
 }
 
 /// Moves the program editor's cursor to the start of `line` (from 1) and
-/// focuses it.
+/// focuses it: CodeMirror takes a selection set in its lines' elements as
+/// its own (it follows the document's selection); the plain text area,
+/// when CodeMirror failed to load, by offset.
 fn put_cursor_on_line(line: u32) {
-    let editor = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| {
-            d.query_selector("textarea[data-testid=code]")
-                .ok()
-                .flatten()
-        })
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let line_element = document
+        .query_selector(&format!(
+            ".editor-main:not([hidden]) .cm-content > .cm-line:nth-child({line})"
+        ))
+        .ok()
+        .flatten();
+    if let Some(element) = line_element {
+        let _ = select_start_of(&document, &element);
+        return;
+    }
+    let editor = document
+        .query_selector("textarea[data-testid=code]")
+        .ok()
+        .flatten()
         .and_then(|e| e.dyn_into::<HtmlTextAreaElement>().ok());
     let Some(editor) = editor else { return };
     let text = editor.value();
@@ -104,4 +116,32 @@ fn put_cursor_on_line(line: u32) {
     let offset = u32::try_from(offset).unwrap_or(u32::MAX);
     let _ = editor.focus();
     let _ = editor.set_selection_range(offset, offset);
+}
+
+/// Calls `object.name(args...)` (DOM methods whose web-sys features the
+/// page does not build: Range, Selection).
+fn call(object: &JsValue, name: &str, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    let method: js_sys::Function =
+        js_sys::Reflect::get(object, &JsValue::from_str(name))?.dyn_into()?;
+    let args: js_sys::Array = args.iter().copied().collect();
+    method.apply(object, &args)
+}
+
+/// Focuses the editor holding `element` and puts the selection at its start.
+fn select_start_of(
+    document: &web_sys::Document,
+    element: &web_sys::Element,
+) -> Result<(), JsValue> {
+    if let Some(content) = element.parent_element() {
+        call(&content, "focus", &[])?;
+    }
+    let range = call(document, "createRange", &[])?;
+    call(&range, "setStart", &[element, &JsValue::from(0)])?;
+    call(&range, "collapse", &[&JsValue::TRUE])?;
+    let window: JsValue = web_sys::window().map(JsValue::from).unwrap_or_default();
+    let selection = call(&window, "getSelection", &[])?;
+    call(&selection, "removeAllRanges", &[])?;
+    call(&selection, "addRange", &[&range])?;
+    call(element, "scrollIntoView", &[&JsValue::FALSE])?;
+    Ok(())
 }
