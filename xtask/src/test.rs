@@ -266,10 +266,18 @@ fn e2e(ctx: &Ctx) -> Result<()> {
     println!("{}", util::display(&cmd));
     let figures = util::run_with_timeout(&mut cmd, E2E_LIMIT);
 
+    // Names on the graph, memory by line, node details, the graph at the error.
+    let mut cmd = ctx.cmd("node");
+    cmd.arg("tests/e2e/views.mjs")
+        .env("GRADSCOPE_URL", server.url())
+        .env("GRADSCOPE_SHOTS", &out_dir);
+    println!("{}", util::display(&cmd));
+    let views = util::run_with_timeout(&mut cmd, E2E_LIMIT);
+
     let widget = widget_e2e(ctx, &site, &server.url(), &out_dir);
     let engine = engine_e2e(ctx, &server.url());
     drop(server);
-    let failed: Vec<String> = [playground, controls, figures, widget, engine]
+    let failed: Vec<String> = [playground, controls, figures, views, widget, engine]
         .into_iter()
         .filter_map(|result| result.err().map(|err| format!("{err:#}")))
         .collect();
