@@ -1,39 +1,28 @@
-//! `gradscope bench --suite gpu`: the GPU backend's matmul ladder (each
-//! kernel's GFLOP/s, and the fraction of the device's float32 peak when
-//! `--peak-gflops` gives it), and the mlp training step on the GPU beside
-//! the same step on the CPU, and on the GPU with every matmul
-//! register-blocked (before the kernel was chosen by size), measured in
-//! one run. On lavapipe (a CPU
-//! emulating Vulkan) only the ladder's order means anything.
+//! `gradscope bench --suite gpu`: the GPU backend's matmul ladder (every
+//! kernel, the baseline three and the register-tiled family, then the
+//! tuner's choice, per size: GFLOP/s, the fraction of the device's float32
+//! peak when `--peak-gflops` gives it, and the difference from the 16x16
+//! kernel's result), the tuner's choices, and the mlp and a small cnn
+//! training step on the GPU beside the same steps on the CPU and on the
+//! GPU with every matmul the 64x64 register-blocked baseline, measured in
+//! one run (`gradscope_wgpu::bench`, which the `gpu_ladder` example shares).
+//! On lavapipe (a CPU emulating Vulkan) the figures time the host, not a
+//! GPU.
 
 use std::rc::Rc;
 
 use anyhow::{Context, Result};
-use gradscope_core::device::{self, KernelStats, Scope};
-use gradscope_core::{Device, DeviceBackend};
 use serde_json::{Value, json};
-
-use crate::bench::{Mlp, best_of};
 
 /// Options of the gpu suite.
 #[derive(Debug)]
 pub struct GpuOptions {
     /// Square matmul sizes for the ladder.
     pub sizes: Vec<usize>,
-    /// Timed mlp steps per device.
+    /// Timed training steps per device.
     pub runs: usize,
     /// The device's float32 peak, for the ladder's fraction of it.
     pub peak_gflops: Option<f64>,
-}
-
-fn per_step(before: KernelStats, after: KernelStats, steps: usize) -> Value {
-    let steps = steps.max(1) as f64;
-    json!({
-        "kernels": (after.kernels - before.kernels) as f64 / steps,
-        "host_fallbacks": (after.host_fallbacks - before.host_fallbacks) as f64 / steps,
-        "downloads": (after.downloads - before.downloads) as f64 / steps,
-        "uploads": (after.uploads - before.uploads) as f64 / steps,
-    })
 }
 
 /// Runs the suite; the report as JSON.
@@ -47,54 +36,43 @@ pub fn run(options: &GpuOptions) -> Result<Value> {
         .map(|p| {
             json!({
                 "kernel": p.kernel,
+                "tuned": p.tuned,
                 "n": p.n,
                 "runs": p.runs,
                 "ms": p.seconds * 1e3,
                 "gflops": p.gflops,
                 "peak_fraction": options.peak_gflops.map(|peak| p.gflops / peak),
+                "rel_diff_vs_tiled": p.rel_diff_vs_tiled,
             })
         })
         .collect();
-    let gpu = Rc::new(gpu);
-    device::set_gpu(gpu.clone() as Rc<dyn DeviceBackend>);
-
-    let mut cpu = Mlp::new()?;
-    let cpu_s = best_of(options.runs, || cpu.step())?;
-    // The step with every matmul register-blocked, as before the kernel
-    // was chosen by size, beside the step as it runs now.
-    let blocked_s = {
-        let _on = Scope::new(Device::WebGpu);
-        gpu.fix_matmul_kernel(Some(gradscope_wgpu::MatmulKernel::RegisterBlocked));
-        let mut mlp = Mlp::new()?;
-        let best = best_of(options.runs, || mlp.step());
-        gpu.fix_matmul_kernel(None);
-        best?
-    };
-    let (gpu_s, counts) = {
-        let _on = Scope::new(Device::WebGpu);
-        let mut mlp = Mlp::new()?;
-        let before = device::kernel_stats();
-        let best = best_of(options.runs, || mlp.step())?;
-        // best_of runs one warm-up step besides the timed ones.
-        let mut counts = per_step(before, device::kernel_stats(), options.runs + 1);
-        counts["host_fallbacks_by_op"] = json!(
-            device::host_fallbacks_by_op()
-                .into_iter()
-                .map(|(op, n)| (op.to_string(), json!(n)))
-                .collect::<serde_json::Map<_, _>>()
-        );
-        (best, counts)
-    };
+    let tuned: Vec<Value> = gradscope_wgpu::tuned_matmul_kernels()
+        .into_iter()
+        .map(|(adapter, class, kernel)| {
+            json!({
+                "adapter": adapter,
+                "class": format!("{class:?}"),
+                "kernel": kernel.name(),
+            })
+        })
+        .collect();
+    let steps: Vec<Value> = gradscope_wgpu::training_steps(Rc::new(gpu), options.runs)?
+        .iter()
+        .map(|s| {
+            json!({
+                "workload": s.workload,
+                "webgpu_ms_per_step": s.gpu * 1e3,
+                "webgpu_register_blocked_ms_per_step": s.gpu_baseline * 1e3,
+                "cpu_ms_per_step": s.cpu * 1e3,
+            })
+        })
+        .collect();
     Ok(json!({
         "suite": "gpu",
         "adapter": adapter,
         "matmul": ladder,
-        "mlp": {
-            "webgpu_ms_per_step": gpu_s * 1e3,
-            "webgpu_register_blocked_ms_per_step": blocked_s * 1e3,
-            "cpu_ms_per_step": cpu_s * 1e3,
-            "per_step_on_webgpu": counts,
-        },
+        "tuned": tuned,
+        "steps": steps,
     }))
 }
 
@@ -102,30 +80,44 @@ pub fn run(options: &GpuOptions) -> Result<Value> {
 pub fn print(report: &Value) {
     println!("adapter: {}", report["adapter"].as_str().unwrap_or("?"));
     println!(
-        "{:<18}{:>7}{:>12}{:>12}{:>10}",
-        "matmul kernel", "n", "ms", "GFLOP/s", "of peak"
+        "{:<26}{:>7}{:>12}{:>12}{:>10}{:>11}",
+        "matmul kernel", "n", "ms", "GFLOP/s", "of peak", "rel diff"
     );
     for p in report["matmul"].as_array().into_iter().flatten() {
         let peak = p["peak_fraction"]
             .as_f64()
             .map_or("-".to_string(), |f| format!("{:.1}%", f * 100.0));
+        let kernel = p["kernel"].as_str().unwrap_or("?");
+        let name = if p["tuned"].as_bool() == Some(true) {
+            format!("tuned={kernel}")
+        } else {
+            kernel.to_string()
+        };
         println!(
-            "{:<18}{:>7}{:>12.3}{:>12.2}{:>10}",
-            p["kernel"].as_str().unwrap_or("?"),
+            "{name:<26}{:>7}{:>12.3}{:>12.2}{peak:>10}{:>11.2e}",
             p["n"],
             p["ms"].as_f64().unwrap_or(f64::NAN),
             p["gflops"].as_f64().unwrap_or(f64::NAN),
-            peak
+            p["rel_diff_vs_tiled"].as_f64().unwrap_or(f64::NAN),
         );
     }
-    let mlp = &report["mlp"];
-    println!(
-        "mlp step: webgpu {:.3} ms (every matmul register-blocked: {:.3} ms), cpu {:.3} ms (same run); per step on webgpu: {}",
-        mlp["webgpu_ms_per_step"].as_f64().unwrap_or(f64::NAN),
-        mlp["webgpu_register_blocked_ms_per_step"]
-            .as_f64()
-            .unwrap_or(f64::NAN),
-        mlp["cpu_ms_per_step"].as_f64().unwrap_or(f64::NAN),
-        mlp["per_step_on_webgpu"]
-    );
+    for t in report["tuned"].as_array().into_iter().flatten() {
+        println!(
+            "tuned on {}: {} -> {}",
+            t["adapter"].as_str().unwrap_or("?"),
+            t["class"].as_str().unwrap_or("?"),
+            t["kernel"].as_str().unwrap_or("?")
+        );
+    }
+    for s in report["steps"].as_array().into_iter().flatten() {
+        println!(
+            "{} step: webgpu {:.3} ms (every matmul register-blocked: {:.3} ms), cpu {:.3} ms (same run)",
+            s["workload"].as_str().unwrap_or("?"),
+            s["webgpu_ms_per_step"].as_f64().unwrap_or(f64::NAN),
+            s["webgpu_register_blocked_ms_per_step"]
+                .as_f64()
+                .unwrap_or(f64::NAN),
+            s["cpu_ms_per_step"].as_f64().unwrap_or(f64::NAN),
+        );
+    }
 }

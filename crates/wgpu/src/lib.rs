@@ -21,6 +21,8 @@ mod gather;
 mod index;
 mod launch;
 mod matmul;
+mod matmul_tiled;
+mod matmul_tuner;
 mod nll;
 mod oneshot;
 mod pipeline;
@@ -31,9 +33,11 @@ mod unary;
 
 pub use alloc::MemoryStats;
 #[cfg(not(target_arch = "wasm32"))]
-pub use bench::{LadderPoint, matmul_ladder};
+pub use bench::{LadderPoint, StepTimes, matmul_ladder, matmul_ladder_of, training_steps};
 pub use buffer::GpuBuffer;
 pub use copy::ScatterPart;
 pub use device::GpuDevice;
-pub use matmul::MatmulKernel;
+pub use matmul::{MatmulKernel, matmul_sources};
+pub use matmul_tiled::{TILE_SHAPES, TileShape, WEBGPU_DEFAULT_SHAPES};
+pub use matmul_tuner::{SizeClass, pick_fastest, tuned_matmul_kernels};
 pub use pipeline::{STRIDED_PRELUDE, shader_source};
