@@ -10,8 +10,8 @@ import math as _math
 __version__ = "2.4.6"
 
 from ._dtype import (  # noqa: F401
-    dtype, generic, number, floating, integer, signedinteger,
-    float64, float32, int64, int32, bool_, True_, False_,
+    dtype, generic, number, floating, integer, signedinteger, unsignedinteger,
+    float64, float32, float16, int64, int32, int16, int8, uint8, uint64, bool_, True_, False_,
 )
 from ._ndarray import ndarray  # noqa: F401
 from ._creation import (  # noqa: F401
@@ -57,6 +57,11 @@ double = float64
 single = float32
 int_ = intp = long = int64
 intc = int32
+half = float16
+short = int16
+byte = int8
+ubyte = uint8
+uint = uintp = ulong = uint64
 pi = _math.pi
 e = _math.e
 inf = _math.inf
@@ -77,9 +82,9 @@ def __getattr__(name):
         return importlib.import_module("numpy.testing")
     if name in _REMOVED:
         raise AttributeError(f"`np.{name}` was removed in the NumPy 2.0 release. Use `{_REMOVED[name]}` instead.")
-    if name in ("float16", "half", "int8", "int16", "uint8", "uint16", "uint32", "uint64", "complex64",
-                "complex128", "longdouble"):
-        raise AttributeError(f"gradscope's numpy has no {name} arrays (only float64, float32, int64, int32 and bool)")
+    if name in ("uint16", "uint32", "complex64", "complex128", "longdouble"):
+        raise AttributeError(f"gradscope's numpy has no {name} arrays (only float64, float32, float16, int64, "
+                             "int32, int16, int8, uint8, uint64 and bool)")
     raise AttributeError(f"module 'numpy' has no attribute '{name}'")
 
 
@@ -100,7 +105,8 @@ def result_type(*arrays_and_dtypes):
 def issubdtype(arg1, arg2):
     from ._dtype import _as_dtype
 
-    kinds = {floating: "f", integer: "i", signedinteger: "i", number: "if", generic: "bif"}
+    kinds = {floating: "f", integer: "iu", signedinteger: "i", unsignedinteger: "u", number: "iuf",
+             generic: "biuf"}
     d = _as_dtype(arg1)
     if arg2 in kinds:
         return d.kind in kinds[arg2]
@@ -115,7 +121,13 @@ class finfo:
 
         d = _as_dtype(dtype)
         self.dtype = d
-        if d.name == "float32":
+        if d.name == "float16":
+            self.eps = float16(0.000977)
+            self.max = float16(65504.0)
+            self.min = float16(-65504.0)
+            self.tiny = self.smallest_normal = float16(6.104e-05)
+            self.precision, self.bits, self.resolution = 3, 16, float16(0.001)
+        elif d.name == "float32":
             self.eps = float32(1.1920929e-07)
             self.max = float32(3.4028235e38)
             self.min = float32(-3.4028235e38)
@@ -138,8 +150,11 @@ class iinfo:
         d = _as_dtype(int_type)
         self.dtype = d
         self.bits = d.itemsize * 8
-        self.max = 2 ** (self.bits - 1) - 1
-        self.min = -(2 ** (self.bits - 1))
+        if d.kind == "u":
+            self.min, self.max = 0, 2 ** self.bits - 1
+        else:
+            self.max = 2 ** (self.bits - 1) - 1
+            self.min = -(2 ** (self.bits - 1))
 
 
 def errstate(**kwargs):

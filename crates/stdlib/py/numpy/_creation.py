@@ -137,8 +137,8 @@ def _from_python(obj, dt):
     t = t.reshape(tuple(shape))
     if target is not src:
         t = _convert(t, src, target)
-    elif target is _d.int32_dtype:
-        t = _convert(t, int64_dtype, target)
+    else:
+        t = _d.fit(t, target)
     return _wrap(t, target)
 
 

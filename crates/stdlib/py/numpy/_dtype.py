@@ -1,9 +1,10 @@
 """NumPy's dtypes and scalar types over the engine's tensor dtypes.
 
-The engine has float64, float32, int64 and bool tensors. int32 arrays are
-held in int64 tensors and labelled int32: values are wrapped to 32 bits when
-an array is cast to int32, not after each arithmetic operation (NumPy wraps
-every overflowing int32 result).
+The engine has float64, float32, int64 and bool tensors. The narrower
+integers (int32, int16, int8, uint8) and uint64 are held in int64 tensors
+and labelled; float16 in float32 tensors. `fit` brings a result back into
+its dtype after each operation: integers wrap around as NumPy's do on
+overflow, float16 values are rounded to half precision.
 """
 
 import torch
@@ -82,15 +83,25 @@ class dtype:
 
     @property
     def num(self):
-        return {"bool": 0, "int32": 5, "int64": 7, "float32": 11, "float64": 12}[self.name]
+        return {"bool": 0, "int8": 1, "uint8": 2, "int16": 3, "int32": 5, "int64": 7, "uint64": 8, "float16": 23,
+                "float32": 11, "float64": 12}[self.name]
 
 
 # rank orders kinds for promotion: bool < integers < floats.
 bool_dtype = dtype._make("bool", "b", 1, "?", "|b1", torch.bool, 0)
+int8_dtype = dtype._make("int8", "i", 1, "b", "|i1", torch.int64, 1)
+uint8_dtype = dtype._make("uint8", "u", 1, "B", "|u1", torch.int64, 1)
+int16_dtype = dtype._make("int16", "i", 2, "h", "<i2", torch.int64, 1)
 int32_dtype = dtype._make("int32", "i", 4, "i", "<i4", torch.int64, 1)
 int64_dtype = dtype._make("int64", "i", 8, "l", "<i8", torch.int64, 2)
+uint64_dtype = dtype._make("uint64", "u", 8, "L", "<u8", torch.int64, 2)
+float16_dtype = dtype._make("float16", "f", 2, "e", "<f2", torch.float32, 3)
 float32_dtype = dtype._make("float32", "f", 4, "f", "<f4", torch.float32, 3)
 float64_dtype = dtype._make("float64", "f", 8, "d", "<f8", torch.float64, 4)
+_SIGNED = {1: int8_dtype, 2: int16_dtype, 4: int32_dtype, 8: int64_dtype}
+_FLOATS = {2: float16_dtype, 4: float32_dtype, 8: float64_dtype}
+# The float that holds every value of an integer of this many bytes.
+_FLOAT_FOR_INT = {1: 2, 2: 4, 4: 8, 8: 8}
 
 _ALIASES = {
     "float64": float64_dtype, "f8": float64_dtype, "d": float64_dtype, "double": float64_dtype,
@@ -103,6 +114,11 @@ _ALIASES = {
     "int32": int32_dtype, "i4": int32_dtype, "i": int32_dtype, "<i4": int32_dtype,
     "intc": int32_dtype,
     "bool": bool_dtype, "?": bool_dtype, "b1": bool_dtype, "bool_": bool_dtype, "|b1": bool_dtype,
+    "int8": int8_dtype, "i1": int8_dtype, "b": int8_dtype, "|i1": int8_dtype, "byte": int8_dtype,
+    "uint8": uint8_dtype, "u1": uint8_dtype, "B": uint8_dtype, "|u1": uint8_dtype, "ubyte": uint8_dtype,
+    "int16": int16_dtype, "i2": int16_dtype, "h": int16_dtype, "<i2": int16_dtype, "short": int16_dtype,
+    "uint64": uint64_dtype, "u8": uint64_dtype, "<u8": uint64_dtype, "L": uint64_dtype, "uint": uint64_dtype,
+    "float16": float16_dtype, "f2": float16_dtype, "e": float16_dtype, "<f2": float16_dtype, "half": float16_dtype,
 }
 
 _FROM_TORCH = {torch.float64: float64_dtype, torch.float32: float32_dtype,
@@ -157,23 +173,82 @@ def promote(a, b):
     """NumPy 2's promotion of two array dtypes (`np.result_type`)."""
     if a is b:
         return a
-    if a._rank > b._rank:
-        a, b = b, a
-    # An integer meets float32: float64 holds every int32 and int64 closer.
-    if b is float32_dtype and a.kind == "i":
-        return float64_dtype
-    return b
+    ka, kb = a.kind, b.kind
+    if ka == "b":
+        return b
+    if kb == "b":
+        return a
+    if ka == "f" and kb == "f":
+        return a if a.itemsize >= b.itemsize else b
+    if ka == "f" or kb == "f":
+        # An integer meets a float: the float that holds all the integer's values.
+        f, i = (a, b) if ka == "f" else (b, a)
+        need = _FLOAT_FOR_INT[i.itemsize]
+        return f if f.itemsize >= need else _FLOATS[need]
+    if ka == kb:
+        return a if a.itemsize >= b.itemsize else b
+    u, signed = (a, b) if ka == "u" else (b, a)
+    if signed.itemsize > u.itemsize:
+        return signed
+    return _SIGNED.get(2 * u.itemsize, float64_dtype)
+
+
+def _bounds(dt):
+    bits = 8 * dt.itemsize
+    if dt.kind == "u":
+        return 0, (1 << bits) - 1
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
 
 
 def weak_result(array_dtype, value):
-    """The dtype of array op Python scalar: Python numbers are weak (NEP 50)."""
+    """The dtype of array op Python scalar: Python numbers are weak (NEP 50);
+    an integer the array's dtype cannot hold is NumPy's OverflowError."""
     if isinstance(value, bool):
         return array_dtype
     if isinstance(value, int):
-        return int64_dtype if array_dtype is bool_dtype else array_dtype
+        if array_dtype is bool_dtype:
+            return int64_dtype
+        if array_dtype.kind in "iu" and array_dtype.itemsize < 8 or array_dtype.kind == "u":
+            lo, hi = _bounds(array_dtype)
+            if not lo <= value <= hi:
+                raise OverflowError(f"Python integer {value} out of bounds for {array_dtype.name}")
+        return array_dtype
     if isinstance(value, float):
         return array_dtype if array_dtype.kind == "f" else float64_dtype
     return None
+
+
+def fit(t, dt):
+    """The engine tensor `t` (already in `dt`'s engine dtype) brought into
+    `dt`: narrow integers wrapped to their bits, float16 rounded to half."""
+    bits = _WRAP_BITS.get(dt)
+    if bits is not None:
+        if dt.kind == "u":
+            return t % (1 << bits)
+        half = 1 << (bits - 1)
+        return (t + half) % (1 << bits) - half
+    if dt is float16_dtype:
+        return _round_half(t)
+    return t
+
+
+def _round_half(t):
+    """float32 values rounded to the nearest float16 (ties to even), the
+    overflowing ones to infinity, as a cast to float16 rounds."""
+    x = t.double()
+    mag = x.abs()
+    # The exponent of each value, corrected where log2 rounds across a power of 2.
+    e = mag.clamp(min=2.0 ** -24).log2().floor()
+    e = torch.where(mag < 2.0 ** e, e - 1, e)
+    e = torch.where(mag >= 2.0 ** (e + 1), e + 1, e)
+    step = 2.0 ** (e.clamp(min=-14.0) - 10)
+    r = (x / step).round() * step
+    r = torch.where(r.abs() >= 65520.0, r.sign() * float("inf"), r)
+    r = torch.where(x != x, x, r)
+    return r.to(torch.float32)
+
+
+_WRAP_BITS = {}
 
 
 # ---- scalar types -------------------------------------------------------
@@ -387,6 +462,81 @@ class int32(int, signedinteger):
     __hash__ = int.__hash__
 
 
+def _int_scalar(name, bits, unsigned=False):
+    """A NumPy integer scalar type (`np.int8`, `np.uint8`, ...): a Python int
+    wrapped to its bits."""
+
+    def __new__(cls, value=0):
+        v = _to_int(value)
+        v = v % (1 << bits) if unsigned else _wrap(v, bits)
+        return int.__new__(cls, v)
+
+    def __repr__(self):
+        return f"np.{name}({int.__repr__(self)})"
+
+    def __str__(self):
+        return int.__repr__(self)
+
+    base = unsignedinteger if unsigned else signedinteger
+    return type(name, (int, base), {"__module__": "numpy", "__new__": __new__, "__repr__": __repr__,
+                                    "__str__": __str__, "__hash__": int.__hash__, "_py": int})
+
+
+class unsignedinteger(integer):
+    __module__ = "numpy"
+
+
+int8 = _int_scalar("int8", 8)
+int16 = _int_scalar("int16", 16)
+uint8 = _int_scalar("uint8", 8, unsigned=True)
+uint64 = _int_scalar("uint64", 64, unsigned=True)
+int8._np_dtype, int16._np_dtype, uint8._np_dtype, uint64._np_dtype = (int8_dtype, int16_dtype, uint8_dtype,
+                                                                      uint64_dtype)
+
+
+def _float16_shortest(value):
+    """The shortest decimal digits that read back as this float16."""
+    import struct
+
+    if value != value or value in (float("inf"), float("-inf")) or value == 0:
+        return float(value)
+    bits = struct.pack("<e", value)
+    for digits in range(1, 7):
+        text = "%.*e" % (digits - 1, value)
+        try:
+            if struct.pack("<e", float(text)) == bits:
+                return float(text)
+        except OverflowError:  # a candidate past float16's largest value
+            continue
+    return float(value)
+
+
+class float16(float, floating):
+    """`np.float16`: held as the Python float of the float16 value."""
+
+    __module__ = "numpy"
+    _np_dtype = float16_dtype
+    _py = float
+
+    def __new__(cls, value=0.0):
+        import struct
+
+        v = _to_float(value)
+        try:
+            v = struct.unpack("<e", struct.pack("<e", v))[0]
+        except (OverflowError, struct.error):
+            v = float("inf") if v > 0 else float("-inf")
+        return float.__new__(cls, v)
+
+    def __repr__(self):
+        return f"np.float16({self.__str__()})"
+
+    def __str__(self):
+        return float.__repr__(_float16_shortest(float(self)))
+
+    __hash__ = float.__hash__
+
+
 class bool_(generic):
     """`np.bool_` (`np.bool`): `np.True_` and `np.False_`."""
 
@@ -477,7 +627,8 @@ def _wrap(v, bits):
     return (v + half) % (1 << bits) - half
 
 
-for _cls in (float64, float32, int64, int32):
+for _cls in (float64, float32, float16, int64, int32, int16, int8, uint8, uint64):
     _scalar_ops(_cls, _scalar_result)
     _cls._np_dtype.type = _cls
 bool_dtype.type = bool_
+_WRAP_BITS.update({int32_dtype: 32, int16_dtype: 16, int8_dtype: 8, uint8_dtype: 8})

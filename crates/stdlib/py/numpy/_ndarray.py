@@ -8,7 +8,7 @@ as NumPy's do, and `torch.from_numpy` hands out the same storage.
 import torch
 
 from . import _dtype as _d
-from ._dtype import float64_dtype, int64_dtype, bool_dtype, int32_dtype, promote, weak_result
+from ._dtype import float64_dtype, int64_dtype, bool_dtype, int8_dtype, promote, weak_result
 
 _Tensor = torch.Tensor
 
@@ -80,7 +80,7 @@ def _binary(name, kind="arith"):
         rd = _result_dtype(self._dtype, theirs, value)
         if kind == "div" and rd.kind != "f":
             rd = float64_dtype
-        if kind == "pow" and rd.kind == "i" and _has_negative(value):
+        if kind == "pow" and rd.kind in "iu" and _has_negative(value):
             raise ValueError("Integers to negative integer powers are not allowed.")
         a = _cast(self._t, rd)
         b = _cast(value, rd) if isinstance(value, _Tensor) else value
@@ -93,6 +93,8 @@ def _binary(name, kind="arith"):
 
                 return _d.float64(math.pow(float(a.item()), float(b))) if False else \
                     _wrap(torch.tensor(math.pow(float(a.item()), float(b)), dtype=a.dtype), rd)
+        if rd is bool_dtype and kind != "cmp":
+            return _bool_arithmetic(name, a, b)
         try:
             out = getattr(a, name)(b)
         except RuntimeError:
@@ -102,9 +104,7 @@ def _binary(name, kind="arith"):
                    _broadcast_error(self._t.shape, value.shape)) from None
         if kind == "cmp":
             return _wrap(out, bool_dtype)
-        if rd is bool_dtype and out.dtype != torch.bool:
-            rd = _d.from_torch(out.dtype)
-        return _wrap(out, rd)
+        return _wrap(_d.fit(out, rd), rd)
 
     op.__name__ = name
     return op
@@ -172,6 +172,25 @@ def _with_tensor(name, array, t):
     return NotImplemented
 
 
+def _bool_arithmetic(name, a, b):
+    """NumPy's bool arithmetic: + is or, * is and, - is refused."""
+    op = name.strip("_")
+    op = op[1:] if op.startswith("r") else op
+    if not isinstance(b, _Tensor):
+        b = torch.tensor(bool(b))
+    if op in ("add", "or"):
+        return _wrap(a.logical_or(b), bool_dtype)
+    if op in ("mul", "and"):
+        return _wrap(a.logical_and(b), bool_dtype)
+    if op == "xor":
+        return _wrap(a.logical_xor(b), bool_dtype)
+    if op == "sub":
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                        "operator, or the logical_xor function instead.")
+    out = getattr(a.to(torch.int64), name)(b.to(torch.int64))
+    return _wrap(out, int8_dtype if out.dtype == torch.int64 else _d.from_torch(out.dtype))
+
+
 def _broadcast_error(a, b):
     def text(shape):
         return "(" + ",".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
@@ -209,10 +228,12 @@ def _inplace(name, method):
         b = _cast(value, rd) if isinstance(value, _Tensor) else value
         if rd is self._dtype:
             getattr(self._t, method)(b)
+            if self._dtype in _d._WRAP_BITS or self._dtype is _d.float16_dtype:
+                self._t.copy_(_d.fit(self._t, self._dtype))
         else:
             a = _cast(self._t, rd)
             result = getattr(a, method.rstrip("_"))(b)
-            self._t.copy_(result.to(self._t.dtype))
+            self._t.copy_(_convert(result, rd, self._dtype))
         return self
 
     op.__name__ = name
@@ -220,7 +241,7 @@ def _inplace(name, method):
 
 
 def _can_cast_same_kind(src, dst):
-    order = {"b": 0, "i": 1, "f": 2}
+    order = {"b": 0, "u": 1, "i": 1, "f": 2}
     return order[src.kind] <= order[dst.kind]
 
 
@@ -369,7 +390,7 @@ class ndarray:
         return int(self._t.item())
 
     def __index__(self):
-        if self._t.dim() != 0 or self._dtype.kind not in "ib":
+        if self._t.dim() != 0 or self._dtype.kind not in "iub":
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return int(self._t.item())
 
@@ -427,7 +448,7 @@ class ndarray:
         else:
             if hasattr(value, "item"):
                 value = value.item()
-            if self._dtype.kind == "i" and isinstance(value, float):
+            if self._dtype.kind in "iu" and isinstance(value, float):
                 value = int(value)
             v = value
         try:
@@ -579,10 +600,9 @@ def _convert(t, src, dst):
     """The tensor of `t` (holding `src` values) as `dst` values, NumPy's cast."""
     if src is dst:
         return t
-    out = t.to(dst._torch)
-    if dst is int32_dtype:
-        out = ((out + 2**31) % 2**32) - 2**31
-    return out
+    if dst is _d.float16_dtype:
+        return _d._round_half(t)
+    return _d.fit(t.to(dst._torch), dst)
 
 
 class _Flags:

@@ -69,8 +69,22 @@ class printoptions:
 # ---- digits -------------------------------------------------------------
 
 def _shortest(x, is32):
-    """Shortest round-trip digits of x as (sign, digits, exponent): value = 0.digits * 10**exponent."""
-    if is32:
+    """Shortest round-trip digits of x as (sign, digits, exponent): value = 0.digits * 10**exponent.
+    `is32` is True for float32, 16 for float16."""
+    if is32 == 16 and is32 is not True:
+        bits = struct.pack("<e", x)
+        text = None
+        for n in range(1, 7):
+            candidate = "%.*e" % (n - 1, x)
+            try:
+                if struct.pack("<e", float(candidate)) == bits:
+                    text = candidate
+                    break
+            except OverflowError:  # a candidate past float16's largest value
+                continue
+        if text is None:
+            text = "%.5e" % x
+    elif is32:
         bits = struct.pack("<f", x)
         text = None
         for n in range(1, 10):
@@ -146,7 +160,7 @@ def _scientific(x, precision, is32):
 def format_float_positional(x, precision=None, unique=True, fractional=True, trim="k",
                             sign=False, pad_left=None, pad_right=None, min_digits=None):
     """`np.format_float_positional` (unique digits; trim 'k', '.', '0', '-')."""
-    is32 = getattr(x, "dtype", None) is not None and x.dtype.name == "float32"
+    is32 = _IS32.get(x.dtype.name, False) if getattr(x, "dtype", None) is not None else False
     x = float(x)
     if x != x:
         return "nan"
@@ -175,7 +189,7 @@ def format_float_positional(x, precision=None, unique=True, fractional=True, tri
 def format_float_scientific(x, precision=None, unique=True, trim="k", sign=False,
                             pad_left=None, exp_digits=None, min_digits=None):
     """`np.format_float_scientific`."""
-    is32 = getattr(x, "dtype", None) is not None and x.dtype.name == "float32"
+    is32 = _IS32.get(x.dtype.name, False) if getattr(x, "dtype", None) is not None else False
     x = float(x)
     ip, fp, exp = _scientific(x, -1 if precision is None else precision, is32)
     if min_digits is not None and len(fp) < min_digits:
@@ -207,7 +221,8 @@ class _FloatFormat:
         self.exp = False
         if nonzero:
             hi, lo = max(nonzero), min(nonzero)
-            cutoff = 1e6 if is32 else 1e8
+            # 10 ** min(8, finfo(dtype).precision), as NumPy 2.4 cuts off.
+            cutoff = 1e3 if is32 == 16 and is32 is not True else 1e6 if is32 else 1e8
             if hi >= cutoff or (not opts["suppress"] and (lo < 0.0001 or hi / lo > 1000.0)):
                 self.exp = True
         fixed = floatmode == "fixed"
@@ -253,14 +268,19 @@ class _FloatFormat:
             return " " * (self.pad_left + self.pad_right + 1 - len(ret)) + ret
         if self.exp:
             ip, fp, exp = _scientific(x, self.precision, self.is32)
-            fp += "0" * (self.min_digits - len(fp))
+            if len(fp) < self.min_digits:
+                # Dragon4's min_digits: the value's own further digits, not zeros
+                # (float16 0.1 is 9.998e-02 beside 3.333e-01).
+                mant, _, e = ("%.*e" % (self.min_digits, abs(x))).partition("e")
+                ip, fp, exp = ip[:-1] + mant[0], mant[2:], int(e)
             if self.sign == "+" and not ip.startswith("-"):
                 ip = "+" + ip
             e = str(abs(exp)).rjust(self.exp_size, "0")
             return " " * (self.pad_left - len(ip)) + ip + "." + fp + "e" + ("-" if exp < 0 else "+") + e
         ip, fp = _positional(x, self.precision, self.is32)
         if self.min_digits and len(fp) < self.min_digits:
-            fp += "0" * (self.min_digits - len(fp))
+            whole, _, fp = ("%.*f" % (self.min_digits, abs(x))).partition(".")
+            ip = ("-" if ip.startswith("-") else "") + whole
         if self.sign == "+" and not ip.startswith("-"):
             ip = "+" + ip
         elif self.sign == " " and not ip.startswith("-"):
@@ -397,11 +417,14 @@ def _format_nested(nested, ndim, fmt, width, next_prefix, sep, summary):
     return rec(nested, 0, next_prefix, width)
 
 
+_IS32 = {"float32": True, "float16": 16}
+
+
 def _formatter_for(a, values, opts):
     kind = a._dtype.kind
     if kind == "f":
-        return _FloatFormat(values, a._dtype.name == "float32", opts)
-    if kind == "i":
+        return _FloatFormat(values, _IS32.get(a._dtype.name, False), opts)
+    if kind in "iu":
         return _IntFormat(values, opts)
     if kind == "b":
         return _BoolFormat(a.ndim == 0)

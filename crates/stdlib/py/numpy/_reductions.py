@@ -112,7 +112,7 @@ def _result(t, dt, axes, ndim, keepdims, out):
         return out
     if t.dim() == 0:
         return dt.type(t.item())
-    return _wrap(t, dt)
+    return _wrap(_d.fit(t, dt), dt)
 
 
 def _asarray(a):
@@ -124,6 +124,8 @@ def _asarray(a):
 
 
 def _sum_dtype(dt):
+    if dt.kind == "u":
+        return _d.uint64_dtype
     return int64_dtype if dt.kind in "bi" else dt
 
 

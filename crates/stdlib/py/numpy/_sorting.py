@@ -73,7 +73,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 def bincount(x, weights=None, minlength=0):
     """`np.bincount`."""
     a = _asarray(x)
-    if a._dtype.kind not in "ib":
+    if a._dtype.kind not in "iub":
         raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'")
     t = a._t.to(torch.int64).reshape(-1)
     if t.numel() and bool((t < 0).any()):

@@ -64,7 +64,7 @@ def astype(a, dt):
 
     if dt.kind == "U":
         return a.copy()
-    parse = {"f": float, "i": int, "b": lambda s: bool(s)}[dt.kind]
+    parse = {"f": float, "i": int, "u": int, "b": lambda s: bool(s)}[dt.kind]
     vocab = a._dtype._vocab
     used = set(a._t.reshape(-1).tolist())
     try:

@@ -30,11 +30,11 @@ def _finish(t, dt, scalar, out):
     if out is not None:
         if isinstance(out, tuple):
             out = out[0]
-        out._t.copy_(_convert(t, dt, out._dtype) if dt is not out._dtype else t)
+        out._t.copy_(_convert(t, dt, out._dtype) if dt is not out._dtype else _d.fit(t, dt))
         return out
     if scalar:
         return dt.type(t.item())
-    return _wrap(t, dt)
+    return _wrap(_d.fit(t, dt), dt)
 
 
 class ufunc:
@@ -234,7 +234,7 @@ def _same_unary(name, method=None, bool_ok=True):
         a, scalar = _arr(x)
         dt = a._dtype
         if dt is bool_dtype and not bool_ok:
-            dt = _d.int8_dtype if False else int64_dtype
+            dt = _d.int8_dtype
         t = getattr(_cast(a._t, dt), method)()
         return _finish(t, dt, scalar, out)
 
@@ -323,7 +323,7 @@ bitwise_or = _binary("bitwise_or", "__or__")
 
 def _power(x1, x2, out=None, where=True, dtype=None):
     a, b, rd, scalar = _binary_dtype(x1, x2)
-    if rd.kind == "i" and bool((b < 0).any()):
+    if rd.kind in "iu" and bool((b < 0).any()):
         raise ValueError("Integers to negative integer powers are not allowed.")
     return _finish(_cast(a, rd).pow(_cast(b, rd)), rd, scalar, out)
 

@@ -91,7 +91,7 @@ def _compare(comparison, x, y, err_msg="", header="", precision=6, equal_nan=Tru
         label = "Mismatch at index:" if n == 1 else "Mismatch at indices:" if n <= 5 else \
             "First 5 mismatches are at indices:"
         remarks.append(f"{label}\n{lines}")
-    if x.dtype.kind in "if" and y.dtype.kind in "if":
+    if x.dtype.kind in "iuf" and y.dtype.kind in "iuf":
         error = abs(x - y)
         remarks.append("Max absolute difference among violations: "
                        + _array2string(np.max(error[invalids])))
