@@ -271,8 +271,9 @@ pub fn svg(events: &[Event]) -> String {
     let layout = GraphLayout::of(&graph_to_draw(events));
     let band = 14.0;
     // The exception goes under the picture, where it covers no node,
-    // wrapped to its width (a monospace character is 6 px at size 10).
-    let columns = ((layout.width / 6.0) as usize).max(40);
+    // wrapped to its width or 80 columns, the picture widened to fit (a
+    // monospace character is about 6 px at size 10).
+    let columns = ((layout.width / 6.0) as usize).max(80);
     let error_lines: Vec<String> = layout
         .nodes
         .iter()
@@ -281,9 +282,12 @@ pub fn svg(events: &[Event]) -> String {
         .flat_map(|line| wrap(line, columns))
         .collect();
     let height = layout.height + band * (4.0 + error_lines.len() as f64);
+    let widest = error_lines.iter().map(|l| l.chars().count()).max();
+    let width = layout
+        .width
+        .max(widest.map_or(0.0, |n| n as f64 * 6.2 + 8.0));
     let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{height}\" viewBox=\"0 0 {w} {height}\" font-family=\"monospace\" font-size=\"10\">\n",
-        w = layout.width
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"monospace\" font-size=\"10\">\n"
     );
     out.push_str("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\"/></marker></defs>\n");
     for edge in &layout.edges {
