@@ -78,3 +78,24 @@ try:
 except RuntimeError as e:
     print("RuntimeError:", e)
 print(torch.rand(2, 3, 10, 10, device="meta").dtype, nn.Conv2d(3, 5, 2, device="meta")(torch.rand(2, 3, 10, 10, device="meta")))
+
+# Operators compute shapes too.
+x = torch.randn(3, 4, device="meta", requires_grad=True)
+t = torch.randn(4, device="meta")
+for e in ["x + 1", "1 + x", "x + t", "x - 1", "1 - x", "x * 2", "2 / x", "x / t", "x ** 2", "x ** t", "2 ** x",
+          "x @ torch.randn(4, 5, device='meta')", "torch.randn(4, device='meta') @ x.t()", "x > 0", "-x", "abs(x)",
+          "x.detach().long() + 1", "x.double() * 2", "torch.randn(2, 1, 4, device='meta') * x"]:
+    r = eval(e)
+    print(e, tuple(r.shape), r.dtype, r.is_meta, r.grad_fn.name() if r.grad_fn is not None else None)
+y = torch.randn(3, 4, device="meta")
+y += 1
+y *= t
+print(y)
+try:
+    x + torch.randn(5, device="meta")
+except RuntimeError as e:
+    print("RuntimeError:", e)
+try:
+    y += torch.randn(2, 3, 4, device="meta")
+except RuntimeError as e:
+    print("RuntimeError:", e)

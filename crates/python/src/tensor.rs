@@ -161,9 +161,11 @@ fn binary_op(
     a: &PyObject,
     b: &PyObject,
     vm: &VirtualMachine,
-    op: Binary,
-    reflected: Binary,
+    (name, op, reflected): (&'static str, Binary, Binary),
 ) -> PyResult {
+    if is_meta(a) || is_meta(b) {
+        return meta_call(name, a, b, vm);
+    }
     let result = if let Some(x) = a.downcast_ref::<PyTensor>() {
         let Some(y) = operand(&b.to_owned(), vm)? else {
             return Ok(vm.ctx.not_implemented());
@@ -182,13 +184,34 @@ fn binary_op(
     wrap_result(result, vm)
 }
 
+/// Whether `obj` is a meta tensor (`device='meta'`), whose operators
+/// compute shapes only, in `torch._meta`.
+fn is_meta(obj: &PyObject) -> bool {
+    obj.downcast_ref::<PyTensor>()
+        .is_some_and(|t| t.tensor.is_meta())
+}
+
+/// `torch._meta.<function>(name, a, b)`: an operator with a meta operand.
+fn meta_call(name: &'static str, a: &PyObject, b: &PyObject, vm: &VirtualMachine) -> PyResult {
+    let (function, name) = match name.strip_suffix('_') {
+        Some(op) => ("inplace", op),
+        None => ("binary", name),
+    };
+    let meta = vm.import("torch", 0)?.get_attr("_meta", vm)?;
+    meta.get_attr(function, vm)?
+        .call((vm.ctx.new_str(name), a.to_owned(), b.to_owned()), vm)
+}
+
 /// An in-place operator (`x += y`): returns `x` itself.
 fn inplace_op(
     a: &PyObject,
     b: &PyObject,
     vm: &VirtualMachine,
-    op: fn(&Tensor, &Tensor) -> Result<Tensor>,
+    (name, op): (&'static str, Binary),
 ) -> PyResult {
+    if is_meta(a) || is_meta(b) {
+        return meta_call(name, a, b, vm);
+    }
     let (Some(x), Some(y)) = (a.downcast_ref::<PyTensor>(), operand(&b.to_owned(), vm)?) else {
         return Ok(vm.ctx.not_implemented());
     };
@@ -197,7 +220,15 @@ fn inplace_op(
     Ok(a.to_owned())
 }
 
-fn unary_op(a: &PyObject, vm: &VirtualMachine, op: fn(&Tensor) -> Result<Tensor>) -> PyResult {
+fn unary_op(
+    a: &PyObject,
+    vm: &VirtualMachine,
+    (name, op): (&'static str, fn(&Tensor) -> Result<Tensor>),
+) -> PyResult {
+    if is_meta(a) {
+        let meta = vm.import("torch", 0)?.get_attr("_meta", vm)?;
+        return meta.get_attr(name, vm)?.call((a.to_owned(),), vm);
+    }
     match a.downcast_ref::<PyTensor>() {
         Some(x) => {
             note_line(vm);
@@ -219,32 +250,58 @@ fn one_element(a: &PyObject, vm: &VirtualMachine) -> PyResult<(Tensor, f64)> {
 impl AsNumber for PyTensor {
     fn as_number() -> &'static PyNumberMethods {
         static AS_NUMBER: PyNumberMethods = PyNumberMethods {
-            add: Some(|a, b, vm| binary_op(a, b, vm, Tensor::add, Tensor::add)),
-            subtract: Some(|a, b, vm| binary_op(a, b, vm, Tensor::sub, Tensor::rsub)),
-            multiply: Some(|a, b, vm| binary_op(a, b, vm, Tensor::mul, Tensor::mul)),
-            true_divide: Some(|a, b, vm| binary_op(a, b, vm, Tensor::div, Tensor::rdiv)),
+            add: Some(|a, b, vm| binary_op(a, b, vm, ("add", Tensor::add, Tensor::add))),
+            subtract: Some(|a, b, vm| binary_op(a, b, vm, ("sub", Tensor::sub, Tensor::rsub))),
+            multiply: Some(|a, b, vm| binary_op(a, b, vm, ("mul", Tensor::mul, Tensor::mul))),
+            true_divide: Some(|a, b, vm| binary_op(a, b, vm, ("div", Tensor::div, Tensor::rdiv))),
             matrix_multiply: Some(|a, b, vm| {
-                binary_op(a, b, vm, Tensor::matmul, |t, o| o.matmul(t))
+                binary_op(a, b, vm, ("matmul", Tensor::matmul, |t, o| o.matmul(t)))
             }),
             power: Some(|a, b, modulo, vm| {
                 if !vm.is_none(modulo) {
                     return Ok(vm.ctx.not_implemented());
                 }
-                binary_op(a, b, vm, Tensor::pow, Tensor::rpow)
+                binary_op(a, b, vm, ("pow", Tensor::pow, Tensor::rpow))
             }),
-            and: Some(|a, b, vm| binary_op(a, b, vm, Tensor::logical_and, Tensor::logical_and)),
-            or: Some(|a, b, vm| binary_op(a, b, vm, Tensor::logical_or, Tensor::logical_or)),
-            xor: Some(|a, b, vm| binary_op(a, b, vm, Tensor::logical_xor, Tensor::logical_xor)),
-            invert: Some(|a, vm| unary_op(a.obj, vm, Tensor::logical_not)),
-            absolute: Some(|a, vm| unary_op(a.obj, vm, Tensor::abs)),
-            inplace_add: Some(|a, b, vm| inplace_op(a, b, vm, Tensor::add_)),
-            inplace_subtract: Some(|a, b, vm| inplace_op(a, b, vm, Tensor::sub_)),
-            inplace_multiply: Some(|a, b, vm| inplace_op(a, b, vm, Tensor::mul_)),
-            inplace_true_divide: Some(|a, b, vm| inplace_op(a, b, vm, Tensor::div_)),
+            and: Some(|a, b, vm| {
+                binary_op(
+                    a,
+                    b,
+                    vm,
+                    ("logical_and", Tensor::logical_and, Tensor::logical_and),
+                )
+            }),
+            or: Some(|a, b, vm| {
+                binary_op(
+                    a,
+                    b,
+                    vm,
+                    ("logical_or", Tensor::logical_or, Tensor::logical_or),
+                )
+            }),
+            xor: Some(|a, b, vm| {
+                binary_op(
+                    a,
+                    b,
+                    vm,
+                    ("logical_xor", Tensor::logical_xor, Tensor::logical_xor),
+                )
+            }),
+            invert: Some(|a, vm| unary_op(a.obj, vm, ("logical_not", Tensor::logical_not))),
+            absolute: Some(|a, vm| unary_op(a.obj, vm, ("absolute", Tensor::abs))),
+            inplace_add: Some(|a, b, vm| inplace_op(a, b, vm, ("add_", Tensor::add_))),
+            inplace_subtract: Some(|a, b, vm| inplace_op(a, b, vm, ("sub_", Tensor::sub_))),
+            inplace_multiply: Some(|a, b, vm| inplace_op(a, b, vm, ("mul_", Tensor::mul_))),
+            inplace_true_divide: Some(|a, b, vm| inplace_op(a, b, vm, ("div_", Tensor::div_))),
             inplace_power: Some(|a, b, _modulo, vm| {
-                inplace_op(a, b, vm, |t, o| t.apply_inplace("pow_", |t| t.pow(o)))
+                inplace_op(
+                    a,
+                    b,
+                    vm,
+                    ("pow_", |t, o| t.apply_inplace("pow_", |t| t.pow(o))),
+                )
             }),
-            negative: Some(|a, vm| unary_op(a.obj, vm, Tensor::neg)),
+            negative: Some(|a, vm| unary_op(a.obj, vm, ("negative", Tensor::neg))),
             positive: Some(|a, _vm| Ok(a.obj.to_owned())),
             boolean: Some(|a, vm| {
                 let t = a
@@ -306,6 +363,17 @@ impl Comparable for PyTensor {
             PyComparisonOp::Gt => Tensor::gt,
             _ => Tensor::ge,
         };
+        if is_meta(zelf) || is_meta(other) {
+            let name = match op {
+                PyComparisonOp::Lt => "lt",
+                PyComparisonOp::Le => "le",
+                PyComparisonOp::Eq => "eq",
+                PyComparisonOp::Ne => "ne",
+                PyComparisonOp::Gt => "gt",
+                _ => "ge",
+            };
+            return Ok(Either::A(meta_call(name, zelf, other, vm)?));
+        }
         let (Some(x), Some(y)) = (
             zelf.downcast_ref::<PyTensor>(),
             operand(&other.to_owned(), vm)?,
@@ -726,6 +794,12 @@ impl PyTensor {
     #[pymethod]
     fn _to_dtype(zelf: &Py<Self>, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         note_line(vm);
+        if zelf.tensor.is_meta() {
+            let meta = vm.import("torch", 0)?.get_attr("_meta", vm)?;
+            return meta
+                .get_attr("to_dtype", vm)?
+                .call((zelf.to_owned(), dtype), vm);
+        }
         let dtype = dtype_of(&dtype, vm)?;
         if dtype == zelf.tensor.dtype() {
             return Ok(wrap(zelf.tensor.clone(), vm));

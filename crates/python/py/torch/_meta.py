@@ -192,3 +192,135 @@ def to_meta(t):
     if t._is_meta:
         return t
     return _op("ToCopyBackward0", [t], t.shape, t.dtype)
+
+
+# Operators on meta tensors (`x + 1`, `x @ w`, `x > 0`, `-x`, `x += y`): the
+# engine's number slots send them here when an operand is meta.
+
+# name: (node when the left operand is the tensor, node when only the right is;
+# with a tensor exponent, `pow`'s own node).
+_BINARY_NODES = {
+    "add": ("AddBackward0", "AddBackward0"),
+    "sub": ("SubBackward0", "RsubBackward1"),
+    "mul": ("MulBackward0", "MulBackward0"),
+    "div": ("DivBackward0", "MulBackward0"),
+    "pow": ("PowBackward0", "PowBackward2"),
+}
+_COMPARISONS = ("lt", "le", "eq", "ne", "gt", "ge", "logical_and", "logical_or", "logical_xor")
+
+
+def _probe(value):
+    """A one-element stand-in of a tensor operand of the same rank and dtype
+    (so promotion sees the same dimensioned/0-dim/number kinds)."""
+    if isinstance(value, torch.Tensor):
+        # The engine's factory: on the CPU even under `torch.device('meta')`.
+        return _C.zeros([1] * value.dim(), dtype=value.dtype)
+    return value
+
+
+def _result_dtype(name, a, b):
+    import operator
+
+    f = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
+         "pow": operator.pow, "lt": operator.lt, "le": operator.le, "eq": operator.eq, "ne": operator.ne,
+         "gt": operator.gt, "ge": operator.ge}.get(name)
+    if f is None:
+        return torch.bool
+    with torch.no_grad():
+        return f(_probe(a), _probe(b)).dtype
+
+
+def _broadcast(a, b):
+    shapes = [tuple(v.shape) for v in (a, b) if isinstance(v, torch.Tensor)]
+    if len(shapes) == 1:
+        return shapes[0]
+    (x, y) = shapes
+    out = []
+    for i in range(1, max(len(x), len(y)) + 1):
+        p = x[-i] if i <= len(x) else 1
+        q = y[-i] if i <= len(y) else 1
+        if p != q and p != 1 and q != 1:
+            first = x if p != 1 and len(x) >= len(y) else y
+            other = y if first is x else x
+            raise RuntimeError(
+                f"Attempting to broadcast a dimension of length {other[-i] if i <= len(other) else 1} at -{i}! "
+                f"Mismatching argument at index 1 had torch.Size({list(y)}); but expected shape should be "
+                f"broadcastable to {list(x)}"
+            )
+        out.append(p if q == 1 else q)
+    return tuple(reversed(out))
+
+
+def _matmul(a, b):
+    if a.dim() == 0 or b.dim() == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {a.dim()}D and {b.dim()}D"
+        )
+    inner_a = a.shape[-1]
+    inner_b = b.shape[0] if b.dim() == 1 else b.shape[-2]
+    if inner_a != inner_b:
+        raise RuntimeError(
+            f"a and b must have same reduction dim, but got [{1 if a.dim() == 1 else a.shape[-2]}, {inner_a}] X "
+            f"[{inner_b}, {1 if b.dim() == 1 else b.shape[-1]}]."
+        )
+    if a.dim() <= 2 and b.dim() <= 2:
+        shape = ([a.shape[0]] if a.dim() == 2 else []) + ([b.shape[1]] if b.dim() == 2 else [])
+        node = "MmBackward0" if a.dim() == 2 and b.dim() == 2 else (
+            "DotBackward0" if a.dim() == 1 and b.dim() == 1 else
+            "MvBackward0" if b.dim() == 1 else "SqueezeBackward4")
+        return shape, node
+    batch = _broadcast(torch.Size(a.shape[:-2]) if a.dim() > 2 else (), torch.Size(b.shape[:-2]) if b.dim() > 2
+                       else ()) if a.dim() > 2 and b.dim() > 2 else (a.shape[:-2] if a.dim() > 2 else b.shape[:-2])
+    shape = list(batch) + ([a.shape[-2]] if a.dim() > 1 else []) + ([b.shape[-1]] if b.dim() > 1 else [])
+    return shape, "UnsafeViewBackward0" if b.dim() > 1 else "ViewBackward0"
+
+
+def binary(name, a, b):
+    """`a <op> b` with a meta operand: the broadcast shape, the promoted
+    dtype, PyTorch's node."""
+    reflected = not isinstance(a, torch.Tensor)
+    if name == "matmul":
+        shape, node = _matmul(a, b)
+        return _op(node, [a, b], shape, a.dtype)
+    shape = _broadcast(a, b)
+    dtype = _result_dtype(name, a, b)
+    if name in _COMPARISONS:
+        return empty(shape, torch.bool)
+    nodes = _BINARY_NODES[name]
+    if name == "pow" and not reflected and isinstance(b, torch.Tensor):
+        node = "PowBackward1"
+    else:
+        node = nodes[1] if reflected else nodes[0]
+    if not dtype.is_floating_point:
+        return empty(shape, dtype)
+    return _op(node, [a, b], shape, dtype)
+
+
+def inplace(name, a, b):
+    """`a <op>= b` on a meta tensor: `a` itself once the shapes agree."""
+    shape = _broadcast(a, b)
+    if tuple(shape) != tuple(a.shape):
+        raise RuntimeError(f"output with shape {a.shape} doesn't match the broadcast shape {tuple(shape)}")
+    return a
+
+
+def negative(a):
+    return unary("NegBackward0", a)
+
+
+def absolute(a):
+    return unary("AbsBackward0", a)
+
+
+def logical_not(a):
+    return empty(a.shape, torch.bool)
+
+
+def to_dtype(t, dtype):
+    """`t.to(dtype)`, `t.long()`: differentiable (`ToCopyBackward0`) into a
+    floating dtype, as PyTorch's copy is."""
+    if dtype == t.dtype:
+        return t
+    if dtype.is_floating_point:
+        return _op("ToCopyBackward0", [t], t.shape, dtype)
+    return empty(t.shape, dtype)

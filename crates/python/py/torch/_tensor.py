@@ -113,13 +113,12 @@ class Tensor(_C.TensorBase):
                 raise TypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
         out = self
         if device is not None and _meta.wants_meta(device):
-            if dtype is not None and dtype != out.dtype:
-                out = _meta.empty(out.shape, dtype, out.requires_grad)
-            return _meta.to_meta(out)
+            out = _meta.to_meta(out)
+            return out if dtype is None else _meta.to_dtype(out, dtype)
         if out._is_meta and device is not None:
             raise NotImplementedError("Cannot copy out of meta tensor; no data!")
         if out._is_meta and dtype is not None:
-            return out if dtype == out.dtype else _meta.empty(out.shape, dtype)
+            return _meta.to_dtype(out, dtype)
         if dtype is not None:
             out = out._to_dtype(dtype)
         if device is not None:
