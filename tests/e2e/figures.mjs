@@ -82,7 +82,7 @@ plt.show()
 print("after the figure")
 for i in range(5):
     print(f"counting {i}", end="\\r")
-print("counted")
+print("counted to 5")
 `;
 
 /// The editor of the open tab.
@@ -124,6 +124,27 @@ const consoleLines = (page) => page.getByTestId("console").evaluate((pre) => {
   return out;
 });
 
+/// Notes when the next figure reaches the page's DOM (performance's clock,
+/// as milliseconds since the epoch like the worker's stamp of show()).
+const watchFigure = (page) => page.evaluate(() => {
+  const since = performance.timeOrigin + performance.now();
+  window.__figureAt = null;
+  new MutationObserver((_, observer) => {
+    const figure = document.querySelector("[data-testid=figure]");
+    if (figure && Number(figure.dataset.shown) > since) {
+      window.__figureAt = { at: performance.timeOrigin + performance.now(), shown: Number(figure.dataset.shown) };
+      observer.disconnect();
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+});
+
+/// How long the last figure watched took from show() to the DOM (ms).
+const figureDelay = async (page) => {
+  const timing = await page.evaluate(() => window.__figureAt);
+  if (!timing) throw new Error("no figure reached the console");
+  return timing.at - timing.shown;
+};
+
 const tabs = (page) => page.getByTestId("file-tab").evaluateAll((ts) => ts.map((t) => t.dataset.name));
 
 const browser = await launch();
@@ -162,17 +183,7 @@ try {
   await setCode(page, PROGRAM);
 
   console.log("a run with a figure, a tqdm loop and a sibling module:");
-  // When the figure reaches the page's DOM (the worker stamps show()'s time).
-  await page.evaluate(() => {
-    window.__figureAt = null;
-    new MutationObserver((_, observer) => {
-      const figure = document.querySelector("[data-testid=figure]");
-      if (figure && window.__figureAt === null) {
-        window.__figureAt = { at: performance.timeOrigin + performance.now(), shown: Number(figure.dataset.shown) };
-        observer.disconnect();
-      }
-    }).observe(document.body, { childList: true, subtree: true });
-  });
+  await watchFigure(page);
   const status = await run(page);
   check(status === "finished", `the program finished (status "${status}")`);
   const lines = await consoleLines(page);
@@ -187,7 +198,8 @@ try {
   const figureAt = at("[figure training loss]");
   check(figureAt > 0 && at("before the figure\n") === figureAt - 1 && at("after the figure\n") === figureAt + 1,
     "the figure is in the console where show() was called, labelled with its title");
-  check(texts.includes("counted 4\n"), `print(end="\\r") redraws its line: "${texts.at(-1)?.trimEnd()}"`);
+  // "counting 4" then "\r" then "counted to 5", over it.
+  check(texts.at(-1) === "counted to 5\n", `print(end="\\r") redraws its line as a terminal does: "${texts.at(-1)?.trimEnd()}"`);
   const image = await page.locator("[data-testid=figure] img").evaluate(async (img) => {
     await img.decode();
     const pre = img.closest("pre");
@@ -196,12 +208,33 @@ try {
   });
   check(image.natural > 0 && image.shown <= image.room && image.src === "data:image/svg+xml;base64,",
     `the figure is an SVG image sized to fit the console (${Math.round(image.shown)} of ${image.room} px, ${image.natural} px drawn)`);
-  const timing = await page.evaluate(() => window.__figureAt);
-  const delay = timing.at - timing.shown;
-  console.log(`  figure: show() in the worker to the figure in the DOM: ${delay.toFixed(1)} ms`);
-  check(delay >= 0 && delay <= FIGURE_MS, `the figure appeared within ${FIGURE_MS} ms of show() (${delay.toFixed(1)} ms)`);
-  await page.getByTestId("console").screenshot({ path: join(shots, "figures-console.png") });
+  // The same run four times more: one sample is at the mercy of whatever
+  // else the machine does, so the median of five is held to the bound.
+  const delays = [await figureDelay(page)];
+  for (let i = 0; i < 4; i += 1) {
+    await watchFigure(page);
+    await run(page);
+    delays.push(await figureDelay(page));
+  }
+  const median = [...delays].sort((a, b) => a - b)[2];
+  console.log(`  figure: show() in the worker to the figure in the DOM: ${delays.map((d) => d.toFixed(1)).join(", ")} ms`);
+  check(delays.every((d) => d >= 0) && median <= FIGURE_MS,
+    `the figure appears within ${FIGURE_MS} ms of show() (median of 5: ${median.toFixed(1)} ms)`);
   await page.screenshot({ path: join(shots, "figures-page.png") });
+  // The console's lines unclipped (the README's picture): a copy of the
+  // panel, as tall as its lines, over the page.
+  await page.setViewportSize({ width: 1280, height: 1500 });
+  await page.evaluate(() => {
+    const panel = document.querySelector("section.panel.console").cloneNode(true);
+    panel.id = "console-copy";
+    panel.style.cssText = "position: absolute; left: 0; top: 0; width: 560px; height: auto; z-index: 99; " +
+      "contain: none; overflow: visible; background: #fff";
+    panel.querySelector("pre").style.cssText = "overflow: visible; flex: none";
+    document.body.append(panel);
+  });
+  await page.locator("#console-copy").screenshot({ path: join(shots, "figures-console.png") });
+  await page.evaluate(() => document.getElementById("console-copy").remove());
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   console.log("the module edited, then removed:");
   await page.locator("[data-testid=file-tab][data-name='model.py']").click();
