@@ -139,7 +139,8 @@ def cross(self, other, dim=None):
         warnings.warn(
             "Using torch.cross without specifying the dim arg is deprecated.\n"
             "Please either pass the dim explicitly or simply use torch.linalg.cross.\n"
-            "The default value of dim will change to agree with that of linalg.cross in a future release.",
+            "The default value of dim will change to agree with that of linalg.cross in a future release. "
+            "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:61.)",
             stacklevel=2,
         )
         dim = next((d for d, n in enumerate(shape) if n == 3), -1)
