@@ -35,7 +35,9 @@ mod native {
         let peak: Option<f64> = args.get(2).map(|s| s.parse()).transpose()?;
         let gpu = pollster::block_on(GpuDevice::new())?;
         println!("adapter: {} ({})", gpu.adapter_name(), gpu.backend_name());
-        let mut kernels = MatmulKernel::ALL.to_vec();
+        let mut kernels: Vec<MatmulKernel> = MatmulKernel::every()
+            .filter(|k| gpu.fits_matmul(*k))
+            .collect();
         for name in args
             .get(3)
             .map_or("", String::as_str)

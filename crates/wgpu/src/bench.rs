@@ -120,9 +120,13 @@ pub fn matmul_ladder_of(
     Ok(points)
 }
 
-/// [`matmul_ladder_of`] over every kernel ([`MatmulKernel::ALL`]).
+/// [`matmul_ladder_of`] over every kernel the device fits
+/// ([`MatmulKernel::every`]).
 pub fn matmul_ladder(device: &GpuDevice, sizes: &[usize]) -> Result<Vec<LadderPoint>> {
-    matmul_ladder_of(device, sizes, &MatmulKernel::ALL)
+    let kernels: Vec<MatmulKernel> = MatmulKernel::every()
+        .filter(|k| device.fits_matmul(*k))
+        .collect();
+    matmul_ladder_of(device, sizes, &kernels)
 }
 
 /// A training workload: zero_grad, forward, loss, backward, Adam step.

@@ -8,7 +8,7 @@ use gradscope_core::{Error, Layout, Result};
 use crate::buffer::GpuBuffer;
 use crate::device::GpuDevice;
 use crate::launch::{check_in_bounds, stride_word, word};
-use crate::matmul_tiled::{TILE_SHAPES, TileShape};
+use crate::matmul_tiled::{TILE_SHAPES, TileShape, WEBGPU_DEFAULT_SHAPES};
 use crate::pipeline::{Access, KernelSpec};
 
 const SOURCE: &str = include_str!("../../../shaders/matmul.wgsl");
@@ -30,18 +30,29 @@ pub enum MatmulKernel {
 }
 
 impl MatmulKernel {
-    /// Every kernel, in ladder order: the baseline, then the family.
-    pub const ALL: [MatmulKernel; 3 + TILE_SHAPES.len()] = {
-        let mut all = [MatmulKernel::Naive; 3 + TILE_SHAPES.len()];
+    /// Every kernel within WebGPU's default limits, which every adapter
+    /// runs, in ladder order: the baseline, then the family's first
+    /// [`WEBGPU_DEFAULT_SHAPES`] members.
+    pub const ALL: [MatmulKernel; 3 + WEBGPU_DEFAULT_SHAPES] = {
+        let mut all = [MatmulKernel::Naive; 3 + WEBGPU_DEFAULT_SHAPES];
         all[1] = MatmulKernel::Tiled;
         all[2] = MatmulKernel::RegisterBlocked;
         let mut i = 0;
-        while i < TILE_SHAPES.len() {
+        while i < WEBGPU_DEFAULT_SHAPES {
             all[3 + i] = MatmulKernel::Register(TILE_SHAPES[i]);
             i += 1;
         }
         all
     };
+
+    /// [`MatmulKernel::ALL`], then the family members that need more than
+    /// WebGPU's default limits (run where [`GpuDevice::fits_matmul`]).
+    pub fn every() -> impl Iterator<Item = MatmulKernel> {
+        let beyond = TILE_SHAPES[WEBGPU_DEFAULT_SHAPES..].iter();
+        Self::ALL
+            .into_iter()
+            .chain(beyond.map(|s| MatmulKernel::Register(*s)))
+    }
 
     /// Its name in benchmark output: `naive`, `tiled`, `register_blocked`,
     /// or the family member's, e.g. `t128x128_8x8_k8_v4`.
@@ -56,7 +67,7 @@ impl MatmulKernel {
 
     /// The kernel of that name.
     pub fn named(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == name)
+        Self::every().find(|k| k.name() == name)
     }
 
     fn spec(self) -> Result<&'static KernelSpec> {
@@ -370,7 +381,8 @@ mod tests {
 
     #[test]
     fn matmul_kernels_named_uniquely() {
-        for kernel in MatmulKernel::ALL {
+        assert_eq!(MatmulKernel::every().count(), 3 + TILE_SHAPES.len());
+        for kernel in MatmulKernel::every() {
             assert_eq!(MatmulKernel::named(kernel.name()), Some(kernel));
         }
     }

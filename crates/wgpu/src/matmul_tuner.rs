@@ -98,8 +98,7 @@ impl GpuDevice {
     /// The kernels the tuner times on this device: every kernel but the
     /// naive one, where it fits the adapter's limits.
     pub fn matmul_candidates(&self) -> Vec<MatmulKernel> {
-        MatmulKernel::ALL
-            .into_iter()
+        MatmulKernel::every()
             .filter(|k| *k != MatmulKernel::Naive && self.fits_matmul(*k))
             .collect()
     }
