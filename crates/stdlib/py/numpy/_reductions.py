@@ -373,9 +373,8 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     n = s.shape[ax]
     lo = s.narrow(ax, (n - 1) // 2, 1)
     hi = s.narrow(ax, n // 2, 1)
+    # NumPy takes the mean of the two middle values: (lo + hi) / 2.
     r = ((lo + hi) / 2).squeeze(ax) if n % 2 == 0 else lo.squeeze(ax)
-    if n % 2 == 0:
-        r = lo.squeeze(ax) + (hi.squeeze(ax) - lo.squeeze(ax)) * 0.5
     if keepdims:
         r = r.unsqueeze(ax) if axis is not None else r.reshape((1,) * a.ndim)
     if r.dim() == 0:
