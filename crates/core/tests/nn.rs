@@ -542,6 +542,7 @@ fn check_both(f: impl Fn(&[Tensor]) -> Result<Tensor> + Copy, inputs: &[Tensor])
 }
 
 test_device! {
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn linear_gradcheck() {
         let (x, w, b) = (leaf(&[3, 4], 1), leaf(&[5, 4], 2), leaf(&[5], 3));
         check_both(|t| t[0].linear(&t[1], Some(&t[2])), &[x.clone(), w.clone(), b.clone()]);
@@ -553,6 +554,7 @@ test_device! {
         check_both(|t| t[0].addmm(&t[1], &t[2]), &[leaf(&[1, 2], 6), leaf(&[3, 4], 7), leaf(&[4, 2], 8)]);
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn loss_gradcheck() {
         let (x, t) = (leaf(&[3, 4], 1), leaf(&[3, 4], 2));
         for r in [Reduction::Mean, Reduction::Sum, Reduction::None] {
@@ -586,6 +588,7 @@ test_device! {
         }
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn dropout_gradcheck() {
         let x = leaf(&[4, 5], 1);
         let f = |t: &[Tensor]| {
@@ -595,6 +598,7 @@ test_device! {
         check_both(f, &[x]);
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn layer_norm_gradcheck() {
         let x = leaf(&[2, 3, 4], 1);
         let (w, b) = (leaf(&[4], 2), leaf(&[4], 3));
@@ -604,6 +608,7 @@ test_device! {
         check_both(|t| t[0].transpose(0, 2)?.layer_norm(&[2], None, Some(&t[1]), 1e-5), &[x, leaf(&[2], 4)]);
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn batch_norm_gradcheck_train_and_eval() {
         let x = leaf(&[3, 2, 2, 2], 1);
         let (w, b) = (leaf(&[2], 2), leaf(&[2], 3));
@@ -624,6 +629,7 @@ test_device! {
         check_both(plain, &[leaf(&[3, 4], 6)]);
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn conv2d_gradcheck_stride_padding_dilation_groups() {
         let x = leaf(&[2, 4, 5, 4], 1);
         let cases: [(Conv2dOptions, [usize; 4]); 4] = [
@@ -642,6 +648,7 @@ test_device! {
         check_both(|t| t[0].conv2d(&t[1], None, &Conv2dOptions { padding: [1, 1], ..Default::default() }), &[leaf(&[2, 3, 3], 32), leaf(&[1, 2, 2, 2], 33)]);
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn pool_gradcheck_padding_and_ceil_mode() {
         let x = leaf(&[2, 2, 5, 6], 1);
         let options = [
@@ -664,6 +671,7 @@ test_device! {
         check_both(|t| t[0].transpose(1, 2)?.max_pool2d(&Pool2dOptions::new(2)), &[leaf(&[3, 4, 5], 2)]);
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn unfold_fold_gradcheck() {
         let win = Window2d { kernel: [2, 3], stride: [2, 1], padding: [1, 1], dilation: [1, 2] };
         check_both(move |t| t[0].im2col(&win), &[leaf(&[2, 2, 4, 5], 1)]);

@@ -318,6 +318,7 @@ test_device! {
         assert_error(&errors, "log_softmax_int", long.log_softmax(0).unwrap_err());
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn reduce_gradcheck_over_dims_and_keepdim() {
         let x = leaf(&[2, 3, 4], 1);
         for keepdim in [false, true] {
@@ -346,6 +347,7 @@ test_device! {
         }
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn reduce_gradcheck_transposed_expanded_and_scalar_inputs() {
         let x = leaf(&[3, 4], 2);
         let t = |t: &[Tensor]| t[0].t();
@@ -374,6 +376,7 @@ test_device! {
         assert_gradcheck(|a| a[0].var(Some(&[0]), 1.0, false), &[size_one]);
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn prod_backward_with_zeros() {
         let one_zero = leaf64(&[1.5, 0.0, 2.0, -1.0, 0.5, 3.0], &[2, 3]);
         let two_zeros = leaf64(&[0.0, 3.0, 0.0, 2.0, 1.5, -0.5], &[2, 3]);
@@ -512,6 +515,7 @@ test_device! {
         check("batch_dtype", o(&[2, 2, 3]).matmul(&o64(&[2, 3, 4])));
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn matmul_gradcheck_every_path() {
         let shapes: &[(&[usize], &[usize])] = &[
             (&[3], &[3]),
@@ -544,6 +548,7 @@ test_device! {
         assert_gradcheck(|t| t[0].transpose(0, 1)?.transpose(1, 2)?.matmul(&t[1].t()?.t()?), &[a, b]);
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn matmul_double_backward() {
         let case = fixture("mm_double_backward");
         let a = leaf64(&floats(&case["a"]), &[2, 3]);

@@ -432,6 +432,7 @@ test_device! {
         }
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn size_zero_and_size_one_inputs_gradcheck() {
         let one = leaf(&[1, 3]);
         let fs: Vec<fn(&Tensor) -> Result<Tensor>> = vec![
@@ -744,6 +745,7 @@ test_device! {
         }
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn view_ops_gradcheck_contiguous_and_strided() {
         let x = leaf(&[2, 3, 4]);
         let fs: Vec<fn(&Tensor) -> Result<Tensor>> = vec![
@@ -772,6 +774,7 @@ test_device! {
         }
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn index_ops_gradcheck_with_repeats_and_strides() {
         let x = leaf(&[3, 4]);
         let fs: Vec<fn(&Tensor) -> Result<Tensor>> = vec![
@@ -828,6 +831,7 @@ test_device! {
         }
     }
 
+    #[cpu_only = "gradcheck in float64, which finite differences need and the GPU refuses as PyTorch's MPS does; `gradscope gradcheck --device webgpu` checks the GPU's backward"]
     fn backward_formulas_gradcheck_again() {
         // gradgradcheck: the first gradient of sum(op(x) * op(x)) is built
         // from the backward ops, so gradcheck of it checks their backward.
