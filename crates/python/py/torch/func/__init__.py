@@ -2,10 +2,11 @@
 `jacfwd`, `hessian`, `vmap`) and `functional_call`, as PyTorch's
 functorch gives them.
 
-gradscope has no batching rules or forward-mode AD: `vmap` runs the
-function once per batch entry and stacks the results, `jvp` and `jacfwd`
-are reverse mode twice (the gradient of a vector-Jacobian product with
-respect to its cotangent), and `jacrev` is one backward per output
+gradscope has no batching rules or per-op forward derivatives: `vmap`
+runs the function once per batch entry and stacks the results, `jvp` and
+`jacfwd` are reverse mode twice (the gradient of a vector-Jacobian product
+with respect to its cotangent, the identity `torch.autograd.forward_ad`
+also computes its tangents by), and `jacrev` is one backward per output
 element. The values are PyTorch's up to float rounding; the work, and so
 the time, is not.
 """
