@@ -158,14 +158,13 @@ pub(crate) fn tensor_from_data(
 ) -> PyResult<Tensor> {
     // An array of gradscope's `numpy` holds its values in an engine tensor,
     // `_t`: `torch.Tensor(a)` reads it as PyTorch reads an array's buffer.
-    if &*data.class().name() == "ndarray" {
-        if let Some(inner) = data
+    if &*data.class().name() == "ndarray"
+        && let Some(inner) = data
             .get_attr("_t", vm)
             .ok()
             .filter(|t| t.downcast_ref::<PyTensor>().is_some())
-        {
-            return tensor_from_data(&inner, dtype, vm);
-        }
+    {
+        return tensor_from_data(&inner, dtype, vm);
     }
     if let Some(t) = data.downcast_ref::<PyTensor>() {
         // PyTorch warns and copies: a new leaf in the requested dtype.
