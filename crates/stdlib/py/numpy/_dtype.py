@@ -270,13 +270,24 @@ def _float32_shortest(value):
 def _scalar_ops(cls, result_of):
     """Arithmetic on a NumPy scalar gives a NumPy scalar, as in NumPy."""
 
+    is_float = issubclass(cls, float)
+
     def make(name):
-        base = getattr(float if issubclass(cls, float) else int, name)
+        base = getattr(float if is_float else int, name)
 
         def op(self, other):
-            if not isinstance(other, (int, float)) or hasattr(other, "_t"):
+            kind = type(other)
+            if kind is cls or (is_float and kind is float):
+                # The loop's case (np.float64 with a float or its own type):
+                # the result keeps the scalar's type, unless an integer
+                # division or power made a float.
+                out = base(self, other)
+                if out is not NotImplemented and (is_float or type(out) is int):
+                    return cls(out)
+            elif not isinstance(other, (int, float)) or hasattr(other, "_t"):
                 return NotImplemented
-            out = base(self, other)
+            else:
+                out = base(self, other)
             if out is NotImplemented:
                 return out
             return result_of(self, other, out)
