@@ -2,7 +2,7 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
@@ -145,6 +145,15 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
         Ok(cmd)
     };
 
+    // build-web (release wasm, wasm-bindgen, wasm-opt: the longest stage,
+    // and CPU-bound on both cores only while rustc compiles) runs in a child
+    // process from here on, beside the stages that run one program at a
+    // time on one core (the corpora, lessons and gradcheck) and the wasm
+    // tests; its output goes to a log printed at its stage. It builds into
+    // other profile directories than the debug build those stages use, so
+    // neither waits on the other's cargo lock.
+    let mut web_build = BackgroundBuild::start(ctx);
+
     stage("public corpus (cpu)", &mut || {
         // Programs others wrote (tests/public), each run by the `gradscope`
         // binary from its folder and held to real PyTorch's recorded
@@ -197,7 +206,10 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
         cargo(&mut cmd)
     });
 
-    let built = stage("build-web", &mut || web::build(ctx).map(|_| ()));
+    let built = stage("build-web", &mut || match web_build.take() {
+        Some(build) => build.finish(ctx),
+        None => web::build(ctx).map(|_| ()),
+    });
 
     if built == Outcome::Ok {
         stage("e2e", &mut || e2e(ctx));
@@ -224,6 +236,57 @@ pub fn run(ctx: &Ctx) -> Result<bool> {
     println!("total: {:.1}s", total.elapsed().as_secs_f64());
     println!("{passed} passed, {failed} failed");
     Ok(failed == 0)
+}
+
+/// `cargo xtask build-web` running in a child process, its output in a log.
+struct BackgroundBuild {
+    child: Child,
+    log: std::path::PathBuf,
+}
+
+impl BackgroundBuild {
+    /// Starts the child; `None` (the build then runs in its stage, in this
+    /// process) when it cannot be started.
+    fn start(ctx: &Ctx) -> Option<BackgroundBuild> {
+        let started = (|| -> Result<BackgroundBuild> {
+            let log = ctx.target_dir.join("build-web.log");
+            let out = fs::File::create(&log)?;
+            let mut cmd = ctx.cmd(std::env::current_exe()?);
+            cmd.arg("build-web")
+                .stdin(Stdio::null())
+                .stdout(out.try_clone()?)
+                .stderr(out);
+            let child = cmd.spawn()?;
+            println!(
+                "\n==> build-web started in the background (its log: {})",
+                ctx.show(&log)
+            );
+            Ok(BackgroundBuild { child, log })
+        })();
+        match started {
+            Ok(build) => Some(build),
+            Err(err) => {
+                println!(
+                    "\n==> build-web could not start in the background ({err:#}); it runs in its stage"
+                );
+                None
+            }
+        }
+    }
+
+    /// Waits for the child, prints its log, and says whether it built.
+    fn finish(mut self, ctx: &Ctx) -> Result<()> {
+        let status = self.child.wait()?;
+        let log = fs::read_to_string(&self.log).unwrap_or_default();
+        print!("{log}");
+        if !status.success() {
+            bail!(
+                "`cargo xtask build-web` failed ({status}); its log: {}",
+                ctx.show(&self.log)
+            );
+        }
+        Ok(())
+    }
 }
 
 /// Serves the site on a free port and runs the browser scripts against it:
