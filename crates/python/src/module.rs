@@ -719,9 +719,11 @@ mod _gradscope {
         obj.downcast_ref::<PyTensor>().is_some()
     }
 
-    /// The sum of each row of a (rows, n) float64 tensor in NumPy's pairwise
-    /// order, for `numpy`'s `sum`: one call where the same order built from
-    /// engine ops took a dozen (and 0.8 ms for 2000 elements in a debug build).
+    /// The sums of the rows of a (rows, n) float64 tensor in NumPy's pairwise
+    /// order, as a list of floats, for `numpy`'s `sum`: one call where the
+    /// same order built from engine ops took a dozen (and 0.8 ms for 2000
+    /// elements in a debug build). A list, not a tensor: `numpy` keeps its
+    /// arrays on the CPU whatever the default device is.
     #[pyfunction]
     fn _numpy_pairwise_sum(t: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         let t = tensor_arg(&t, vm)?;
@@ -732,12 +734,15 @@ mod _gradscope {
             return Err(vm.new_type_error("expected a float64 tensor"));
         }
         let values = t.to_vec::<f64>();
-        let sums = if n == 0 {
-            vec![0.0; rows]
+        let sums: Vec<PyObjectRef> = if n == 0 {
+            vec![vm.ctx.new_float(0.0).into(); rows]
         } else {
-            values.chunks_exact(n).map(pairwise_sum).collect()
+            values
+                .chunks_exact(n)
+                .map(|row| vm.ctx.new_float(pairwise_sum(row)).into())
+                .collect()
         };
-        Ok(wrap(Tensor::from_vec(sums, &[rows]).py(vm)?, vm))
+        Ok(vm.ctx.new_list(sums).into())
     }
 
     /// NumPy's `pairwise_sum_DOUBLE` (numpy/_core/src/umath/loops_utils.h.src):
