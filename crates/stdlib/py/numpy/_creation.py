@@ -1,6 +1,6 @@
 """Array creation: `array`, `asarray`, `zeros`, `arange`, `linspace`, ..."""
 
-import torch
+from ._cpu import torch
 
 from . import _dtype as _d
 from ._dtype import bool_dtype, float64_dtype, int64_dtype, _as_dtype, promote

@@ -7,7 +7,7 @@ its dtype after each operation: integers wrap around as NumPy's do on
 overflow, float16 values are rounded to half precision.
 """
 
-import torch
+from ._cpu import torch
 
 _NAMES = {}
 

@@ -5,7 +5,7 @@ An array holds a detached CPU tensor and its NumPy dtype. Views (slices,
 as NumPy's do, and `torch.from_numpy` hands out the same storage.
 """
 
-import torch
+from ._cpu import torch
 
 from . import _dtype as _d
 from ._dtype import float64_dtype, int64_dtype, bool_dtype, int8_dtype, promote, weak_result
@@ -131,11 +131,9 @@ _CONCATENATION = ("Concatenation operation is not implemented for NumPy arrays, 
 
 
 def _tensor_array(t):
-    """A tensor as NumPy reads it through `Tensor.__array__` (refused when it requires grad)."""
-    if t.requires_grad:
-        raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-    t = t.detach()
-    return _wrap(t, _d.from_torch(t.dtype))
+    """A tensor as NumPy reads it through `Tensor.__array__`: `t.numpy()`, so
+    a tensor that requires grad or lives on the GPU is refused as PyTorch does."""
+    return t.numpy()
 
 
 def _tensor_result(result):

@@ -82,7 +82,7 @@ def _read_npy(raw):
     code = _PACK[dt.name]
     body = raw[start + hlen:]
     values = list(_struct.unpack(f"<{n}{code}", body[:n * _struct.calcsize(code)]))
-    import torch
+    from ._cpu import torch
 
     if header["fortran_order"]:
         t = torch.tensor(values, dtype=dt._torch).reshape(shape[::-1]) if shape else \

@@ -1,6 +1,6 @@
 """Products: `dot`, `matmul`, `outer`, `inner`."""
 
-import torch
+from ._cpu import torch
 
 from ._dtype import promote
 from ._ndarray import ndarray, _wrap, _cast

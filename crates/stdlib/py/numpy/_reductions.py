@@ -14,7 +14,7 @@ from NumPy's in the last bit.
 import builtins
 
 import _gradscope as _C
-import torch
+from ._cpu import torch
 
 from . import _dtype as _d
 from ._dtype import bool_dtype, float64_dtype, int64_dtype, _as_dtype
@@ -23,7 +23,7 @@ from ._ndarray import ndarray, _wrap, _cast, _convert
 
 def _pairwise_rows(t):
     """Pairwise sums of each row of the float64 (B, n) tensor t: a (B,) tensor."""
-    return _C._numpy_pairwise_sum(t)
+    return torch.tensor(_C._numpy_pairwise_sum(t), dtype=torch.float64)
 
 
 def _axes(axis, ndim):
@@ -134,7 +134,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     if type(a) is ndarray and a._dtype is float64_dtype and axis is None and a._t.dim() == 1 and \
             dtype is None and out is None and initial is None and not keepdims:
         # The training loop's case, one engine call: a float64 vector's sum.
-        return _d.float64(_C._numpy_pairwise_sum(a._t.unsqueeze(0)).item())
+        return _d.float64(_C._numpy_pairwise_sum(a._t.unsqueeze(0))[0])
     a = _asarray(a)
     ndim = a._t.dim()
     axes = _axes(axis, ndim)

@@ -1,6 +1,6 @@
 """Joining, splitting and reshaping arrays: `concatenate`, `stack`, `split`, ..."""
 
-import torch
+from ._cpu import torch
 
 from ._dtype import promote
 from ._ndarray import ndarray, _wrap, _cast
@@ -271,6 +271,12 @@ def triu(m, k=0):
 
 def diag(v, k=0):
     a = _asarray(v)
+    if a.ndim == 1:
+        # Built on the CPU here: the engine's diag makes its matrix on the default device.
+        n = a.shape[0] + abs(k)
+        out = torch.zeros((n, n), dtype=a._t.dtype)
+        out.diagonal(k).copy_(a._t)
+        return _wrap(out, a._dtype)
     return _wrap(a._t.diag(k), a._dtype)
 
 

@@ -1,6 +1,6 @@
 """Sorting, searching and counting: `sort`, `argsort`, `unique`, `bincount`, ..."""
 
-import torch
+from ._cpu import torch
 
 from ._dtype import bool_dtype, float64_dtype, int64_dtype
 from ._ndarray import ndarray, _wrap, _cast

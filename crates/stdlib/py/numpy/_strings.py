@@ -6,7 +6,7 @@ dtype object carrying the vocabulary): views, indexing, reshaping and
 transposing are the tensor's, and the strings come back through the codes.
 """
 
-import torch
+from ._cpu import torch
 
 from . import _dtype as _d
 

@@ -2,7 +2,7 @@
 
 import math as _math
 
-import torch
+from ._cpu import torch
 
 from . import _dtype as _d
 from ._dtype import bool_dtype, float64_dtype, int64_dtype, promote, weak_result

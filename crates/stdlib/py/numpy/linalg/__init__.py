@@ -2,7 +2,7 @@
 
 import math as _math
 
-import torch
+from .._cpu import torch
 
 from .._dtype import float64_dtype
 from .._ndarray import ndarray, _wrap, _cast

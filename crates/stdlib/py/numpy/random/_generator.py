@@ -14,7 +14,7 @@ make, not millions of numbers.
 import math as _math
 import operator as _operator
 
-import torch
+from .._cpu import torch
 
 from .._dtype import float64_dtype, int64_dtype, _as_dtype
 from .._ndarray import ndarray, _wrap
