@@ -109,7 +109,7 @@ try {
   console.log(live.map((t) => `    | ${t.text}`).join("\n"));
   check(live.length >= 4, `${live.length} live tensors listed`);
   check(live.every((t, i) => i === 0 || live[i - 1].bytes >= t.bytes), "largest first");
-  check(live[0].name === "x" && live[0].line === 2 && live[0].text.includes("8.00 KiB"),
+  check(live[0].name === "x" && live[0].line === 2 && live[0].text.includes("8 KiB"),
     `the largest is x, 8 KiB, from line 2: "${live[0].text}"`);
   const y = live.find((t) => t.name === "y");
   check(y && y.line === 4 && y.text.includes("saved for backward"), `y is saved for backward, made on line 4: "${y?.text}"`);
@@ -126,9 +126,9 @@ try {
   const details = await page.getByTestId("node-details").textContent();
   console.log(`    | ${details}`);
   check(details.startsWith("MulBackward0 (z)"), "the details name the node's tensor");
-  check(details.includes("other (64, 16) 4.00 KiB, same storage as self (counted once)"),
+  check(details.includes("other (64, 16) 4 KiB, same storage as self (counted once)"),
     "y saved twice by y * y is marked as one storage, counted once");
-  check(details.includes("saved 4.00 KiB counted once"), "the node's saved bytes count y once");
+  check(details.includes("saved 4 KiB counted once"), "the node's saved bytes count y once");
 
   console.log("the graph at the error:");
   const status = await run(page, MISMATCH);
