@@ -13,7 +13,10 @@ const PANELS = ["lesson", "code", "graph", "memory", "console"];
 const DEFAULT_PANELS = ["code", "graph", "memory", "console"];
 const HIDE = ["title", "device", "status", "steps", "scrub", "reset"];
 const DEVICES = ["auto", "cpu", "webgpu"];
-const PARAMS = ["lesson", "code", "panels", "hide", "device", "autorun", "height", "time_limit"];
+const PARAMS = ["lesson", "code", "files", "panels", "hide", "device", "autorun", "height", "time_limit"];
+// Extra files beside inline code (crates/ui/src/files.rs has the same rules).
+const MAX_FILES = 16;
+const FILE_NAME = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/;
 // The loader (widget.js) and the app (crates/ui/src/embed.rs) use the same limits.
 const MAX_CODE = 10000;
 const MAX_VALUE = 200;
@@ -37,7 +40,7 @@ export function readAddress(search, catalog) {
     if (!PARAMS.includes(name)) return { error: `unknown setting "${clip(name)}" (settings: ${PARAMS.join(", ")})` };
     if (params.getAll(name).length > 1) return { error: `the setting "${name}" is given twice` };
     const value = params.get(name);
-    const limit = name === "code" ? MAX_CODE : MAX_VALUE;
+    const limit = name === "code" || name === "files" ? MAX_CODE : MAX_VALUE;
     if ([...value].length > limit) {
       return { error: `the setting "${name}" is ${[...value].length} characters long; at most ${limit} fit` };
     }
@@ -55,6 +58,9 @@ export function readAddress(search, catalog) {
   } else if (code.trim() === "") {
     return { error: "the widget's code is empty" };
   }
+  const files = readFiles(params.get("files"));
+  if (files.error) return { error: files.error };
+  if (files.items.length && code === null) return { error: "files go beside code, not a lesson" };
   const list = (name, allowed, fallback) => {
     const value = params.get(name);
     if (value === null) return { items: fallback };
@@ -90,7 +96,7 @@ export function readAddress(search, catalog) {
   }
   return {
     config: {
-      lesson, code, panels: panels.items, hide: hide.items, device, height,
+      lesson, code, files: files.items, panels: panels.items, hide: hide.items, device, height,
       // Only a built-in lesson may start by itself.
       autorun: autorun && lesson !== null,
       autorunRefused: autorun && lesson === null,
@@ -212,10 +218,38 @@ function loadApp(config, runNow, status) {
   return loading;
 }
 
+/// The `files` setting: a JSON list of `{name, text}`; `{ items }` or `{ error }`.
+function readFiles(json) {
+  if (json === null) return { items: [] };
+  let items;
+  try {
+    items = JSON.parse(json);
+  } catch {
+    return { error: "the widget's files are not JSON" };
+  }
+  if (!Array.isArray(items) || items.length > MAX_FILES) {
+    return { error: `the widget's files must be a list of at most ${MAX_FILES}` };
+  }
+  const names = new Set();
+  for (const file of items) {
+    if (typeof file !== "object" || file === null || typeof file.name !== "string" || typeof file.text !== "string"
+      || Object.keys(file).length !== 2) {
+      return { error: "each of the widget's files needs a name and a text" };
+    }
+    if (!FILE_NAME.test(file.name) || file.name.split("/").some((p) => p === "." || p === "..")
+      || file.name === "main.py" || names.has(file.name)) {
+      return { error: `"${clip(file.name)}" cannot be a file's name here` };
+    }
+    names.add(file.name);
+  }
+  return { items };
+}
+
 /// The settings as the app reads them (crates/ui/src/embed.rs `Config`).
 function settings(config, run) {
   return JSON.stringify({
     ...(config.lesson ? { lesson: config.lesson.slug } : { code: config.code }),
+    ...(config.files.length ? { files: config.files } : {}),
     panels: config.panels, device: config.device, autorun: config.autorun, run,
   });
 }

@@ -3,7 +3,8 @@
 //   <gradscope-widget lesson="forgot-zero-grad" panels="code,graph,memory"
 //                     device="auto" height="480"></gradscope-widget>
 //
-// (or a program in the element's body instead of `lesson`), and draws each
+// (or a program in the element's body instead of `lesson`, with files beside
+// it as <template data-file="model.py"> children), and draws each
 // as an iframe of this site's embed.html with the settings in its address,
 // so the host page and the widget cannot break each other. The frame posts
 // its height; the loader sizes the frame to it. Load it with
@@ -75,6 +76,15 @@
         const code = programIn(this);
         if ([...code].length > MAX_CODE) problem = `the program is ${[...code].length} characters long; at most ${MAX_CODE} fit`;
         params.set("code", code);
+        // Extra files beside the program, each a <template data-file="model.py">
+        // (a template's text is not the element's, so not the program's).
+        const files = [...this.querySelectorAll(":scope > template[data-file]")]
+          .map((t) => ({ name: t.dataset.file, text: programIn(t.content) }));
+        if (files.length) {
+          const json = JSON.stringify(files);
+          if ([...json].length > MAX_CODE) problem = `the widget's files are ${[...json].length} characters long; at most ${MAX_CODE} fit`;
+          params.set("files", json);
+        }
       }
       if (problem) {
         // Too long to put in an address: said here, never a blank frame.

@@ -12,7 +12,8 @@
 // - a tqdm loop and print(..., end="\r") redraw one console line in place;
 // - an edited module is read again on the next run, and a removed one is
 //   gone (ModuleNotFoundError, as PyTorch's Python says);
-// - a share link carries the files.
+// - a share link carries the files, and the widget (embed.html) takes them
+//   beside its code.
 // Exits non-zero on any failure.
 import { launch } from "./browser.mjs";
 import { mkdirSync } from "node:fs";
@@ -263,6 +264,39 @@ try {
   check(raised.startsWith("raised") && kind === "ModuleNotFoundError" && message === "No module named 'model'",
     `the removed module is gone: ${kind}: ${message}`);
   check(problems.length === 0, `no page errors${problems.length ? ": " + problems.join("; ") : ""}`);
+
+  console.log("the widget's files:");
+  // As widget.js writes the address for <template data-file="..."> children.
+  const files = JSON.stringify([{ name: "model.py", text: 'VERSION = "widget"\n' }, { name: "data.csv", text: DATA }]);
+  const widget = await (await browser.newContext({ viewport: { width: 900, height: 600 } })).newPage();
+  await widget.goto(`${url}embed.html?code=${encodeURIComponent(
+    'import model\nprint(model.VERSION, open("data.csv").read().split())\n')}&files=${encodeURIComponent(files)}&panels=code,console&device=cpu`);
+  await waitStatus(widget, ["ready"]);
+  await widget.getByTestId("run").click();
+  await widget.waitForFunction(() => (document.querySelector("[data-testid=status]")?.textContent ?? "") === "finished",
+    null, { timeout: TIMEOUT });
+  const said = await widget.getByTestId("console").textContent();
+  check(said.includes("widget ['x,y', '1,4', '2,7']"), `the widget's program imports and reads its files: ${said.trim()}`);
+  await widget.goto(`${url}embed.html?code=1&files=${encodeURIComponent('[{"name":"../x.py","text":""}]')}&panels=console`);
+  const refused = await widget.locator("body").textContent();
+  check(refused.includes("cannot be a file's name"), "a widget file with a bad name is refused, saying why");
+  // widget.js reads <template data-file> children into that address.
+  await widget.route(`${url}__widget_files.html`, (route) => route.fulfill({
+    contentType: "text/html",
+    body: `<!doctype html><script src="${url}widget.js" defer></script>
+      <gradscope-widget panels="console" device="cpu">
+        import model
+        print(model.VERSION)
+        <template data-file="model.py">
+          VERSION = "template"
+        </template>
+      </gradscope-widget>`,
+  }));
+  await widget.goto(`${url}__widget_files.html`);
+  const frameUrl = new URL(await widget.locator("gradscope-widget iframe").getAttribute("src"), url);
+  check(frameUrl.searchParams.get("code") === "import model\nprint(model.VERSION)\n"
+    && frameUrl.searchParams.get("files") === JSON.stringify([{ name: "model.py", text: 'VERSION = "template"\n' }]),
+    `widget.js passes <template data-file> children as files, not as code: ${frameUrl.search.slice(0, 120)}`);
 } catch (err) {
   failed = true;
   console.log(`  FAILED: ${err.message}`);

@@ -9,6 +9,8 @@ use gradscope_lessons::Lesson;
 use gradscope_trace::protocol::Device;
 use serde::Deserialize;
 
+use crate::files::ProgramFile;
+
 /// The longest inline program a widget takes, in characters (the loader and
 /// `embed.js` use the same figure).
 pub const MAX_CODE_CHARS: usize = 10_000;
@@ -26,6 +28,9 @@ pub struct Config {
     /// A program given inline instead of a lesson.
     #[serde(default)]
     pub code: Option<String>,
+    /// Extra files beside inline code (`model.py`), as the page's tabs hold.
+    #[serde(default)]
+    pub files: Vec<ProgramFile>,
     /// Which views to show, from [`PANELS`].
     pub panels: Vec<String>,
     /// `auto`, `cpu` or `webgpu`.
@@ -67,6 +72,8 @@ pub struct Checked {
     pub wants_gpu: bool,
     /// Whether to run as soon as the engine is ready.
     pub run_at_once: bool,
+    /// Extra files beside the program.
+    pub files: Vec<ProgramFile>,
     pub show: Panels,
 }
 
@@ -111,6 +118,13 @@ impl Config {
                 (Program::Inline, code.clone())
             }
         };
+        if !self.files.is_empty() && !matches!(program, Program::Inline) {
+            return Err("files go beside code, not a lesson".into());
+        }
+        let mut files = Vec::new();
+        for file in &self.files {
+            files = crate::files::put(&files, file.clone())?;
+        }
         let mut show = Panels::default();
         for panel in &self.panels {
             let flag = match panel.as_str() {
@@ -150,6 +164,7 @@ impl Config {
             wants_gpu,
             run_at_once: self.run || autorun,
             show,
+            files,
         })
     }
 }
@@ -189,6 +204,26 @@ mod tests {
         let pressed =
             config(r#"{"code":"print(1)","panels":["code"],"device":"cpu","run":true}"#).unwrap();
         assert!(pressed.run_at_once, "the reader pressed Run");
+    }
+
+    #[test]
+    fn inline_code_with_files() {
+        let checked = config(
+            r#"{"code":"from model import k","files":[{"name":"model.py","text":"k = 1\n"}],
+                "panels":["console"],"device":"cpu"}"#,
+        )
+        .unwrap();
+        assert_eq!(checked.files.len(), 1);
+        assert_eq!(checked.files[0].name, "model.py");
+        let err = |json| config(json).unwrap_err();
+        assert!(
+            err(r#"{"code":"1","files":[{"name":"../x.py","text":""}],"panels":["console"],"device":"cpu"}"#)
+                .contains("not a file name")
+        );
+        assert!(
+            err(r#"{"lesson":"retain-graph","files":[{"name":"m.py","text":""}],"panels":["console"],"device":"cpu"}"#)
+                .contains("beside code")
+        );
     }
 
     #[test]

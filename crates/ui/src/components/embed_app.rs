@@ -83,9 +83,9 @@ fn Widget(props: &WidgetProps) -> Html {
     // Claims are checked only where the lesson's panel shows them.
     let check_claims = config.show.lesson;
     let on_run = {
-        let (engine, source) = (engine.clone(), state.source.clone());
+        let (engine, source, config) = (engine.clone(), state.source.clone(), config.clone());
         Callback::from(move |()| {
-            engine.run(&source, &[], device, None);
+            engine.run(&source, &config.files, device, None);
             if let (Some(lesson), true) = (lesson, check_claims) {
                 engine.check_lesson(lesson.slug, device);
             }
