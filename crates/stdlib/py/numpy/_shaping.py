@@ -259,14 +259,24 @@ def broadcast_arrays(*args):
     return [_wrap(t, a._dtype) for t, a in zip(tensors, arrays)]
 
 
+def _triangle(t, k, lower):
+    """t where the triangle holds, zeros elsewhere (NumPy's where(mask, m, 0)),
+    made on the CPU (the engine's tril and triu make theirs on the default device)."""
+    n, m = t.shape[-2], t.shape[-1]
+    rows = torch.arange(n, dtype=torch.int64).reshape(n, 1)
+    cols = torch.arange(m, dtype=torch.int64).reshape(1, m)
+    keep = (cols - rows <= k) if lower else (cols - rows >= k)
+    return torch.where(keep, t, torch.zeros((), dtype=t.dtype))
+
+
 def tril(m, k=0):
     a = _asarray(m)
-    return _wrap(a._t.tril(k), a._dtype)
+    return _wrap(_triangle(a._t, k, lower=True), a._dtype)
 
 
 def triu(m, k=0):
     a = _asarray(m)
-    return _wrap(a._t.triu(k), a._dtype)
+    return _wrap(_triangle(a._t, k, lower=False), a._dtype)
 
 
 def diag(v, k=0):

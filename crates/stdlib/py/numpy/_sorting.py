@@ -29,7 +29,7 @@ def argsort(a, axis=-1, kind=None, order=None, stable=None):
     t = a._t
     if axis is None:
         t, axis = t.reshape(-1), 0
-    return _wrap(t.sort(dim=axis, stable=True)[1], int64_dtype)
+    return _wrap(t.sort(dim=axis, stable=True)[1].cpu(), int64_dtype)
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True):
@@ -41,6 +41,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         return string_unique(a, return_index, return_inverse, return_counts)
     flat = a._t.reshape(-1)
     values, order = flat.sort(stable=True)
+    order = order.cpu()  # the engine's sort puts indices on the default device
     n = values.shape[0]
     if n == 0:
         result = [_wrap(values, a._dtype)]
@@ -64,7 +65,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         inverse[order] = group
         result.append(_wrap(inverse.reshape(a.shape) if a.ndim > 1 else inverse, int64_dtype))
     if return_counts:
-        starts = first.nonzero().reshape(-1)
+        starts = first.nonzero().cpu().reshape(-1)
         ends = torch.cat([starts[1:], torch.tensor([n], dtype=torch.int64)])
         result.append(_wrap(ends - starts, int64_dtype))
     return result[0] if len(result) == 1 else tuple(result)
@@ -153,7 +154,7 @@ def nonzero(a):
     t = a._t if a._dtype is bool_dtype else a._t != 0
     if t.dim() == 0:
         t = t.reshape(1)
-    return tuple(_wrap(x, int64_dtype) for x in t.nonzero(as_tuple=True))
+    return tuple(_wrap(x.cpu(), int64_dtype) for x in t.nonzero(as_tuple=True))
 
 
 def flatnonzero(a):
@@ -163,7 +164,7 @@ def flatnonzero(a):
 def argwhere(a):
     a = _asarray(a)
     t = a._t if a._dtype is bool_dtype else a._t != 0
-    return _wrap(t.nonzero(), int64_dtype)
+    return _wrap(t.nonzero().cpu(), int64_dtype)
 
 
 def take(a, indices, axis=None):

@@ -167,7 +167,7 @@ class RandomState:
                 x2 = 2.0 * u[1::2] - 1.0
                 r2 = x1 * x1 + x2 * x2
                 ok = (r2 < 1.0) & (r2 != 0.0)
-                accepted = ok.nonzero().reshape(-1)
+                accepted = ok.nonzero().cpu().reshape(-1)
                 if accepted.shape[0] >= pairs:
                     break
                 trial *= 2
@@ -233,7 +233,7 @@ class RandomState:
                 values = _low_bits(hi, mask >> 32) * (1 << 32) + lo
             else:
                 values = _low_bits(words, mask)
-            ok = (values <= rng).nonzero().reshape(-1)
+            ok = (values <= rng).nonzero().cpu().reshape(-1)
             got = min(ok.shape[0], want)
             if got:
                 last = int(ok[got - 1].item())
