@@ -9,6 +9,7 @@
 // - `plt.show()` puts the figure in the console between the lines printed
 //   before and after it, sized to the console, labelled with its title, and
 //   measures the time from show() in the worker to the figure in the page;
+//   it saves as SVG and as PNG;
 // - a tqdm loop and print(..., end="\r") redraw one console line in place;
 // - an edited module is read again on the next run, and a removed one is
 //   gone (ModuleNotFoundError, as PyTorch's Python says);
@@ -17,6 +18,7 @@
 // Exits non-zero on any failure.
 import { launch } from "./browser.mjs";
 import { mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 const url = process.env.GRADSCOPE_URL;
@@ -221,6 +223,12 @@ try {
   console.log(`  figure: show() in the worker to the figure in the DOM: ${delays.map((d) => d.toFixed(1)).join(", ")} ms`);
   check(delays.every((d) => d >= 0) && median <= FIGURE_MS,
     `the figure appears within ${FIGURE_MS} ms of show() (median of 5: ${median.toFixed(1)} ms)`);
+  // Saved as PNG: drawn from the SVG on a canvas at twice its size.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("figure-png").click()]);
+  const png = await readFile(await download.path());
+  const pngSize = [png.readUInt32BE(16), png.readUInt32BE(20)];
+  check(download.suggestedFilename() === "figure-1.png" && png.subarray(1, 4).toString() === "PNG"
+    && pngSize[0] === 2 * image.natural, `save PNG gives figure-1.png, ${pngSize.join("x")} px`);
   await page.screenshot({ path: join(shots, "figures-page.png") });
   // The console's lines unclipped (the README's picture): a copy of the
   // panel, as tall as its lines, over the page.

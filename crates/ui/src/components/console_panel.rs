@@ -110,15 +110,81 @@ fn FigureView(props: &FigureProps) -> Html {
         Callback::from(move |_: MouseEvent| full.set(!*full))
     };
     let class = if *full { "figure full" } else { "figure" };
+    let image = use_node_ref();
+    let png_name = match figure.file_name.rsplit_once('.') {
+        Some((stem, _)) => format!("{stem}.png"),
+        None => format!("{}.png", figure.file_name),
+    };
+    let save_png = {
+        let (image, name) = (image.clone(), png_name.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(img) = image.get() {
+                save_as_png(&img, &name);
+            }
+        })
+    };
     html! {
         <span {class} role="group" aria-label={figure.label.clone()}
               data-testid="figure" data-shown={shown}>
-            <img src={AttrValue::from(figure.src.clone())} alt={figure.label.clone()}
+            <img ref={image} src={AttrValue::from(figure.src.clone())} alt={figure.label.clone()}
                  title={if *full { "click to fit" } else { "click for full size" }}
                  onclick={toggle} />
             <a class="figure-save" href={AttrValue::from(figure.src.clone())}
                download={figure.file_name.clone()}>{ format!("save {}", figure.file_name) }</a>
+            { " · " }
+            <button type="button" class="figure-save" data-testid="figure-png" onclick={save_png}>
+                { format!("save {}", png_name) }
+            </button>
             { "\n" }
         </span>
     }
+}
+
+/// Draws the figure's image on a canvas at twice its size, on white, and
+/// saves that as the PNG file `name`. Through `Reflect`, so the page's
+/// `web-sys` needs no canvas bindings.
+fn save_as_png(img: &web_sys::Node, name: &str) {
+    use wasm_bindgen::JsValue;
+    fn call(this: &JsValue, method: &str, args: &[JsValue]) -> Option<JsValue> {
+        let f: js_sys::Function = js_sys::Reflect::get(this, &method.into()).ok()?.into();
+        f.apply(this, &args.iter().collect::<js_sys::Array>()).ok()
+    }
+    let number = |key: &str| {
+        js_sys::Reflect::get(img, &key.into())
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0)
+    };
+    let (width, height) = (number("naturalWidth"), number("naturalHeight"));
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let (Ok(canvas), Ok(link)) = (
+        document.create_element("canvas"),
+        document.create_element("a"),
+    ) else {
+        return;
+    };
+    const SCALE: f64 = 2.0;
+    let _ = js_sys::Reflect::set(&canvas, &"width".into(), &(width * SCALE).into());
+    let _ = js_sys::Reflect::set(&canvas, &"height".into(), &(height * SCALE).into());
+    let Some(context) = call(&canvas, "getContext", &["2d".into()]) else {
+        return;
+    };
+    let _ = js_sys::Reflect::set(&context, &"fillStyle".into(), &"#fff".into());
+    let (w, h) = ((width * SCALE).into(), (height * SCALE).into());
+    call(&context, "fillRect", &[0.into(), 0.into(), w, h]);
+    let (w, h) = ((width * SCALE).into(), (height * SCALE).into());
+    call(
+        &context,
+        "drawImage",
+        &[img.into(), 0.into(), 0.into(), w, h],
+    );
+    let Some(url) = call(&canvas, "toDataURL", &["image/png".into()]).and_then(|u| u.as_string())
+    else {
+        return;
+    };
+    let _ = link.set_attribute("href", &url);
+    let _ = link.set_attribute("download", name);
+    call(&link, "click", &[]);
 }
