@@ -136,6 +136,10 @@ fn name_all(vm: &VirtualMachine, mapping: &PyObjectRef) {
 fn name_value(vm: &VirtualMachine, name: &str, value: &PyObjectRef, top: bool) {
     if let Some(t) = value.downcast_ref::<PyTensor>() {
         name_tensor(&t.tensor, name, None);
+        // Its `.grad`, which the memory view lists as a gradient.
+        if let Some(grad) = t.tensor.grad() {
+            name_tensor(&grad, &format!("{name}.grad"), None);
+        }
     } else if let Some(list) = value.downcast_ref::<PyList>() {
         let items = list.borrow_vec();
         for (i, item) in items.iter().take(ITEMS_NAMED).enumerate() {

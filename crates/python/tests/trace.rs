@@ -392,6 +392,8 @@ fn names_reach_the_trace_once_each() {
             "parts[0]",
             "parts[1]",
             "loss",
+            // Read as the program ends, after loss.backward().
+            "x.grad",
         ]
     );
 }

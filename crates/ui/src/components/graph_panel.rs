@@ -236,7 +236,7 @@ pub fn GraphPanel(props: &Props) -> Html {
             </div>
             if let Some(text) = error {
                 <p class="graph-error" data-testid="graph-error" role="alert"
-                   style="color:#c62828;margin:4px 8px">{ text }</p>
+                   style="color:#c62828;margin:0.3rem 0 0;font:12px ui-monospace, 'DejaVu Sans Mono', monospace">{ text }</p>
             }
             if let Some(text) = details {
                 <p class="node-details" data-testid="node-details">{ text }</p>

@@ -63,6 +63,7 @@ pub fn LiveTensors(props: &Props) -> Html {
         html! {
             <li>
                 <button type="button" class="live-tensor" data-testid="live-tensor"
+                        style="font:inherit;padding:0 0.3em;margin:0;border:0;background:none;color:inherit;cursor:pointer;text-align:left"
                         data-line={t.line.map(|l| l.to_string())} data-name={t.name.clone()}
                         data-bytes={t.bytes.to_string()} disabled={t.line.is_none()}
                         title="put the editor's cursor on the line that made it" {onclick}>
@@ -71,11 +72,12 @@ pub fn LiveTensors(props: &Props) -> Html {
             </li>
         }
     });
+    // A short scrolling list under the legend: the panel keeps its height.
     html! {
         <div class="live-tensors" data-testid="live-tensors"
-             style="font: 12px ui-monospace, 'DejaVu Sans Mono', monospace; margin: 0.2rem 0">
+             style="font: 11px ui-monospace, 'DejaVu Sans Mono', monospace; margin: 0.1rem 0 0">
             <span>{ "live here, largest first:" }</span>
-            <ul style="list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:0.2rem 0.5rem">
+            <ul style="list-style:none;margin:0;padding:0;max-height:3.6em;overflow-y:auto">
                 { for rows }
             </ul>
         </div>

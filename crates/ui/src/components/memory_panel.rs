@@ -326,8 +326,6 @@ pub fn MemoryPanel(props: &Props) -> Html {
                     </g>
                 </svg>
             </div>
-            <LiveTensors log={props.log.clone()} position={props.position.min(props.log.len())}
-                         device={device.clone()} />
             <ul class="legend" data-testid="memory-legend">
                 { for legend }{ for reserved_legend }
                 if props.on_budget.is_some() {
@@ -342,6 +340,8 @@ pub fn MemoryPanel(props: &Props) -> Html {
                     </li>
                 }
             </ul>
+            <LiveTensors log={props.log.clone()} position={props.position.min(props.log.len())}
+                         device={device.clone()} />
         </section>
     }
 }
