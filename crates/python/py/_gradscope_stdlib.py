@@ -91,6 +91,8 @@ class _StdlibLoader:
         name = module.__spec__.name
         code = _gradscope._stdlib_code(name)
         exec(code, module.__dict__)
+        if name == "pickle":
+            _pickle_protocol_4(module)
 
     @classmethod
     def is_package(cls, fullname):
@@ -99,6 +101,32 @@ class _StdlibLoader:
     @classmethod
     def get_source(cls, fullname):
         return None
+
+
+def _pickle_protocol_4(pickle):
+    """CPython 3.11's default protocol, 4, which PyTorch outputs are
+    recorded with (RustPython's `_pickle` is a later CPython's, where it is
+    5): pickled bytes, and so their hashes (`_gradscope_hash`), match."""
+    pickle.DEFAULT_PROTOCOL = 4
+    native_dumps, native_dump, native_pickler = pickle.dumps, pickle.dump, pickle.Pickler
+
+    def dumps(obj, protocol=None, *, fix_imports=True, buffer_callback=None):
+        return native_dumps(obj, 4 if protocol is None else protocol,
+                            fix_imports=fix_imports, buffer_callback=buffer_callback)
+
+    def dump(obj, file, protocol=None, *, fix_imports=True, buffer_callback=None):
+        return native_dump(obj, file, 4 if protocol is None else protocol,
+                           fix_imports=fix_imports, buffer_callback=buffer_callback)
+
+    class Pickler(native_pickler):
+        __doc__ = native_pickler.__doc__
+
+        def __init__(self, file, protocol=None, *args, **kwargs):
+            super().__init__(file, 4 if protocol is None else protocol, *args, **kwargs)
+
+    Pickler.__module__ = "_pickle"
+    dumps.__module__ = dump.__module__ = "_pickle"
+    pickle.dumps, pickle.dump, pickle.Pickler = dumps, dump, Pickler
 
 
 def _imported_by_stdlib():

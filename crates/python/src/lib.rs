@@ -21,6 +21,7 @@
 
 mod compile;
 mod convert;
+mod cpython_hash;
 mod device;
 mod dtype;
 mod errors;

@@ -714,6 +714,20 @@ mod _gradscope {
         ledger::check_new_buffer(&shape, dtype).py(vm)
     }
 
+    /// `hash()` of a `str` or `bytes` as CPython 3.11 with
+    /// `PYTHONHASHSEED=0` gives it (`crate::cpython_hash`); `None` for
+    /// other objects, which keep RustPython's hash.
+    #[pyfunction]
+    fn _cpython_hash(obj: PyObjectRef) -> Option<i64> {
+        use rustpython_vm::builtins::{PyBytes, PyStr};
+        if let Some(text) = obj.downcast_ref::<PyStr>() {
+            // A string with lone surrogates keeps RustPython's hash.
+            return text.to_str().map(crate::cpython_hash::str);
+        }
+        obj.downcast_ref::<PyBytes>()
+            .map(|data| crate::cpython_hash::bytes(data.as_bytes()))
+    }
+
     #[pyfunction]
     fn _is_tensor(obj: PyObjectRef) -> bool {
         obj.downcast_ref::<PyTensor>().is_some()

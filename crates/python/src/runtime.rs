@@ -20,6 +20,7 @@ use crate::traceback;
 /// capture, and `torch` imported so a program's `import torch` is instant.
 const PRELUDE: &str = "\
 import sys, _gradscope
+import _gradscope_hash
 import _gradscope_stdlib
 sys.stdout, sys.stderr = _gradscope._output_streams()
 sys.__stdout__, sys.__stderr__ = sys.stdout, sys.stderr
