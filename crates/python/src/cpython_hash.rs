@@ -33,7 +33,9 @@ pub fn str(text: &str) -> i64 {
             .flat_map(|c| (u32::from(c) as u16).to_le_bytes())
             .collect()
     } else {
-        text.chars().flat_map(|c| u32::from(c).to_le_bytes()).collect()
+        text.chars()
+            .flat_map(|c| u32::from(c).to_le_bytes())
+            .collect()
     };
     bytes(&data)
 }
