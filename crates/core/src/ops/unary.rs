@@ -356,6 +356,11 @@ unary_ops! {
     /// The base-2 logarithm, PyTorch's `log2`.
     Log2 => log2 [name "log2", node "Log2Backward0", dtype Float, saves Input,
         domain Positive, wgsl 24],
+    /// The angle of a real number, PyTorch's `angle`: pi below zero (`-inf`
+    /// too), zero otherwise (`-0.0` too), NaN for NaN. Its gradient is zero;
+    /// PyTorch saves `self` for the complex formula.
+    Angle => angle [name "angle", node "AngleBackward0", dtype Float, saves Input,
+        domain Real, wgsl 25],
     /// `to(dtype)`: a copy in another dtype.
     ToDtype {
         /// The input's dtype, which the gradient goes back to.
@@ -529,6 +534,14 @@ impl UnaryOp {
             UnaryOp::Expm1 => map(d, l, |x| x.exp_m1()),
             UnaryOp::Log10 => map(d, l, |x| x.log10()),
             UnaryOp::Log2 => map(d, l, |x| x.log2()),
+            UnaryOp::Angle => {
+                let pi = t(std::f64::consts::PI);
+                map(d, l, |x| match x {
+                    x if x.is_nan() => x,
+                    x if x < T::zero() => pi,
+                    _ => T::zero(),
+                })
+            }
             UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => map(d, l, |x| x),
         }
     }
