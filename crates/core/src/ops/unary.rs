@@ -8,7 +8,7 @@
 //! `Tensor` method (which the Python bindings and the fixture tests find
 //! through [`UnaryOp::METHODS`]). Adding an op without attributes takes its
 //! row, its derivative (`autograd/derivatives/unary.rs`), its CPU kernel
-//! (`UnaryOp::float` below), its WGSL case (`shaders/unary.wgsl`) and its
+//! (`float` in `cpu/unary.rs`), its WGSL case (`shaders/unary.wgsl`) and its
 //! fixture line (`tests/fixtures/record_elementwise.py`).
 //!
 //! ```
@@ -20,10 +20,9 @@
 //! # Ok::<(), gradscope_core::Error>(())
 //! ```
 
-use super::arith::{Scalar, elements};
-use super::{Op, OpInfo, SavedSlot, apply, inputs, new_tensor};
-use crate::cpu::unary::{self as k, map};
-use crate::cpu::{CpuBuffer, Float};
+use super::arith::Scalar;
+use super::{Op, OpInfo, SavedSlot, apply, inputs};
+use crate::kernels;
 use std::rc::Rc;
 
 use crate::device::Device;
@@ -437,131 +436,35 @@ impl UnaryOp {
             (UnaryOp::ClampMin(bound) | UnaryOp::ClampMax(bound), d) => {
                 DType::result_type(&[(d, Priority::Dimensioned), bound.promotion()])
             }
-            _ => return Err(self.no_kernel(dtype)),
+            _ => {
+                let name = self.name();
+                return Err(Error::Backend(format!(
+                    "internal error: no {name} dtype rule for {dtype}"
+                )));
+            }
         })
     }
 
     pub(crate) fn forward(&self, ins: &[&Tensor]) -> Result<Tensor> {
         let [x] = inputs::<1>(self, ins)?;
         let dtype = self.dtype(x.dtype())?;
-        if let UnaryOp::ToDtype { to, .. } = self {
-            // A float32 GPU tensor lives on the device, which has no f64;
-            // integers and bools stay on the host and may widen there.
-            if *to == DType::Float64 && x.device() == Device::WebGpu && x.dtype().is_float() {
-                return Err(Error::GpuFloat64);
+        let (storage, layout) = (x.storage(), x.layout());
+        let out = match *self {
+            UnaryOp::ToDevice { to, .. } => return to_device(x, to),
+            UnaryOp::ToDtype { to, .. } => {
+                // A float32 GPU tensor lives on the device, which has no
+                // f64; integers and bools stay on the host and may widen there.
+                if to == DType::Float64 && x.device() == Device::WebGpu && x.dtype().is_float() {
+                    return Err(Error::GpuFloat64);
+                }
+                kernels::run(|k| k.cast(storage, layout, to))?
             }
-            if *to == DType::Float32
-                && x.dtype() == DType::Bool
-                && let Some(out) = super::on_device::mask_to_float(x)?
-            {
-                return Ok(out);
-            }
-            let buffer = x.storage().data().gather_as(x.layout(), *to);
-            return Ok(new_tensor(buffer, x.shape()));
-        }
-        if let UnaryOp::ToDevice { to, .. } = self {
-            return to_device(x, *to);
-        }
-        if let Some(out) = super::on_device::unary(self, x, dtype)? {
-            return Ok(out);
-        }
-        let (data, layout) = elements(x, dtype, x.shape())?;
-        let out = match &*data {
-            CpuBuffer::F32(d) => CpuBuffer::F32(self.float(d, &layout)),
-            CpuBuffer::F64(d) => CpuBuffer::F64(self.float(d, &layout)),
-            CpuBuffer::I64(d) => CpuBuffer::I64(self.int(d, &layout)?),
-            CpuBuffer::Bool(d) => match self {
-                // sign(True) is True: the only op that keeps bool.
-                UnaryOp::Sign => CpuBuffer::Bool(map(d, &layout, |v| v)),
-                _ => return Err(self.no_kernel(dtype)),
-            },
+            _ => kernels::run(|k| k.unary(self, storage, layout, dtype))?,
         };
-        Ok(new_tensor(out, x.shape()))
-    }
-
-    fn no_kernel(&self, dtype: DType) -> Error {
-        Error::Backend(format!(
-            "internal error: no {} kernel for {dtype}",
-            self.name()
+        Ok(Tensor::from_parts(
+            Rc::new(out),
+            Layout::contiguous(x.shape()),
         ))
-    }
-
-    fn float<T: Float>(&self, d: &[T], l: &Layout) -> Vec<T> {
-        let t = |v: f64| T::from_f64(v);
-        let bound = |s: Option<Scalar>, default: f64| t(s.map_or(default, Scalar::to_f64));
-        match *self {
-            UnaryOp::Neg => map(d, l, |x| -x),
-            UnaryOp::Exp => map(d, l, |x| x.exp()),
-            UnaryOp::Log => map(d, l, |x| x.ln()),
-            UnaryOp::Sqrt => map(d, l, |x| x.sqrt()),
-            UnaryOp::Rsqrt => map(d, l, |x| T::one() / x.sqrt()),
-            UnaryOp::Abs => map(d, l, |x| x.abs()),
-            UnaryOp::Sign => map(d, l, k::sign),
-            UnaryOp::Sin => map(d, l, |x| x.sin()),
-            UnaryOp::Cos => map(d, l, |x| x.cos()),
-            UnaryOp::Tanh => map(d, l, |x| x.tanh()),
-            UnaryOp::Sigmoid => map(d, l, k::sigmoid),
-            // `x < 0` keeps NaN and -0.0 as they are, as PyTorch's relu does.
-            UnaryOp::Relu => map(d, l, |x| if x < T::zero() { T::zero() } else { x }),
-            UnaryOp::Gelu(GeluApproximate::None) => map(d, l, k::gelu),
-            UnaryOp::Gelu(GeluApproximate::Tanh) => map(d, l, k::gelu_tanh),
-            UnaryOp::LeakyRelu { negative_slope } => {
-                let slope = t(negative_slope);
-                map(d, l, |x| if x > T::zero() { x } else { x * slope })
-            }
-            UnaryOp::Softplus { beta, threshold } => {
-                let (beta, threshold) = (t(beta), t(threshold));
-                map(d, l, |x| k::softplus(x, beta, threshold))
-            }
-            UnaryOp::Clamp { min, max } => {
-                let (lo, hi) = (bound(min, f64::NEG_INFINITY), bound(max, f64::INFINITY));
-                // min(max(x, lo), hi), NaN passing through.
-                map(d, l, |x| if x.is_nan() { x } else { x.max(lo).min(hi) })
-            }
-            UnaryOp::ClampMin(lo) => {
-                let lo = t(lo.to_f64());
-                map(d, l, |x| if x.is_nan() { x } else { x.max(lo) })
-            }
-            UnaryOp::ClampMax(hi) => {
-                let hi = t(hi.to_f64());
-                map(d, l, |x| if x.is_nan() { x } else { x.min(hi) })
-            }
-            UnaryOp::Round => map(d, l, k::round_half_even),
-            UnaryOp::Floor => map(d, l, |x| x.floor()),
-            UnaryOp::Reciprocal => map(d, l, |x| T::one() / x),
-            UnaryOp::Erf => map(d, l, k::erf),
-            UnaryOp::Log1p => map(d, l, |x| x.ln_1p()),
-            UnaryOp::Expm1 => map(d, l, |x| x.exp_m1()),
-            UnaryOp::Log10 => map(d, l, |x| x.log10()),
-            UnaryOp::Log2 => map(d, l, |x| x.log2()),
-            UnaryOp::Angle => {
-                let pi = t(std::f64::consts::PI);
-                map(d, l, |x| match x {
-                    x if x.is_nan() => x,
-                    x if x < T::zero() => pi,
-                    _ => T::zero(),
-                })
-            }
-            UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => map(d, l, |x| x),
-        }
-    }
-
-    fn int(&self, d: &[i64], l: &Layout) -> Result<Vec<i64>> {
-        Ok(match *self {
-            UnaryOp::Neg => map(d, l, i64::wrapping_neg),
-            UnaryOp::Abs => map(d, l, i64::wrapping_abs),
-            UnaryOp::Sign => map(d, l, i64::signum),
-            UnaryOp::Relu => map(d, l, |x| x.max(0)),
-            UnaryOp::Round | UnaryOp::Floor => map(d, l, |x| x),
-            UnaryOp::Clamp { min, max } => {
-                let lo = min.map_or(i64::MIN, Scalar::to_i64);
-                let hi = max.map_or(i64::MAX, Scalar::to_i64);
-                map(d, l, |x| x.max(lo).min(hi))
-            }
-            UnaryOp::ClampMin(lo) => map(d, l, |x| x.max(lo.to_i64())),
-            UnaryOp::ClampMax(hi) => map(d, l, |x| x.min(hi.to_i64())),
-            _ => return Err(self.no_kernel(DType::Int64)),
-        })
     }
 }
 

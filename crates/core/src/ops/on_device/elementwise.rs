@@ -90,18 +90,6 @@ pub(crate) fn binary_number(
     finish(result, shape)
 }
 
-/// A bool GPU tensor as float32 (`mask.float()`) by the copy kernel: its
-/// device copy already holds `1.0` and `0.0`.
-pub(crate) fn mask_to_float(x: &Tensor) -> Result<Option<Tensor>> {
-    let Some(gpu) = backend()? else {
-        return Ok(None);
-    };
-    let Some(mask) = x.storage().mask_buffer()? else {
-        return Ok(None);
-    };
-    finish(gpu.copy(&*mask, x.layout()), x.shape())
-}
-
 /// A `where` condition as a float32 mask (`1.0` true) and its layout: a
 /// GPU bool storage's device copy (what compare kernels make), or a CPU
 /// bool tensor (PyTorch lets masks stay on the CPU) gathered and uploaded.
