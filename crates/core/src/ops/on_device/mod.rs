@@ -25,7 +25,7 @@ mod movement;
 mod nn;
 mod reduce;
 
-pub(crate) use elementwise::{binary, binary_number, compare, unary, where_cond};
+pub(crate) use elementwise::{binary, binary_number, unary};
 pub(crate) use matmul::{matmul, matmul_bias};
 pub(crate) use movement::{copy, index_select, put, scatter, take, write_into};
 pub(crate) use nn::{adam_step, col2im, im2col, nll_coefficients, nll_loss};
