@@ -77,7 +77,7 @@ pub(crate) fn run(kernel: impl Fn(&dyn Kernels) -> Result<Option<Storage>>) -> R
     {
         return Ok(out);
     }
-    kernel(&Host)?.ok_or_else(|| Error::Backend("internal error: no host kernel".into()))
+    kernel(&Host)?.ok_or_else(|| Error::Internal("the host has no kernel for an op".into()))
 }
 
 /// The CPU, and a GPU storage's host copy (which the storage keeps
@@ -126,8 +126,8 @@ impl Kernels for Host {
             (CpuBuffer::F32(x), CpuBuffer::F32(y)) => go(op, (x, &al), (y, &bl)),
             (CpuBuffer::F64(x), CpuBuffer::F64(y)) => go(op, (x, &al), (y, &bl)),
             (x, y) => {
-                return Err(Error::Backend(format!(
-                    "internal error: {op:?} of {} and {}",
+                return Err(Error::Internal(format!(
+                    "{op:?} of {} and {}",
                     x.dtype(),
                     y.dtype()
                 )));
@@ -147,7 +147,7 @@ impl Kernels for Host {
         fn go<T: Element>(c: (&[bool], &Layout), a: (&[T], &Layout), b: (&[T], &Layout)) -> Vec<T> {
             map3(c, a, b, |c, x, y| if c { x } else { y })
         }
-        let internal = |what: &str| Error::Backend(format!("internal error: where of {what}"));
+        let internal = |what: &str| Error::Internal(format!("where of {what}"));
         let (c, cl) = host_elements(condition, DType::Bool, shape)?;
         let (a, al) = host_elements(a, dtype, shape)?;
         let (b, bl) = host_elements(b, dtype, shape)?;
