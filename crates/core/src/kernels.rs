@@ -10,7 +10,8 @@
 //! Each kernel reads storages through layouts and makes a new contiguous
 //! storage, or answers `Ok(None)` where its device has no kernel for the
 //! case; the host always has one. The unary family, dtype conversions,
-//! comparisons and `where` run through here; the other families still ask
+//! comparisons, `where`, softmax and the matrix products' own op run
+//! through here; the other families still ask
 //! the GPU first through `ops::on_device` and move here one by one.
 
 use std::cell::Ref;
@@ -67,6 +68,13 @@ pub(crate) trait Kernels {
         shape: &[usize],
         dtype: DType,
     ) -> Result<Option<Storage>>;
+
+    /// `softmax` (or, with `log`, `log_softmax`) of `x` along `dim`.
+    fn softmax(&self, x: Operand<'_>, dim: usize, log: bool) -> Result<Option<Storage>>;
+
+    /// The batched product of `a` and `b`, their layouts read as
+    /// `[batch, m, k]` and `[batch, k, n]`: a contiguous `[batch, m, n]`.
+    fn matmul(&self, a: Operand<'_>, b: Operand<'_>) -> Result<Option<Storage>>;
 }
 
 /// Runs `kernel` on the running op's device, or on the host where that
@@ -164,6 +172,16 @@ impl Kernels for Host {
         };
         Ok(Some(Storage::new(out)))
     }
+
+    fn softmax(&self, (x, layout): Operand<'_>, dim: usize, log: bool) -> Result<Option<Storage>> {
+        let out = crate::cpu::reduce::softmax(&x.data(), layout, dim, log)?;
+        Ok(Some(Storage::new(out)))
+    }
+
+    fn matmul(&self, (a, al): Operand<'_>, (b, bl): Operand<'_>) -> Result<Option<Storage>> {
+        let out = crate::cpu::matmul::bmm(&a.data(), al, &b.data(), bl)?;
+        Ok(Some(Storage::new(out)))
+    }
 }
 
 /// An operand's host elements as `dtype` and the layout that reads them
@@ -259,6 +277,20 @@ impl Kernels for Gpu {
         };
         let cl = cl.broadcast_to(shape)?;
         Gpu::finish(self.0.where_cond(&*c, &cl, &*a, &al, &*b, &bl))
+    }
+
+    fn softmax(&self, (x, layout): Operand<'_>, dim: usize, log: bool) -> Result<Option<Storage>> {
+        let Some(buffer) = x.device_buffer()? else {
+            return Ok(None);
+        };
+        Gpu::finish(self.0.softmax(&*buffer, layout, dim, log))
+    }
+
+    fn matmul(&self, (a, al): Operand<'_>, (b, bl): Operand<'_>) -> Result<Option<Storage>> {
+        let (Some(ab), Some(bb)) = (a.device_buffer()?, b.device_buffer()?) else {
+            return Ok(None);
+        };
+        Gpu::finish(self.0.matmul(&*ab, al, &*bb, bl))
     }
 }
 
