@@ -27,7 +27,8 @@
 // 8 cos, 9 tanh, 10 sigmoid, 11 relu, 12 gelu (erf), 13 gelu (tanh),
 // 14 leaky_relu (p0 slope), 15 softplus (p0 beta, p1 threshold),
 // 16 clamp (p0 min, p1 max; +-inf when absent), 17 round (half to even),
-// 18 floor, 19 reciprocal, 20 erf.
+// 18 floor, 19 reciprocal, 20 erf, 21 log1p, 22 expm1, 23 log10, 24 log2,
+// 25 angle.
 //
 // Special values follow PyTorch's CPU kernels and are handled explicitly,
 // since WGSL leaves many builtins' NaN and infinity results to the
@@ -424,6 +425,13 @@ fn apply(op: u32, x: f32, p0: f32, p1: f32) -> f32 {
         }
         case 24u: {
             return log_special(x, log_scaled(x, 1.4426950408889634, log2(x)));
+        }
+        case 25u: {
+            // pi below zero (-inf too), 0 for -0.0 and above, NaN kept.
+            if is_nan(x) {
+                return x;
+            }
+            return select(0.0, 3.14159265358979, x < 0.0);
         }
         default: {
             return nan();

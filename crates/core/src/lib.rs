@@ -24,6 +24,7 @@ pub mod dtype;
 pub mod error;
 pub mod grad_mode;
 pub mod gradcheck;
+pub(crate) mod kernels;
 pub mod layout;
 pub mod ledger;
 pub mod ops;

@@ -1,13 +1,13 @@
 //! Every op in the op table has a recorded PyTorch case: for each variant
-//! of every op enum (`gradscope_core::gradcheck::VARIANTS`, which an
-//! exhaustive `match` keeps complete), the node PyTorch names it
+//! of every op enum (`gradscope_core::gradcheck::variants()`, which an
+//! exhaustive `match` and the unary table keep complete), the node PyTorch names it
 //! (`ExpBackward0`) appears in a fixture the tests here check, or the op
 //! is listed below with the reason it has none.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed test should panic
 
 use std::collections::BTreeMap;
 
-use gradscope_core::gradcheck::{VARIANTS, cases, check, variant};
+use gradscope_core::gradcheck::{cases, check, variant, variants};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -72,14 +72,14 @@ every_target! {
             }
         }
         let mut missing = vec![];
-        for name in VARIANTS {
+        for name in variants() {
             let node = ops.get(name).map(|op| op.node_name());
             let recorded = node.is_some_and(|node| {
                 let quoted = format!("\"{node}\"");
                 FIXTURES.iter().any(|f| f.contains(&quoted))
             });
             if !recorded {
-                missing.push((*name, node.unwrap_or("(no gradcheck row reaches it)")));
+                missing.push((name, node.unwrap_or("(no gradcheck row reaches it)")));
             }
         }
         let unexplained: Vec<_> = missing

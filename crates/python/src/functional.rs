@@ -344,7 +344,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
         "_unary_inplace",
         |t: T, name: String, vm: &VirtualMachine| {
             let base = name.strip_suffix('_').unwrap_or(&name);
-            let Some(&(_, op)) = crate::methods::UNARY.iter().find(|(n, _)| *n == base) else {
+            let Some(&(_, op)) = crate::methods::unary().find(|(n, _)| *n == base) else {
                 return Err(
                     vm.new_attribute_error(format!("'Tensor' object has no attribute '{name}'"))
                 );

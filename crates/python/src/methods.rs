@@ -6,6 +6,7 @@
 //! Methods with signatures of their own (`backward`, `size`, `to`) are in
 //! `tensor.rs`; operators are the number slots there.
 
+use gradscope_core::ops::UnaryOp;
 use gradscope_core::{Result, Tensor};
 use rustpython_vm::builtins::{PyInt, PyList, PyTuple};
 use rustpython_vm::function::FuncArgs;
@@ -25,28 +26,9 @@ type OverDims = fn(&Tensor, &[i64], bool) -> Result<Tensor>;
 type WithSizes = fn(&Tensor, &[i64]) -> Result<Tensor>;
 type Statistic = fn(&Tensor, Option<&[i64]>, f64, bool) -> Result<Tensor>;
 
-/// `x.exp()`, `torch.exp(x)`.
-pub(crate) const UNARY: &[(&str, Unary)] = &[
-    ("exp", Tensor::exp),
-    ("log", Tensor::log),
-    ("sqrt", Tensor::sqrt),
-    ("rsqrt", Tensor::rsqrt),
-    ("abs", Tensor::abs),
-    ("sign", Tensor::sign),
-    ("sin", Tensor::sin),
-    ("cos", Tensor::cos),
-    ("tanh", Tensor::tanh),
-    ("sigmoid", Tensor::sigmoid),
-    ("relu", Tensor::relu),
-    ("round", Tensor::round),
-    ("floor", Tensor::floor),
-    ("reciprocal", Tensor::reciprocal),
-    ("erf", Tensor::erf),
-    ("log1p", Tensor::log1p),
-    ("expm1", Tensor::expm1),
-    ("log10", Tensor::log10),
-    ("log2", Tensor::log2),
-    ("neg", Tensor::neg),
+/// `x.isnan()`, `torch.isnan(x)`: the unary methods beside the unary ops'
+/// own rows, which come from core's table ([`UnaryOp::METHODS`]).
+const UNARY: &[(&str, Unary)] = &[
     ("negative", Tensor::neg),
     ("logical_not", Tensor::logical_not),
     ("isnan", Tensor::isnan),
@@ -142,10 +124,15 @@ pub(crate) const SIZES: &[(&str, &str, WithSizes)] = &[
     ("expand", "size", Tensor::expand_sizes),
 ];
 
+/// `x.exp()`, `torch.exp(x)`: every method taking only the tensor, the
+/// unary ops' rows of core's table first.
+pub(crate) fn unary() -> impl Iterator<Item = &'static (&'static str, Unary)> {
+    UnaryOp::METHODS.iter().chain(UNARY)
+}
+
 /// Every name that is also a `torch.` function.
 pub(crate) fn function_names() -> Vec<&'static str> {
-    UNARY
-        .iter()
+    unary()
         .map(|e| e.0)
         .chain(BINARY.iter().map(|e| e.0))
         .chain(DIM.iter().map(|e| e.0))
@@ -265,7 +252,7 @@ pub(crate) fn register(vm: &VirtualMachine) {
         return;
     }
     let add = |name: &'static str, method| class.set_str_attr(name, method, &vm.ctx);
-    for &(name, op) in UNARY {
+    for &(name, op) in unary() {
         add(
             name,
             vm.new_method(

@@ -18,23 +18,17 @@ const STRIDED: KernelSpec = KernelSpec {
 
 /// The shader's op code and its two `f32` parameters, or `None` for an op
 /// the kernel does not compute (`to(dtype)`: the GPU holds float32 only).
+/// Ops without attributes take their code from their row in core's table
+/// ([`UnaryOp::wgsl_code`]); the others are coded here with their
+/// parameters.
 pub(crate) fn unary_code(op: &UnaryOp) -> Option<(u32, [f32; 2])> {
     // Bounds and attributes arrive as f64 and compute in float32, as the
     // CPU's float32 kernel converts them.
     let bound = |s: Option<Scalar>, absent: f32| s.map_or(absent, |s| s.to_f64() as f32);
+    if let Some(code) = op.wgsl_code() {
+        return Some((code, [0.0; 2]));
+    }
     Some(match *op {
-        UnaryOp::Neg => (0, [0.0; 2]),
-        UnaryOp::Exp => (1, [0.0; 2]),
-        UnaryOp::Log => (2, [0.0; 2]),
-        UnaryOp::Sqrt => (3, [0.0; 2]),
-        UnaryOp::Rsqrt => (4, [0.0; 2]),
-        UnaryOp::Abs => (5, [0.0; 2]),
-        UnaryOp::Sign => (6, [0.0; 2]),
-        UnaryOp::Sin => (7, [0.0; 2]),
-        UnaryOp::Cos => (8, [0.0; 2]),
-        UnaryOp::Tanh => (9, [0.0; 2]),
-        UnaryOp::Sigmoid => (10, [0.0; 2]),
-        UnaryOp::Relu => (11, [0.0; 2]),
         UnaryOp::Gelu(GeluApproximate::None) => (12, [0.0; 2]),
         UnaryOp::Gelu(GeluApproximate::Tanh) => (13, [0.0; 2]),
         UnaryOp::LeakyRelu { negative_slope } => (14, [negative_slope as f32, 0.0]),
@@ -45,15 +39,8 @@ pub(crate) fn unary_code(op: &UnaryOp) -> Option<(u32, [f32; 2])> {
         ),
         UnaryOp::ClampMin(min) => (16, [bound(Some(min), 0.0), f32::INFINITY]),
         UnaryOp::ClampMax(max) => (16, [f32::NEG_INFINITY, bound(Some(max), 0.0)]),
-        UnaryOp::Round => (17, [0.0; 2]),
-        UnaryOp::Floor => (18, [0.0; 2]),
-        UnaryOp::Reciprocal => (19, [0.0; 2]),
-        UnaryOp::Erf => (20, [0.0; 2]),
-        UnaryOp::Log1p => (21, [0.0; 2]),
-        UnaryOp::Expm1 => (22, [0.0; 2]),
-        UnaryOp::Log10 => (23, [0.0; 2]),
-        UnaryOp::Log2 => (24, [0.0; 2]),
-        UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => return None,
+        // `to`, and an op whose row has no `wgsl` code yet: the host computes it.
+        _ => return None,
     })
 }
 

@@ -6,8 +6,13 @@
 //! the loop: no per-element dispatch, and dense operands take a straight
 //! slice loop the compiler can vectorise.
 
-use super::{Element, Float};
+use super::{CpuBuffer, Element, Float};
+use crate::dtype::DType;
+use crate::error::{Error, Result};
 use crate::layout::Layout;
+use crate::ops::arith::Scalar;
+use crate::ops::unary::GeluApproximate;
+use crate::ops::{Op, UnaryOp};
 
 pub(crate) use super::binary::{map as map2, map3};
 
@@ -163,6 +168,108 @@ pub(crate) fn erf_f64(x: f64) -> f64 {
         1.0
     };
     magnitude.copysign(x)
+}
+
+/// `op` on each element `l` selects from `data`, whose dtype is already
+/// the op's result dtype: the host's unary kernels
+/// ([`crate::kernels`]'s `Host`), one `match` per element type.
+pub(crate) fn unary(op: &UnaryOp, data: &CpuBuffer, l: &Layout, dtype: DType) -> Result<CpuBuffer> {
+    Ok(match data {
+        CpuBuffer::F32(d) => CpuBuffer::F32(float(op, d, l)),
+        CpuBuffer::F64(d) => CpuBuffer::F64(float(op, d, l)),
+        CpuBuffer::I64(d) => CpuBuffer::I64(int(op, d, l)?),
+        CpuBuffer::Bool(d) => match op {
+            // sign(True) is True: the only op that keeps bool.
+            UnaryOp::Sign => CpuBuffer::Bool(map(d, l, |v| v)),
+            _ => return Err(no_kernel(op, dtype)),
+        },
+    })
+}
+
+fn no_kernel(op: &UnaryOp, dtype: DType) -> Error {
+    Error::Backend(format!(
+        "internal error: no {} kernel for {dtype}",
+        Op::Unary(*op).name()
+    ))
+}
+
+/// The unary ops on floats: an op's CPU kernel is its arm here.
+fn float<T: Float>(op: &UnaryOp, d: &[T], l: &Layout) -> Vec<T> {
+    let t = |v: f64| T::from_f64(v);
+    let bound = |s: Option<Scalar>, default: f64| t(s.map_or(default, Scalar::to_f64));
+    match *op {
+        UnaryOp::Neg => map(d, l, |x| -x),
+        UnaryOp::Exp => map(d, l, |x| x.exp()),
+        UnaryOp::Log => map(d, l, |x| x.ln()),
+        UnaryOp::Sqrt => map(d, l, |x| x.sqrt()),
+        UnaryOp::Rsqrt => map(d, l, |x| T::one() / x.sqrt()),
+        UnaryOp::Abs => map(d, l, |x| x.abs()),
+        UnaryOp::Sign => map(d, l, sign),
+        UnaryOp::Sin => map(d, l, |x| x.sin()),
+        UnaryOp::Cos => map(d, l, |x| x.cos()),
+        UnaryOp::Tanh => map(d, l, |x| x.tanh()),
+        UnaryOp::Sigmoid => map(d, l, sigmoid),
+        // `x < 0` keeps NaN and -0.0 as they are, as PyTorch's relu does.
+        UnaryOp::Relu => map(d, l, |x| if x < T::zero() { T::zero() } else { x }),
+        UnaryOp::Gelu(GeluApproximate::None) => map(d, l, gelu),
+        UnaryOp::Gelu(GeluApproximate::Tanh) => map(d, l, gelu_tanh),
+        UnaryOp::LeakyRelu { negative_slope } => {
+            let slope = t(negative_slope);
+            map(d, l, |x| if x > T::zero() { x } else { x * slope })
+        }
+        UnaryOp::Softplus { beta, threshold } => {
+            let (beta, threshold) = (t(beta), t(threshold));
+            map(d, l, |x| softplus(x, beta, threshold))
+        }
+        UnaryOp::Clamp { min, max } => {
+            let (lo, hi) = (bound(min, f64::NEG_INFINITY), bound(max, f64::INFINITY));
+            // min(max(x, lo), hi), NaN passing through.
+            map(d, l, |x| if x.is_nan() { x } else { x.max(lo).min(hi) })
+        }
+        UnaryOp::ClampMin(lo) => {
+            let lo = t(lo.to_f64());
+            map(d, l, |x| if x.is_nan() { x } else { x.max(lo) })
+        }
+        UnaryOp::ClampMax(hi) => {
+            let hi = t(hi.to_f64());
+            map(d, l, |x| if x.is_nan() { x } else { x.min(hi) })
+        }
+        UnaryOp::Round => map(d, l, round_half_even),
+        UnaryOp::Floor => map(d, l, |x| x.floor()),
+        UnaryOp::Reciprocal => map(d, l, |x| T::one() / x),
+        UnaryOp::Erf => map(d, l, erf),
+        UnaryOp::Log1p => map(d, l, |x| x.ln_1p()),
+        UnaryOp::Expm1 => map(d, l, |x| x.exp_m1()),
+        UnaryOp::Log10 => map(d, l, |x| x.log10()),
+        UnaryOp::Log2 => map(d, l, |x| x.log2()),
+        UnaryOp::Angle => {
+            let pi = t(std::f64::consts::PI);
+            map(d, l, |x| match x {
+                x if x.is_nan() => x,
+                x if x < T::zero() => pi,
+                _ => T::zero(),
+            })
+        }
+        UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => map(d, l, |x| x),
+    }
+}
+
+fn int(op: &UnaryOp, d: &[i64], l: &Layout) -> Result<Vec<i64>> {
+    Ok(match *op {
+        UnaryOp::Neg => map(d, l, i64::wrapping_neg),
+        UnaryOp::Abs => map(d, l, i64::wrapping_abs),
+        UnaryOp::Sign => map(d, l, i64::signum),
+        UnaryOp::Relu => map(d, l, |x| x.max(0)),
+        UnaryOp::Round | UnaryOp::Floor => map(d, l, |x| x),
+        UnaryOp::Clamp { min, max } => {
+            let lo = min.map_or(i64::MIN, Scalar::to_i64);
+            let hi = max.map_or(i64::MAX, Scalar::to_i64);
+            map(d, l, |x| x.max(lo).min(hi))
+        }
+        UnaryOp::ClampMin(lo) => map(d, l, |x| x.max(lo.to_i64())),
+        UnaryOp::ClampMax(hi) => map(d, l, |x| x.min(hi.to_i64())),
+        _ => return Err(no_kernel(op, DType::Int64)),
+    })
 }
 
 #[cfg(test)]

@@ -11,17 +11,21 @@ use crate::ops::nn::NnOp;
 use crate::ops::{ArithOp, JoinOp, MatmulOp, ReduceOp, SelectOp, SoftmaxOp, UnaryOp, ViewOp};
 
 /// Names every variant of every op family, from the same list as
-/// [`VARIANTS`]: a new variant fails to compile in this `match` until it
+/// [`variants`]: a new variant fails to compile in this `match` until it
 /// is named, and the test `every_op_variant_has_a_row` then fails until a
-/// row checks it.
+/// row checks it. The unary ops name themselves from their table
+/// ([`UnaryOp::VARIANTS`]).
 macro_rules! variants {
     ($($pattern:pat => $name:literal,)*) => {
         /// Every op variant's name.
-        pub const VARIANTS: &[&str] = &[$($name),*];
+        pub fn variants() -> impl Iterator<Item = &'static str> {
+            UnaryOp::VARIANTS.iter().copied().chain([$($name),*])
+        }
 
         /// The name of `op`'s variant.
         pub fn variant(op: &Op) -> &'static str {
             match op {
+                Op::Unary(op) => op.variant(),
                 $($pattern => $name,)*
             }
         }
@@ -38,34 +42,6 @@ variants! {
     Op::Arith(ArithOp::RsubScalar { .. }) => "ArithOp::RsubScalar",
     Op::Arith(ArithOp::PowScalar { .. }) => "ArithOp::PowScalar",
     Op::Arith(ArithOp::ScalarPow { .. }) => "ArithOp::ScalarPow",
-    Op::Unary(UnaryOp::Neg) => "UnaryOp::Neg",
-    Op::Unary(UnaryOp::Exp) => "UnaryOp::Exp",
-    Op::Unary(UnaryOp::Log) => "UnaryOp::Log",
-    Op::Unary(UnaryOp::Sqrt) => "UnaryOp::Sqrt",
-    Op::Unary(UnaryOp::Rsqrt) => "UnaryOp::Rsqrt",
-    Op::Unary(UnaryOp::Abs) => "UnaryOp::Abs",
-    Op::Unary(UnaryOp::Sign) => "UnaryOp::Sign",
-    Op::Unary(UnaryOp::Sin) => "UnaryOp::Sin",
-    Op::Unary(UnaryOp::Cos) => "UnaryOp::Cos",
-    Op::Unary(UnaryOp::Tanh) => "UnaryOp::Tanh",
-    Op::Unary(UnaryOp::Sigmoid) => "UnaryOp::Sigmoid",
-    Op::Unary(UnaryOp::Relu) => "UnaryOp::Relu",
-    Op::Unary(UnaryOp::Gelu(_)) => "UnaryOp::Gelu",
-    Op::Unary(UnaryOp::LeakyRelu { .. }) => "UnaryOp::LeakyRelu",
-    Op::Unary(UnaryOp::Softplus { .. }) => "UnaryOp::Softplus",
-    Op::Unary(UnaryOp::Clamp { .. }) => "UnaryOp::Clamp",
-    Op::Unary(UnaryOp::ClampMin(_)) => "UnaryOp::ClampMin",
-    Op::Unary(UnaryOp::ClampMax(_)) => "UnaryOp::ClampMax",
-    Op::Unary(UnaryOp::Round) => "UnaryOp::Round",
-    Op::Unary(UnaryOp::Floor) => "UnaryOp::Floor",
-    Op::Unary(UnaryOp::Reciprocal) => "UnaryOp::Reciprocal",
-    Op::Unary(UnaryOp::Erf) => "UnaryOp::Erf",
-    Op::Unary(UnaryOp::Log1p) => "UnaryOp::Log1p",
-    Op::Unary(UnaryOp::Expm1) => "UnaryOp::Expm1",
-    Op::Unary(UnaryOp::Log10) => "UnaryOp::Log10",
-    Op::Unary(UnaryOp::Log2) => "UnaryOp::Log2",
-    Op::Unary(UnaryOp::ToDtype { .. }) => "UnaryOp::ToDtype",
-    Op::Unary(UnaryOp::ToDevice { .. }) => "UnaryOp::ToDevice",
     Op::Reduce(ReduceOp::Sum) => "ReduceOp::Sum",
     Op::Reduce(ReduceOp::SumDim(_)) => "ReduceOp::SumDim",
     Op::Reduce(ReduceOp::Mean) => "ReduceOp::Mean",
@@ -169,9 +145,7 @@ pub fn unchecked_variants(rows: &[Row], device: Device) -> Vec<&'static str> {
         .flat_map(|r| &r.graph_ops)
         .map(variant)
         .collect();
-    VARIANTS
-        .iter()
-        .copied()
+    variants()
         .filter(|name| !not_checkable(device).iter().any(|(v, _)| v == name))
         .filter(
             |name| match INSIDE_COMPOSITES.iter().any(|(v, _)| v == name) {

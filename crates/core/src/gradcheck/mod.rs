@@ -18,7 +18,7 @@ mod inputs;
 
 pub use cases::{cases, cases_on, unary_case};
 pub use check::{GPU_ATOL, GPU_RTOL, Row, check, check_on_gpu};
-pub use coverage::{INSIDE_COMPOSITES, VARIANTS, not_checkable, unchecked_variants, variant};
+pub use coverage::{INSIDE_COMPOSITES, not_checkable, unchecked_variants, variant, variants};
 pub use inputs::{
     FLOAT32_EPS, Input, KINK_MARGIN, SplitMix64, Values, avoiding, between, positive, real, sample,
 };

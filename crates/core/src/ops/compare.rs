@@ -3,6 +3,8 @@
 //! comparisons happen in the promoted dtype, as in PyTorch (`int_tensor ==
 //! 1.5` compares as float32).
 
+use std::rc::Rc;
+
 use gradscope_trace::EventKind;
 
 use super::arith::elements;
@@ -11,7 +13,7 @@ use crate::cpu::unary::{map, map2};
 use crate::cpu::{CpuBuffer, Element};
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::layout::broadcast_shapes;
+use crate::layout::{Layout, broadcast_shapes};
 use crate::tensor::Tensor;
 use crate::trace;
 
@@ -55,22 +57,6 @@ impl CompareOp {
             CompareOp::Le => K::Le,
             CompareOp::Gt => K::Gt,
             CompareOp::Ge => K::Ge,
-        }
-    }
-
-    fn run<T: Element>(
-        self,
-        (a, al): (&[T], &crate::Layout),
-        (b, bl): (&[T], &crate::Layout),
-    ) -> Vec<bool> {
-        // NaN compares unequal to everything, as IEEE and PyTorch have it.
-        match self {
-            CompareOp::Eq => map2(a, al, b, bl, |x, y| x == y),
-            CompareOp::Ne => map2(a, al, b, bl, |x, y| x != y),
-            CompareOp::Lt => map2(a, al, b, bl, |x, y| x < y),
-            CompareOp::Le => map2(a, al, b, bl, |x, y| x <= y),
-            CompareOp::Gt => map2(a, al, b, bl, |x, y| x > y),
-            CompareOp::Ge => map2(a, al, b, bl, |x, y| x >= y),
         }
     }
 }
@@ -133,29 +119,15 @@ impl Tensor {
             (self.dtype(), self.promotion_priority()),
             (other.dtype(), other.promotion_priority()),
         ]);
-        // On the GPU the mask stays there, for `where` to read.
-        if let Some(out) = super::on_device::compare(op.kernel(), self, other, &shape, dtype)? {
+        let a = (&**self.storage(), self.layout());
+        let b = (&**other.storage(), other.layout());
+        let out = crate::kernels::run(|k| k.compare(op.kernel(), a, b, &shape, dtype))?;
+        if out.device() == crate::Device::WebGpu {
             crate::device::check_device_error()?;
-            emit(op.name(), &out);
-            return Ok(out);
         }
-        let (a, al) = elements(self, dtype, &shape)?;
-        let (b, bl) = elements(other, dtype, &shape)?;
-        let out = match (&*a, &*b) {
-            (CpuBuffer::Bool(x), CpuBuffer::Bool(y)) => op.run((x, &al), (y, &bl)),
-            (CpuBuffer::I64(x), CpuBuffer::I64(y)) => op.run((x, &al), (y, &bl)),
-            (CpuBuffer::F32(x), CpuBuffer::F32(y)) => op.run((x, &al), (y, &bl)),
-            (CpuBuffer::F64(x), CpuBuffer::F64(y)) => op.run((x, &al), (y, &bl)),
-            (x, y) => {
-                return Err(crate::Error::Backend(format!(
-                    "internal error: {} of {} and {}",
-                    op.name(),
-                    x.dtype(),
-                    y.dtype()
-                )));
-            }
-        };
-        Ok(bool_tensor(out, &shape, op.name()))
+        let out = Tensor::from_parts(Rc::new(out), Layout::contiguous(&shape));
+        emit(op.name(), &out);
+        Ok(out)
     }
 
     /// `self == other`, PyTorch's `eq`.

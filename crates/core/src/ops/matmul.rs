@@ -3,9 +3,10 @@
 //! `_matmul_impl` does (folding batches into `mm` when that saves a copy,
 //! else broadcasting batches into `bmm`), so its graph shows PyTorch's nodes.
 
+use std::rc::Rc;
+
 use super::view::ViewOp;
-use super::{Op, OpInfo, SavedSlot, apply, inputs, new_tensor};
-use crate::cpu::matmul::bmm;
+use super::{Op, OpInfo, SavedSlot, apply, inputs};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::{Layout, broadcast_shapes};
@@ -123,11 +124,12 @@ impl MatmulOp {
                 return Err(Error::Backend("internal error: not a product".into()));
             }
         };
-        if let Some(product) = super::on_device::matmul(a, &a3, b, &b3, &out)? {
-            return Ok(product);
-        }
-        let buffer = bmm(&a.storage().data(), &a3, &b.storage().data(), &b3)?;
-        Ok(new_tensor(buffer, &out))
+        let (a, b) = ((&**a.storage(), &a3), (&**b.storage(), &b3));
+        let product = crate::kernels::run(|k| k.matmul(a, b))?;
+        Ok(Tensor::from_parts(
+            Rc::new(product),
+            Layout::contiguous(&out),
+        ))
     }
 }
 

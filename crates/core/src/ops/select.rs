@@ -2,6 +2,8 @@
 //! tensor bounds. Their gradients pick, per element, which input the result
 //! came from; ties split the gradient between the tied inputs, as PyTorch.
 
+use std::rc::Rc;
+
 use super::arith::{Scalar, elements};
 use super::{Op, OpInfo, SavedSlot, apply, new_tensor};
 use crate::cpu::unary::{map2, map3};
@@ -197,6 +199,11 @@ impl SelectOp {
     }
 }
 
+/// A tensor as a kernel operand: its storage and layout.
+fn operand(t: &Tensor) -> crate::kernels::Operand<'_> {
+    (&**t.storage(), t.layout())
+}
+
 fn where_forward(condition: &Tensor, this: &Tensor, other: &Tensor) -> Result<Tensor> {
     if condition.dtype() != DType::Bool {
         return Err(Error::WhereCondition {
@@ -211,28 +218,9 @@ fn where_forward(condition: &Tensor, this: &Tensor, other: &Tensor) -> Result<Te
         (this.dtype(), this.promotion_priority()),
         (other.dtype(), other.promotion_priority()),
     ]);
-    if let Some(out) = super::on_device::where_cond(condition, this, other, &shape, dtype)? {
-        return Ok(out);
-    }
-    let (c, cl) = elements(condition, DType::Bool, &shape)?;
-    let (a, al) = elements(this, dtype, &shape)?;
-    let (b, bl) = elements(other, dtype, &shape)?;
-    fn go<T: Element>(c: (&[bool], &Layout), a: (&[T], &Layout), b: (&[T], &Layout)) -> Vec<T> {
-        map3(c, a, b, |c, x, y| if c { x } else { y })
-    }
-    let CpuBuffer::Bool(c) = &*c else {
-        return Err(SelectOp::Where.internal("condition"));
-    };
-    let out = match (&*a, &*b) {
-        (CpuBuffer::F32(x), CpuBuffer::F32(y)) => CpuBuffer::F32(go((c, &cl), (x, &al), (y, &bl))),
-        (CpuBuffer::F64(x), CpuBuffer::F64(y)) => CpuBuffer::F64(go((c, &cl), (x, &al), (y, &bl))),
-        (CpuBuffer::I64(x), CpuBuffer::I64(y)) => CpuBuffer::I64(go((c, &cl), (x, &al), (y, &bl))),
-        (CpuBuffer::Bool(x), CpuBuffer::Bool(y)) => {
-            CpuBuffer::Bool(go((c, &cl), (x, &al), (y, &bl)))
-        }
-        _ => return Err(SelectOp::Where.internal("dtypes")),
-    };
-    Ok(new_tensor(out, &shape))
+    let (c, a, b) = (operand(condition), operand(this), operand(other));
+    let out = crate::kernels::run(|k| k.where_cond(c, a, b, &shape, dtype))?;
+    Ok(Tensor::from_parts(Rc::new(out), Layout::contiguous(&shape)))
 }
 
 fn clamp_forward(this: &Tensor, min: &Tensor, max: &Tensor) -> Result<Tensor> {

@@ -3,9 +3,11 @@
 //! finite, and one node whose backward reads only the result.
 
 use super::reduce::normalize_dim;
-use super::{Op, OpInfo, SavedSlot, apply, inputs, new_tensor};
-use crate::cpu::reduce::softmax;
+use std::rc::Rc;
+
+use super::{Op, OpInfo, SavedSlot, apply, inputs};
 use crate::error::Result;
+use crate::layout::Layout;
 use crate::tensor::Tensor;
 
 /// A softmax-family op along a dimension.
@@ -52,11 +54,12 @@ impl SoftmaxOp {
             SoftmaxOp::Softmax(dim) => (dim, false),
             SoftmaxOp::LogSoftmax(dim) => (dim, true),
         };
-        if let Some(out) = super::on_device::softmax(x, dim, log)? {
-            return Ok(out);
-        }
-        let buffer = softmax(&x.storage().data(), x.layout(), dim, log)?;
-        Ok(new_tensor(buffer, x.shape()))
+        let x_operand = (&**x.storage(), x.layout());
+        let out = crate::kernels::run(|k| k.softmax(x_operand, dim, log))?;
+        Ok(Tensor::from_parts(
+            Rc::new(out),
+            Layout::contiguous(x.shape()),
+        ))
     }
 }
 

@@ -1,11 +1,28 @@
 //! Elementwise maths on one tensor: `exp log sqrt rsqrt abs sign sin cos
 //! tanh sigmoid relu gelu leaky_relu softplus clamp round floor neg
-//! reciprocal erf`, and `to(dtype)`.
+//! reciprocal erf log1p expm1 log10 log2 angle`, and `to(dtype)`.
+//!
+//! Every op is one row of `unary_ops!`'s table below: its variant, its
+//! PyTorch names, its dtype rule, what its backward saves, where gradcheck
+//! samples it, its GPU op code and, for ops without attributes, its
+//! `Tensor` method (which the Python bindings and the fixture tests find
+//! through [`UnaryOp::METHODS`]). Adding an op without attributes takes its
+//! row, its derivative (`autograd/derivatives/unary.rs`), its CPU kernel
+//! (`float` in `cpu/unary.rs`), its WGSL case (`shaders/unary.wgsl`) and its
+//! fixture line (`tests/fixtures/record_elementwise.py`).
+//!
+//! ```
+//! use gradscope_core::Tensor;
+//! let x = Tensor::from_vec(vec![-1.0f32, 2.0], &[2])?.requires_grad_(true);
+//! let y = x.relu()?;
+//! assert_eq!(y.to_vec::<f32>(), vec![0.0, 2.0]);
+//! assert_eq!(y.grad_fn().map(|n| n.name().to_owned()).as_deref(), Some("ReluBackward0"));
+//! # Ok::<(), gradscope_core::Error>(())
+//! ```
 
-use super::arith::{Scalar, elements};
-use super::{Op, OpInfo, SavedSlot, apply, inputs, new_tensor};
-use crate::cpu::unary::{self as k, map};
-use crate::cpu::{CpuBuffer, Float};
+use super::arith::Scalar;
+use super::{Op, OpInfo, SavedSlot, apply, inputs};
+use crate::kernels;
 use std::rc::Rc;
 
 use crate::device::Device;
@@ -24,81 +41,334 @@ pub enum GeluApproximate {
     Tanh,
 }
 
-/// An elementwise op on one tensor, with its attributes.
+/// A unary op's result dtype for each input dtype: a row's `dtype`.
+#[derive(Clone, Copy, Debug)]
+pub enum Dtypes {
+    /// Maths: floats keep their dtype, integers and bools compute in the
+    /// default float dtype (`exp`, `sin`).
+    Float,
+    /// Every dtype kept, bool included (`sign(True)` is `True`).
+    Same,
+    /// Floats and integers kept; bool refused with this error (`neg`).
+    NoBool(fn() -> Error),
+    /// Floats only; integers and bools refused naming PyTorch's CPU kernel
+    /// (`gelu`'s `GeluKernelImpl`).
+    FloatOnly(&'static str),
+    /// Decided by the op's attributes: `clamp`'s bounds promote, `to`
+    /// gives its target ([`UnaryOp::attribute_dtype`]).
+    Attributes,
+}
+
+/// What a unary op's backward reads: a row's `saves`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saves {
+    /// Nothing: the gradient is a constant or the input's own (`neg`).
+    Nothing,
+    /// The result (`exp`: `grad * result`).
+    Result,
+    /// The input (`log`: `grad / self`).
+    Input,
+}
+
+/// Where gradcheck samples a unary op, clear of its kinks and jumps and in
+/// its domain: a row's `domain`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum UnaryOp {
-    /// `neg`
-    Neg,
-    /// `exp`
-    Exp,
-    /// `log`, the natural logarithm.
-    Log,
-    /// `sqrt`
-    Sqrt,
-    /// `rsqrt`, `1 / sqrt(x)`.
-    Rsqrt,
-    /// `abs`
-    Abs,
-    /// `sign`: -1, 0 or 1 (0 for NaN).
-    Sign,
-    /// `sin`
-    Sin,
-    /// `cos`
-    Cos,
-    /// `tanh`
-    Tanh,
-    /// `sigmoid`
-    Sigmoid,
-    /// `relu`
-    Relu,
+pub enum Domain {
+    /// Any real number.
+    Real,
+    /// Positive numbers (`log`, `sqrt`).
+    Positive,
+    /// Real numbers at a distance from these points (`round`'s halves).
+    Avoiding(&'static [f64]),
+    /// Decided by the op's attributes (`clamp`'s bounds).
+    Attributes,
+}
+
+/// The signature of a unary op's `Tensor` method.
+pub type UnaryMethod = fn(&Tensor) -> Result<Tensor>;
+
+/// Builds [`UnaryOp`] and everything read off its rows. A row is
+///
+/// ```text
+/// /// docs (of the variant and of its Tensor method)
+/// Variant [=> method] [name "...", node "...", dtype ..., saves ...,
+///                      domain ... (, wgsl CODE) (, samples [...])]
+/// ```
+///
+/// `method` (ops without attributes) generates the `Tensor` method, the
+/// [`UnaryOp::METHODS`] row and the sample in [`UnaryOp::ALL`]; ops with
+/// attributes write their method by hand and list their samples. `wgsl` is
+/// the op code of `shaders/unary.wgsl` for ops without attributes.
+macro_rules! unary_ops {
+    (@method_fn $method:ident) => { Some(Tensor::$method as UnaryMethod) };
+    (@method_fn) => { None };
+    (@code $code:literal) => { Some($code) };
+    (@code) => { None };
+    (@tensor_method $variant:ident [$($doc:literal)*] $method:ident) => {
+        impl Tensor {
+            $(#[doc = $doc])*
+            pub fn $method(&self) -> Result<Tensor> {
+                self.unary(UnaryOp::$variant)
+            }
+        }
+    };
+    (@tensor_method $variant:ident [$($doc:literal)*]) => {};
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident
+        $(( $($tuple:ty),+ ))?
+        $({ $( $(#[doc = $field_doc:literal])* $field:ident : $field_ty:ty ),+ $(,)? })?
+        $(=> $method:ident)?
+        [
+            name $name:literal,
+            node $node:literal,
+            dtype $dtype:expr,
+            saves $saves:ident,
+            domain $domain:expr
+            $(, wgsl $code:literal)?
+            $(, samples [$($sample:expr),* $(,)?])?
+            $(,)?
+        ]
+    ),* $(,)?) => {
+        /// An elementwise op on one tensor, with its attributes.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub enum UnaryOp {
+            $(
+                $(#[doc = $doc])*
+                $variant
+                $(( $($tuple),+ ))?
+                $({ $( $(#[doc = $field_doc])* $field: $field_ty ),+ })?,
+            )*
+        }
+
+        impl UnaryOp {
+            /// Every unary op (with sample attributes), for tests that
+            /// check each has a name, a kernel, a derivative and a fixture.
+            pub const ALL: &[UnaryOp] = &[
+                $(
+                    $({
+                        let _method = stringify!($method);
+                        UnaryOp::$variant
+                    },)?
+                    $($($sample,)*)?
+                )*
+            ];
+
+            /// The name and `Tensor` method of every op without
+            /// attributes: the Python bindings' rows (`x.exp()`,
+            /// `torch.exp(x)`) and the fixture tests' dispatch.
+            pub const METHODS: &[(&str, UnaryMethod)] = &[
+                $($((stringify!($method), Tensor::$method as UnaryMethod),)?)*
+            ];
+
+            /// Every variant's name (`"UnaryOp::Exp"`), as gradcheck's
+            /// coverage lists them.
+            pub const VARIANTS: &[&str] = &[
+                $(concat!("UnaryOp::", stringify!($variant))),*
+            ];
+
+            /// This op's variant name, one of [`UnaryOp::VARIANTS`].
+            pub fn variant(&self) -> &'static str {
+                match self {
+                    $(UnaryOp::$variant { .. } => concat!("UnaryOp::", stringify!($variant)),)*
+                }
+            }
+
+            /// The op's `Tensor` method when it takes no attributes.
+            pub fn method(&self) -> Option<UnaryMethod> {
+                match self {
+                    $(UnaryOp::$variant { .. } => unary_ops!(@method_fn $($method)?),)*
+                }
+            }
+
+            /// The op's dtype rule.
+            pub fn dtypes(&self) -> Dtypes {
+                #[allow(unused_imports)]
+                use Dtypes::*;
+                match self {
+                    $(UnaryOp::$variant { .. } => $dtype,)*
+                }
+            }
+
+            /// What the op's backward reads.
+            pub fn saves(&self) -> Saves {
+                match self {
+                    $(UnaryOp::$variant { .. } => Saves::$saves,)*
+                }
+            }
+
+            /// Where gradcheck samples the op.
+            pub fn domain(&self) -> Domain {
+                #[allow(unused_imports)]
+                use Domain::*;
+                match self {
+                    $(UnaryOp::$variant { .. } => $domain,)*
+                }
+            }
+
+            /// The op code `shaders/unary.wgsl` switches on, for ops
+            /// without attributes; the GPU backend codes the others.
+            pub fn wgsl_code(&self) -> Option<u32> {
+                match self {
+                    $(UnaryOp::$variant { .. } => unary_ops!(@code $($code)?),)*
+                }
+            }
+        }
+
+        impl OpInfo for UnaryOp {
+            fn node_name(&self) -> &'static str {
+                match self {
+                    $(UnaryOp::$variant { .. } => $node,)*
+                }
+            }
+
+            fn name(&self) -> &'static str {
+                match self {
+                    $(UnaryOp::$variant { .. } => $name,)*
+                }
+            }
+
+            fn arity(&self) -> usize {
+                1
+            }
+
+            fn saved(&self, _needs: &[bool]) -> Vec<SavedSlot> {
+                match self.saves() {
+                    Saves::Nothing => vec![],
+                    Saves::Result => vec![SavedSlot::Output],
+                    Saves::Input => vec![SavedSlot::Input(0)],
+                }
+            }
+        }
+
+        $(unary_ops!(@tensor_method $variant [$($doc)*] $($method)?);)*
+    };
+}
+
+/// `round`'s and `floor`'s jumps near gradcheck's samples.
+const HALVES: &[f64] = &[-1.5, -0.5, 0.5, 1.5];
+const INTEGERS: &[f64] = &[-1.0, 0.0, 1.0];
+
+unary_ops! {
+    /// `-self`, PyTorch's `neg`.
+    Neg => neg [name "neg", node "NegBackward0", dtype NoBool(|| Error::NegBool),
+        saves Nothing, domain Real, wgsl 0],
+    /// `e ** self`, PyTorch's `exp`.
+    Exp => exp [name "exp", node "ExpBackward0", dtype Float, saves Result, domain Real,
+        wgsl 1],
+    /// The natural logarithm, PyTorch's `log`.
+    Log => log [name "log", node "LogBackward0", dtype Float, saves Input, domain Positive,
+        wgsl 2],
+    /// PyTorch's `sqrt`.
+    Sqrt => sqrt [name "sqrt", node "SqrtBackward0", dtype Float, saves Result,
+        domain Positive, wgsl 3],
+    /// `1 / sqrt(self)`, PyTorch's `rsqrt`.
+    Rsqrt => rsqrt [name "rsqrt", node "RsqrtBackward0", dtype Float, saves Result,
+        domain Positive, wgsl 4],
+    /// PyTorch's `abs`; integers stay integers.
+    Abs => abs [name "abs", node "AbsBackward0",
+        dtype NoBool(|| Error::KernelDtype { kernel: "abs_cpu", dtype: DType::Bool }),
+        saves Input, domain Real, wgsl 5],
+    /// -1, 0 or 1 by sign (0 for NaN), PyTorch's `sign`; its gradient is zero.
+    Sign => sign [name "sign", node "SignBackward0", dtype Same, saves Nothing, domain Real,
+        wgsl 6],
+    /// PyTorch's `sin`.
+    Sin => sin [name "sin", node "SinBackward0", dtype Float, saves Input, domain Real,
+        wgsl 7],
+    /// PyTorch's `cos`.
+    Cos => cos [name "cos", node "CosBackward0", dtype Float, saves Input, domain Real,
+        wgsl 8],
+    /// PyTorch's `tanh`.
+    Tanh => tanh [name "tanh", node "TanhBackward0", dtype Float, saves Result, domain Real,
+        wgsl 9],
+    /// `1 / (1 + exp(-self))`, PyTorch's `sigmoid`.
+    Sigmoid => sigmoid [name "sigmoid", node "SigmoidBackward0", dtype Float, saves Result,
+        domain Real, wgsl 10],
+    /// `max(self, 0)`, PyTorch's `relu` (it saves its result, whose mask
+    /// is `result > 0`).
+    Relu => relu [name "relu", node "ReluBackward0",
+        dtype NoBool(|| Error::BoolUnsupported { op: "relu" }), saves Result, domain Real,
+        wgsl 11],
     /// `gelu`
-    Gelu(GeluApproximate),
+    Gelu(GeluApproximate) [name "gelu", node "GeluBackward0",
+        dtype FloatOnly("GeluKernelImpl"), saves Input, domain Real,
+        samples [UnaryOp::Gelu(GeluApproximate::None), UnaryOp::Gelu(GeluApproximate::Tanh)]],
     /// `leaky_relu(negative_slope)`
     LeakyRelu {
         /// The slope for negative inputs.
         negative_slope: f64,
-    },
+    } [name "leaky_relu", node "LeakyReluBackward0", dtype FloatOnly("leaky_relu_cpu"),
+        saves Input, domain Real,
+        samples [UnaryOp::LeakyRelu { negative_slope: 0.01 }]],
     /// `softplus(beta, threshold)`
     Softplus {
         /// `log1p(exp(beta x)) / beta`.
         beta: f64,
         /// Past `beta x > threshold` the result is `x`.
         threshold: f64,
-    },
+    } [name "softplus", node "SoftplusBackward0", dtype FloatOnly("softplus_cpu"),
+        saves Input, domain Attributes,
+        samples [UnaryOp::Softplus { beta: 1.0, threshold: 20.0 }]],
     /// `clamp(min, max)` with number bounds, at least one given.
     Clamp {
         /// The lower bound.
         min: Option<Scalar>,
         /// The upper bound.
         max: Option<Scalar>,
-    },
+    } [name "clamp", node "ClampBackward1", dtype Attributes, saves Input,
+        domain Attributes,
+        samples [UnaryOp::Clamp {
+            min: Some(Scalar::Float(-1.0)),
+            max: Some(Scalar::Float(1.0)),
+        }]],
     /// `clamp_min(min)` with a number.
-    ClampMin(Scalar),
+    ClampMin(Scalar) [name "clamp_min", node "ClampMinBackward0", dtype Attributes,
+        saves Input, domain Attributes, samples [UnaryOp::ClampMin(Scalar::Float(0.0))]],
     /// `clamp_max(max)` with a number.
-    ClampMax(Scalar),
-    /// `round`, half to even.
-    Round,
-    /// `floor`
-    Floor,
-    /// `reciprocal`, `1 / x`.
-    Reciprocal,
-    /// `erf`, the error function.
-    Erf,
-    /// `log1p`, `log(1 + x)` keeping the digits of a tiny `x`.
-    Log1p,
-    /// `expm1`, `exp(x) - 1` keeping the digits of a tiny result.
-    Expm1,
-    /// `log10`
-    Log10,
-    /// `log2`
-    Log2,
+    ClampMax(Scalar) [name "clamp_max", node "ClampMaxBackward0", dtype Attributes,
+        saves Input, domain Attributes, samples [UnaryOp::ClampMax(Scalar::Float(0.0))]],
+    /// Rounds half to even, PyTorch's `round`; its gradient is zero.
+    Round => round [name "round", node "RoundBackward0",
+        dtype NoBool(|| Error::KernelDtype { kernel: "round_vml_cpu", dtype: DType::Bool }),
+        saves Nothing, domain Avoiding(HALVES), wgsl 17],
+    /// PyTorch's `floor`; its gradient is zero.
+    Floor => floor [name "floor", node "FloorBackward0",
+        dtype NoBool(|| Error::KernelDtype { kernel: "floor_vml_cpu", dtype: DType::Bool }),
+        saves Nothing, domain Avoiding(INTEGERS), wgsl 18],
+    /// `1 / self`, PyTorch's `reciprocal`.
+    Reciprocal => reciprocal [name "reciprocal", node "ReciprocalBackward0", dtype Float,
+        saves Result, domain Real, wgsl 19],
+    /// The error function, PyTorch's `erf`.
+    Erf => erf [name "erf", node "ErfBackward0", dtype Float, saves Input, domain Real,
+        wgsl 20],
+    /// `log(1 + self)`, exact for tiny values where `(1 + x).log()` rounds
+    /// them away: PyTorch's `log1p`.
+    Log1p => log1p [name "log1p", node "Log1PBackward0", dtype Float, saves Input,
+        domain Positive, wgsl 21],
+    /// `exp(self) - 1`, exact for tiny values where `x.exp() - 1` rounds
+    /// them away: PyTorch's `expm1`.
+    Expm1 => expm1 [name "expm1", node "Expm1Backward0", dtype Float, saves Result,
+        domain Real, wgsl 22],
+    /// The base-10 logarithm, PyTorch's `log10`.
+    Log10 => log10 [name "log10", node "Log10Backward0", dtype Float, saves Input,
+        domain Positive, wgsl 23],
+    /// The base-2 logarithm, PyTorch's `log2`.
+    Log2 => log2 [name "log2", node "Log2Backward0", dtype Float, saves Input,
+        domain Positive, wgsl 24],
+    /// The angle of a real number, PyTorch's `angle`: pi below zero (`-inf`
+    /// too), zero otherwise (`-0.0` too), NaN for NaN. Its gradient is zero;
+    /// PyTorch saves `self` for the complex formula.
+    Angle => angle [name "angle", node "AngleBackward0", dtype Float, saves Input,
+        domain Real, wgsl 25],
     /// `to(dtype)`: a copy in another dtype.
     ToDtype {
         /// The input's dtype, which the gradient goes back to.
         from: DType,
         /// The result's dtype.
         to: DType,
-    },
+    } [name "to", node "ToCopyBackward0", dtype Attributes, saves Nothing,
+        domain Attributes,
+        samples [UnaryOp::ToDtype { from: DType::Float32, to: DType::Float64 }]],
     /// `to(device)`: a copy on another device. Not in [`UnaryOp::ALL`]: it
     /// needs a GPU registered.
     ToDevice {
@@ -106,108 +376,56 @@ pub enum UnaryOp {
         from: Device,
         /// The result's device.
         to: Device,
-    },
+    } [name "to", node "ToCopyBackward0", dtype Attributes, saves Nothing, domain Real,
+        samples []],
 }
 
 impl UnaryOp {
-    /// Every unary op (with sample attributes), for tests that check each
-    /// has a name, a kernel and a derivative.
-    pub const ALL: &[UnaryOp] = &[
-        UnaryOp::Neg,
-        UnaryOp::Exp,
-        UnaryOp::Log,
-        UnaryOp::Sqrt,
-        UnaryOp::Rsqrt,
-        UnaryOp::Abs,
-        UnaryOp::Sign,
-        UnaryOp::Sin,
-        UnaryOp::Cos,
-        UnaryOp::Tanh,
-        UnaryOp::Sigmoid,
-        UnaryOp::Relu,
-        UnaryOp::Gelu(GeluApproximate::None),
-        UnaryOp::Gelu(GeluApproximate::Tanh),
-        UnaryOp::LeakyRelu {
-            negative_slope: 0.01,
-        },
-        UnaryOp::Softplus {
-            beta: 1.0,
-            threshold: 20.0,
-        },
-        UnaryOp::Clamp {
-            min: Some(Scalar::Float(-1.0)),
-            max: Some(Scalar::Float(1.0)),
-        },
-        UnaryOp::ClampMin(Scalar::Float(0.0)),
-        UnaryOp::ClampMax(Scalar::Float(0.0)),
-        UnaryOp::Round,
-        UnaryOp::Floor,
-        UnaryOp::Reciprocal,
-        UnaryOp::Erf,
-        UnaryOp::Log1p,
-        UnaryOp::Expm1,
-        UnaryOp::Log10,
-        UnaryOp::Log2,
-        UnaryOp::ToDtype {
-            from: DType::Float32,
-            to: DType::Float64,
-        },
-    ];
-
     /// Applies the op through its public [`Tensor`] method, as a program
     /// calls it: gradcheck's rows and the kernel tests' CPU side go through
-    /// here, so a new variant fails to compile until it has a method.
+    /// here.
     pub fn call(&self, x: &Tensor) -> Result<Tensor> {
+        if let Some(method) = self.method() {
+            return method(x);
+        }
         match *self {
-            UnaryOp::Neg => x.neg(),
-            UnaryOp::Exp => x.exp(),
-            UnaryOp::Log => x.log(),
-            UnaryOp::Sqrt => x.sqrt(),
-            UnaryOp::Rsqrt => x.rsqrt(),
-            UnaryOp::Abs => x.abs(),
-            UnaryOp::Sign => x.sign(),
-            UnaryOp::Sin => x.sin(),
-            UnaryOp::Cos => x.cos(),
-            UnaryOp::Tanh => x.tanh(),
-            UnaryOp::Sigmoid => x.sigmoid(),
-            UnaryOp::Relu => x.relu(),
             UnaryOp::Gelu(approximate) => x.gelu(approximate),
             UnaryOp::LeakyRelu { negative_slope } => x.leaky_relu(negative_slope),
             UnaryOp::Softplus { beta, threshold } => x.softplus(beta, threshold),
             UnaryOp::Clamp { min, max } => x.clamp(min, max),
             UnaryOp::ClampMin(min) => x.clamp_min(min),
             UnaryOp::ClampMax(max) => x.clamp_max(max),
-            UnaryOp::Round => x.round(),
-            UnaryOp::Floor => x.floor(),
-            UnaryOp::Reciprocal => x.reciprocal(),
-            UnaryOp::Erf => x.erf(),
-            UnaryOp::Log1p => x.log1p(),
-            UnaryOp::Expm1 => x.expm1(),
-            UnaryOp::Log10 => x.log10(),
-            UnaryOp::Log2 => x.log2(),
             // From `from` first, so the op's node converts `from` to `to`.
             UnaryOp::ToDtype { from, to } => x.to_dtype(from)?.to_dtype(to),
             UnaryOp::ToDevice { from, to } => x.to_device(from)?.to_device(to),
+            // Every op without attributes has a method, taken above.
+            _ => x.unary(*self),
         }
     }
 
-    /// The result dtype for an input of `dtype`, or PyTorch's error: maths
-    /// on integers computes in the default float dtype; ops that keep
-    /// integers keep them; float-only kernels refuse the others.
+    /// The result dtype for an input of `dtype`, or PyTorch's error, by the
+    /// row's [`Dtypes`] rule.
     fn dtype(&self, dtype: DType) -> Result<DType> {
-        let kernel = |kernel| Error::KernelDtype { kernel, dtype };
+        let float = dtype.is_float();
+        Ok(match self.dtypes() {
+            Dtypes::Attributes => return self.attribute_dtype(dtype),
+            Dtypes::Float if float => dtype,
+            Dtypes::Float => DType::DEFAULT_FLOAT,
+            Dtypes::Same => dtype,
+            Dtypes::NoBool(refusal) if dtype == DType::Bool => return Err(refusal()),
+            Dtypes::NoBool(_) => dtype,
+            Dtypes::FloatOnly(_) if float => dtype,
+            Dtypes::FloatOnly(kernel) => return Err(Error::KernelDtype { kernel, dtype }),
+        })
+    }
+
+    /// [`Dtypes::Attributes`]: `to` gives its target; `clamp`'s number
+    /// bounds promote an integer input as PyTorch's `result_type` does.
+    fn attribute_dtype(&self, dtype: DType) -> Result<DType> {
         Ok(match (*self, dtype) {
             (UnaryOp::ToDtype { to, .. }, _) => to,
             (UnaryOp::ToDevice { .. }, d) => d,
             (_, d) if d.is_float() => d,
-            (UnaryOp::Neg, DType::Bool) => return Err(Error::NegBool),
-            (UnaryOp::Abs, DType::Bool) => return Err(kernel("abs_cpu")),
-            (UnaryOp::Relu, DType::Bool) => return Err(Error::BoolUnsupported { op: "relu" }),
-            (UnaryOp::Round, DType::Bool) => return Err(kernel("round_vml_cpu")),
-            (UnaryOp::Floor, DType::Bool) => return Err(kernel("floor_vml_cpu")),
-            (UnaryOp::Gelu(_), _) => return Err(kernel("GeluKernelImpl")),
-            (UnaryOp::LeakyRelu { .. }, _) => return Err(kernel("leaky_relu_cpu")),
-            (UnaryOp::Softplus { .. }, _) => return Err(kernel("softplus_cpu")),
             (UnaryOp::Clamp { min, max }, d) => {
                 let bounds = [min, max].into_iter().flatten().map(Scalar::promotion);
                 let operands: Vec<_> = std::iter::once((d, Priority::Dimensioned))
@@ -218,141 +436,35 @@ impl UnaryOp {
             (UnaryOp::ClampMin(bound) | UnaryOp::ClampMax(bound), d) => {
                 DType::result_type(&[(d, Priority::Dimensioned), bound.promotion()])
             }
-            (UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Sign | UnaryOp::Relu, d) => d,
-            (UnaryOp::Round | UnaryOp::Floor, d) => d,
-            (
-                UnaryOp::Exp
-                | UnaryOp::Log
-                | UnaryOp::Sqrt
-                | UnaryOp::Rsqrt
-                | UnaryOp::Sin
-                | UnaryOp::Cos
-                | UnaryOp::Tanh
-                | UnaryOp::Sigmoid
-                | UnaryOp::Reciprocal
-                | UnaryOp::Erf
-                | UnaryOp::Log1p
-                | UnaryOp::Expm1
-                | UnaryOp::Log10
-                | UnaryOp::Log2,
-                _,
-            ) => DType::DEFAULT_FLOAT,
+            _ => {
+                let name = self.name();
+                return Err(Error::Backend(format!(
+                    "internal error: no {name} dtype rule for {dtype}"
+                )));
+            }
         })
     }
 
     pub(crate) fn forward(&self, ins: &[&Tensor]) -> Result<Tensor> {
         let [x] = inputs::<1>(self, ins)?;
         let dtype = self.dtype(x.dtype())?;
-        if let UnaryOp::ToDtype { to, .. } = self {
-            // A float32 GPU tensor lives on the device, which has no f64;
-            // integers and bools stay on the host and may widen there.
-            if *to == DType::Float64 && x.device() == Device::WebGpu && x.dtype().is_float() {
-                return Err(Error::GpuFloat64);
+        let (storage, layout) = (x.storage(), x.layout());
+        let out = match *self {
+            UnaryOp::ToDevice { to, .. } => return to_device(x, to),
+            UnaryOp::ToDtype { to, .. } => {
+                // A float32 GPU tensor lives on the device, which has no
+                // f64; integers and bools stay on the host and may widen there.
+                if to == DType::Float64 && x.device() == Device::WebGpu && x.dtype().is_float() {
+                    return Err(Error::GpuFloat64);
+                }
+                kernels::run(|k| k.cast(storage, layout, to))?
             }
-            if *to == DType::Float32
-                && x.dtype() == DType::Bool
-                && let Some(out) = super::on_device::mask_to_float(x)?
-            {
-                return Ok(out);
-            }
-            let buffer = x.storage().data().gather_as(x.layout(), *to);
-            return Ok(new_tensor(buffer, x.shape()));
-        }
-        if let UnaryOp::ToDevice { to, .. } = self {
-            return to_device(x, *to);
-        }
-        if let Some(out) = super::on_device::unary(self, x, dtype)? {
-            return Ok(out);
-        }
-        let (data, layout) = elements(x, dtype, x.shape())?;
-        let out = match &*data {
-            CpuBuffer::F32(d) => CpuBuffer::F32(self.float(d, &layout)),
-            CpuBuffer::F64(d) => CpuBuffer::F64(self.float(d, &layout)),
-            CpuBuffer::I64(d) => CpuBuffer::I64(self.int(d, &layout)?),
-            CpuBuffer::Bool(d) => match self {
-                // sign(True) is True: the only op that keeps bool.
-                UnaryOp::Sign => CpuBuffer::Bool(map(d, &layout, |v| v)),
-                _ => return Err(self.no_kernel(dtype)),
-            },
+            _ => kernels::run(|k| k.unary(self, storage, layout, dtype))?,
         };
-        Ok(new_tensor(out, x.shape()))
-    }
-
-    fn no_kernel(&self, dtype: DType) -> Error {
-        Error::Backend(format!(
-            "internal error: no {} kernel for {dtype}",
-            self.name()
+        Ok(Tensor::from_parts(
+            Rc::new(out),
+            Layout::contiguous(x.shape()),
         ))
-    }
-
-    fn float<T: Float>(&self, d: &[T], l: &Layout) -> Vec<T> {
-        let t = |v: f64| T::from_f64(v);
-        let bound = |s: Option<Scalar>, default: f64| t(s.map_or(default, Scalar::to_f64));
-        match *self {
-            UnaryOp::Neg => map(d, l, |x| -x),
-            UnaryOp::Exp => map(d, l, |x| x.exp()),
-            UnaryOp::Log => map(d, l, |x| x.ln()),
-            UnaryOp::Sqrt => map(d, l, |x| x.sqrt()),
-            UnaryOp::Rsqrt => map(d, l, |x| T::one() / x.sqrt()),
-            UnaryOp::Abs => map(d, l, |x| x.abs()),
-            UnaryOp::Sign => map(d, l, k::sign),
-            UnaryOp::Sin => map(d, l, |x| x.sin()),
-            UnaryOp::Cos => map(d, l, |x| x.cos()),
-            UnaryOp::Tanh => map(d, l, |x| x.tanh()),
-            UnaryOp::Sigmoid => map(d, l, k::sigmoid),
-            // `x < 0` keeps NaN and -0.0 as they are, as PyTorch's relu does.
-            UnaryOp::Relu => map(d, l, |x| if x < T::zero() { T::zero() } else { x }),
-            UnaryOp::Gelu(GeluApproximate::None) => map(d, l, k::gelu),
-            UnaryOp::Gelu(GeluApproximate::Tanh) => map(d, l, k::gelu_tanh),
-            UnaryOp::LeakyRelu { negative_slope } => {
-                let slope = t(negative_slope);
-                map(d, l, |x| if x > T::zero() { x } else { x * slope })
-            }
-            UnaryOp::Softplus { beta, threshold } => {
-                let (beta, threshold) = (t(beta), t(threshold));
-                map(d, l, |x| k::softplus(x, beta, threshold))
-            }
-            UnaryOp::Clamp { min, max } => {
-                let (lo, hi) = (bound(min, f64::NEG_INFINITY), bound(max, f64::INFINITY));
-                // min(max(x, lo), hi), NaN passing through.
-                map(d, l, |x| if x.is_nan() { x } else { x.max(lo).min(hi) })
-            }
-            UnaryOp::ClampMin(lo) => {
-                let lo = t(lo.to_f64());
-                map(d, l, |x| if x.is_nan() { x } else { x.max(lo) })
-            }
-            UnaryOp::ClampMax(hi) => {
-                let hi = t(hi.to_f64());
-                map(d, l, |x| if x.is_nan() { x } else { x.min(hi) })
-            }
-            UnaryOp::Round => map(d, l, k::round_half_even),
-            UnaryOp::Floor => map(d, l, |x| x.floor()),
-            UnaryOp::Reciprocal => map(d, l, |x| T::one() / x),
-            UnaryOp::Erf => map(d, l, k::erf),
-            UnaryOp::Log1p => map(d, l, |x| x.ln_1p()),
-            UnaryOp::Expm1 => map(d, l, |x| x.exp_m1()),
-            UnaryOp::Log10 => map(d, l, |x| x.log10()),
-            UnaryOp::Log2 => map(d, l, |x| x.log2()),
-            UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => map(d, l, |x| x),
-        }
-    }
-
-    fn int(&self, d: &[i64], l: &Layout) -> Result<Vec<i64>> {
-        Ok(match *self {
-            UnaryOp::Neg => map(d, l, i64::wrapping_neg),
-            UnaryOp::Abs => map(d, l, i64::wrapping_abs),
-            UnaryOp::Sign => map(d, l, i64::signum),
-            UnaryOp::Relu => map(d, l, |x| x.max(0)),
-            UnaryOp::Round | UnaryOp::Floor => map(d, l, |x| x),
-            UnaryOp::Clamp { min, max } => {
-                let lo = min.map_or(i64::MIN, Scalar::to_i64);
-                let hi = max.map_or(i64::MAX, Scalar::to_i64);
-                map(d, l, |x| x.max(lo).min(hi))
-            }
-            UnaryOp::ClampMin(lo) => map(d, l, |x| x.max(lo.to_i64())),
-            UnaryOp::ClampMax(hi) => map(d, l, |x| x.min(hi.to_i64())),
-            _ => return Err(self.no_kernel(DType::Int64)),
-        })
     }
 }
 
@@ -377,119 +489,9 @@ fn to_device(x: &Tensor, to: Device) -> Result<Tensor> {
     ))
 }
 
-impl OpInfo for UnaryOp {
-    fn node_name(&self) -> &'static str {
-        match self {
-            UnaryOp::Neg => "NegBackward0",
-            UnaryOp::Exp => "ExpBackward0",
-            UnaryOp::Log => "LogBackward0",
-            UnaryOp::Sqrt => "SqrtBackward0",
-            UnaryOp::Rsqrt => "RsqrtBackward0",
-            UnaryOp::Abs => "AbsBackward0",
-            UnaryOp::Sign => "SignBackward0",
-            UnaryOp::Sin => "SinBackward0",
-            UnaryOp::Cos => "CosBackward0",
-            UnaryOp::Tanh => "TanhBackward0",
-            UnaryOp::Sigmoid => "SigmoidBackward0",
-            UnaryOp::Relu => "ReluBackward0",
-            UnaryOp::Gelu(_) => "GeluBackward0",
-            UnaryOp::LeakyRelu { .. } => "LeakyReluBackward0",
-            UnaryOp::Softplus { .. } => "SoftplusBackward0",
-            UnaryOp::Clamp { .. } => "ClampBackward1",
-            UnaryOp::ClampMin(_) => "ClampMinBackward0",
-            UnaryOp::ClampMax(_) => "ClampMaxBackward0",
-            UnaryOp::Round => "RoundBackward0",
-            UnaryOp::Floor => "FloorBackward0",
-            UnaryOp::Reciprocal => "ReciprocalBackward0",
-            UnaryOp::Erf => "ErfBackward0",
-            UnaryOp::Log1p => "Log1PBackward0",
-            UnaryOp::Expm1 => "Expm1Backward0",
-            UnaryOp::Log10 => "Log10Backward0",
-            UnaryOp::Log2 => "Log2Backward0",
-            UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => "ToCopyBackward0",
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            UnaryOp::Neg => "neg",
-            UnaryOp::Exp => "exp",
-            UnaryOp::Log => "log",
-            UnaryOp::Sqrt => "sqrt",
-            UnaryOp::Rsqrt => "rsqrt",
-            UnaryOp::Abs => "abs",
-            UnaryOp::Sign => "sign",
-            UnaryOp::Sin => "sin",
-            UnaryOp::Cos => "cos",
-            UnaryOp::Tanh => "tanh",
-            UnaryOp::Sigmoid => "sigmoid",
-            UnaryOp::Relu => "relu",
-            UnaryOp::Gelu(_) => "gelu",
-            UnaryOp::LeakyRelu { .. } => "leaky_relu",
-            UnaryOp::Softplus { .. } => "softplus",
-            UnaryOp::Clamp { .. } => "clamp",
-            UnaryOp::ClampMin(_) => "clamp_min",
-            UnaryOp::ClampMax(_) => "clamp_max",
-            UnaryOp::Round => "round",
-            UnaryOp::Floor => "floor",
-            UnaryOp::Reciprocal => "reciprocal",
-            UnaryOp::Erf => "erf",
-            UnaryOp::Log1p => "log1p",
-            UnaryOp::Expm1 => "expm1",
-            UnaryOp::Log10 => "log10",
-            UnaryOp::Log2 => "log2",
-            UnaryOp::ToDtype { .. } | UnaryOp::ToDevice { .. } => "to",
-        }
-    }
-
-    fn arity(&self) -> usize {
-        1
-    }
-
-    fn saved(&self, _needs: &[bool]) -> Vec<SavedSlot> {
-        match self {
-            UnaryOp::Neg
-            | UnaryOp::Sign
-            | UnaryOp::Round
-            | UnaryOp::Floor
-            | UnaryOp::ToDtype { .. }
-            | UnaryOp::ToDevice { .. } => vec![],
-            // Formulas in the result: exp, expm1, sqrt, rsqrt, tanh,
-            // sigmoid, reciprocal, and relu (whose mask is `result > 0`).
-            UnaryOp::Exp
-            | UnaryOp::Expm1
-            | UnaryOp::Sqrt
-            | UnaryOp::Rsqrt
-            | UnaryOp::Tanh
-            | UnaryOp::Sigmoid
-            | UnaryOp::Relu
-            | UnaryOp::Reciprocal => vec![SavedSlot::Output],
-            UnaryOp::Log
-            | UnaryOp::Abs
-            | UnaryOp::Sin
-            | UnaryOp::Cos
-            | UnaryOp::Gelu(_)
-            | UnaryOp::LeakyRelu { .. }
-            | UnaryOp::Softplus { .. }
-            | UnaryOp::Clamp { .. }
-            | UnaryOp::ClampMin(_)
-            | UnaryOp::ClampMax(_)
-            | UnaryOp::Erf
-            | UnaryOp::Log1p
-            | UnaryOp::Log10
-            | UnaryOp::Log2 => vec![SavedSlot::Input(0)],
-        }
-    }
-}
-
 impl Tensor {
     fn unary(&self, op: UnaryOp) -> Result<Tensor> {
         apply(Op::Unary(op), &[self])
-    }
-
-    /// `-self`, PyTorch's `neg`.
-    pub fn neg(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Neg)
     }
 
     /// A copy in `dtype`, PyTorch's `to(dtype)`; the same tensor when it
@@ -510,70 +512,6 @@ impl Tensor {
         }
         let from = self.device();
         self.unary(UnaryOp::ToDevice { from, to: device })
-    }
-
-    /// `e ** self`, PyTorch's `exp`.
-    pub fn exp(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Exp)
-    }
-
-    /// The natural logarithm, PyTorch's `log`.
-    pub fn log(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Log)
-    }
-
-    /// PyTorch's `sqrt`.
-    pub fn sqrt(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Sqrt)
-    }
-
-    /// `1 / sqrt(self)`, PyTorch's `rsqrt`.
-    pub fn rsqrt(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Rsqrt)
-    }
-
-    /// PyTorch's `abs`; integers stay integers.
-    pub fn abs(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Abs)
-    }
-
-    /// -1, 0 or 1 by sign (0 for NaN), PyTorch's `sign`; its gradient is zero.
-    pub fn sign(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Sign)
-    }
-
-    /// PyTorch's `sin`.
-    pub fn sin(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Sin)
-    }
-
-    /// PyTorch's `cos`.
-    pub fn cos(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Cos)
-    }
-
-    /// PyTorch's `tanh`.
-    pub fn tanh(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Tanh)
-    }
-
-    /// `1 / (1 + exp(-self))`, PyTorch's `sigmoid`.
-    pub fn sigmoid(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Sigmoid)
-    }
-
-    /// `max(self, 0)`, PyTorch's `relu`.
-    ///
-    /// ```
-    /// use gradscope_core::Tensor;
-    /// let x = Tensor::from_vec(vec![-1.0f32, 2.0], &[2])?.requires_grad_(true);
-    /// let y = x.relu()?;
-    /// assert_eq!(y.to_vec::<f32>(), vec![0.0, 2.0]);
-    /// assert_eq!(y.grad_fn().map(|n| n.name().to_owned()).as_deref(), Some("ReluBackward0"));
-    /// # Ok::<(), gradscope_core::Error>(())
-    /// ```
-    pub fn relu(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Relu)
     }
 
     /// PyTorch's `F.gelu(self, approximate=...)`.
@@ -608,47 +546,5 @@ impl Tensor {
     /// PyTorch's `clamp_max(max)` with a number (`ClampMaxBackward0`).
     pub fn clamp_max(&self, max: Scalar) -> Result<Tensor> {
         self.unary(UnaryOp::ClampMax(max))
-    }
-
-    /// Rounds half to even, PyTorch's `round`; its gradient is zero.
-    pub fn round(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Round)
-    }
-
-    /// PyTorch's `floor`; its gradient is zero.
-    pub fn floor(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Floor)
-    }
-
-    /// `1 / self`, PyTorch's `reciprocal`.
-    pub fn reciprocal(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Reciprocal)
-    }
-
-    /// The error function, PyTorch's `erf`.
-    pub fn erf(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Erf)
-    }
-
-    /// `log(1 + self)`, exact for tiny values where `(1 + x).log()` rounds
-    /// them away: PyTorch's `log1p`.
-    pub fn log1p(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Log1p)
-    }
-
-    /// `exp(self) - 1`, exact for tiny values where `x.exp() - 1` rounds
-    /// them away: PyTorch's `expm1`.
-    pub fn expm1(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Expm1)
-    }
-
-    /// The base-10 logarithm, PyTorch's `log10`.
-    pub fn log10(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Log10)
-    }
-
-    /// The base-2 logarithm, PyTorch's `log2`.
-    pub fn log2(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Log2)
     }
 }

@@ -103,6 +103,8 @@ pub(super) fn backward(op: &UnaryOp, b: &BackwardInputs<'_>) -> Result<Vec<Optio
             // grad / (self * ln(10)), grad / (self * ln(2))
             UnaryOp::Log10 => grad.div(&x()?.mul(&c(std::f64::consts::LN_10))?),
             UnaryOp::Log2 => grad.div(&x()?.mul(&c(std::f64::consts::LN_2))?),
+            // angle_backward of a real input: zero, NaN included.
+            UnaryOp::Angle => Ok(zeros_like(grad)),
             UnaryOp::ToDtype { from, .. } => grad.to_dtype(from),
             UnaryOp::ToDevice { from, .. } => grad.to_device(from),
         }

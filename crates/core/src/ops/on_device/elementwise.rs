@@ -1,15 +1,15 @@
 //! Elementwise kernels on GPU tensors: unary and binary maps (a number
-//! operand uploaded as one element), comparisons into bool masks, `where`.
+//! operand uploaded as one element). Comparisons and `where` run through
+//! [`crate::kernels`].
 
 use std::rc::Rc;
 
-use crate::backend::{BinaryOp, CompareKernel, DeviceBackend};
-use crate::device::{self, Device};
+use crate::backend::{BinaryOp, DeviceBackend};
+use crate::device;
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::layout::Layout;
 use crate::ops::UnaryOp;
-use crate::storage::Storage;
 use crate::tensor::Tensor;
 
 use super::{Operand, backend, finish, float_operand, float32_input, operand};
@@ -88,82 +88,4 @@ pub(crate) fn binary_number(
         gpu.binary(op, &*buffer, &layout, &*number, &spread)
     };
     finish(result, shape)
-}
-
-/// A bool GPU tensor as float32 (`mask.float()`) by the copy kernel: its
-/// device copy already holds `1.0` and `0.0`.
-pub(crate) fn mask_to_float(x: &Tensor) -> Result<Option<Tensor>> {
-    let Some(gpu) = backend()? else {
-        return Ok(None);
-    };
-    let Some(mask) = x.storage().mask_buffer()? else {
-        return Ok(None);
-    };
-    finish(gpu.copy(&*mask, x.layout()), x.shape())
-}
-
-/// A `where` condition as a float32 mask (`1.0` true) and its layout: a
-/// GPU bool storage's device copy (what compare kernels make), or a CPU
-/// bool tensor (PyTorch lets masks stay on the CPU) gathered and uploaded.
-fn mask_operand<'a>(
-    gpu: &dyn DeviceBackend,
-    t: &'a Tensor,
-) -> Result<Option<(Operand<'a>, Layout)>> {
-    if t.dtype() != DType::Bool {
-        return Ok(None);
-    }
-    if t.device() == Device::Cpu {
-        let values = t.storage().data().gather_as(t.layout(), DType::Float32);
-        let crate::cpu::CpuBuffer::F32(values) = values else {
-            return Ok(None);
-        };
-        device::count(|s| s.uploads += 1);
-        return Ok(Some((
-            Operand::Uploaded(gpu.upload(&values)?),
-            Layout::contiguous(t.shape()),
-        )));
-    }
-    Ok(t.storage()
-        .mask_buffer()?
-        .map(|b| (Operand::Stored(b), t.layout().clone())))
-}
-
-/// `op(a, b)` broadcast to `shape` as a bool tensor whose values stay on the
-/// device (a float32 mask), for operands promoting to float32.
-pub(crate) fn compare(
-    op: CompareKernel,
-    a: &Tensor,
-    b: &Tensor,
-    shape: &[usize],
-    dtype: DType,
-) -> Result<Option<Tensor>> {
-    let Some((gpu, [(ab, al), (bb, bl)])) = float_pair(a, b, shape, dtype)? else {
-        return Ok(None);
-    };
-    Ok(gpu.compare(op, &*ab, &al, &*bb, &bl)?.map(|buffer| {
-        device::count(|s| s.kernels += 1);
-        Tensor::from_parts(
-            Rc::new(Storage::from_device_mask(buffer)),
-            Layout::contiguous(shape),
-        )
-    }))
-}
-
-/// `where(condition, a, b)` broadcast to `shape` by a kernel, for a float32
-/// result.
-pub(crate) fn where_cond(
-    condition: &Tensor,
-    a: &Tensor,
-    b: &Tensor,
-    shape: &[usize],
-    dtype: DType,
-) -> Result<Option<Tensor>> {
-    let Some((gpu, [(ab, al), (bb, bl)])) = float_pair(a, b, shape, dtype)? else {
-        return Ok(None);
-    };
-    let Some((cb, cl)) = mask_operand(gpu.as_ref(), condition)? else {
-        return Ok(None);
-    };
-    let cl = cl.broadcast_to(shape)?;
-    finish(gpu.where_cond(&*cb, &cl, &*ab, &al, &*bb, &bl), shape)
 }

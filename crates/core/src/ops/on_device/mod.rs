@@ -25,11 +25,11 @@ mod movement;
 mod nn;
 mod reduce;
 
-pub(crate) use elementwise::{binary, binary_number, compare, mask_to_float, unary, where_cond};
+pub(crate) use elementwise::{binary, binary_number, unary};
 pub(crate) use matmul::{matmul, matmul_bias};
 pub(crate) use movement::{copy, index_select, put, scatter, take, write_into};
 pub(crate) use nn::{adam_step, col2im, im2col, nll_coefficients, nll_loss};
-pub(crate) use reduce::{reduce, softmax};
+pub(crate) use reduce::reduce;
 
 /// A kernel operand: a GPU storage's device copy, or a CPU number (the `2`
 /// of `x * 2`) uploaded as one element.

@@ -1,4 +1,5 @@
-//! Reductions on GPU tensors: folds over any axes, and softmax.
+//! Reductions on GPU tensors: folds over any axes (softmax runs through
+//! [`crate::kernels`]).
 
 use crate::backend::ReduceKernel;
 use crate::error::Result;
@@ -20,12 +21,4 @@ pub(crate) fn reduce(op: ReduceKernel, x: &Tensor, dims: &[usize]) -> Result<Opt
         .map(|(_, &n)| n)
         .collect();
     finish(gpu.reduce(op, &*buffer, &layout, dims), &shape)
-}
-
-/// `softmax` or `log_softmax` of float32 `x` along `dim` by a kernel.
-pub(crate) fn softmax(x: &Tensor, dim: usize, log: bool) -> Result<Option<Tensor>> {
-    let Some((gpu, buffer, layout)) = float32_input(x)? else {
-        return Ok(None);
-    };
-    finish(gpu.softmax(&*buffer, &layout, dim, log), x.shape())
 }
