@@ -8,7 +8,7 @@
 //   (`x` on AccumulateGrad, `y`, `z`, `loss`);
 // - the memory view lists the live tensors largest first with category,
 //   bytes, name and line, and choosing one puts the editor's cursor on
-//   that line;
+//   that line; the CSV export carries the same line and name columns;
 // - a node's details mark a saved tensor that shares its storage with
 //   another (`y * y` saves y twice: counted once);
 // - a shape mismatch draws a failed node linked to its input, with the
@@ -16,7 +16,7 @@
 //   where it stopped.
 // Exits non-zero on any failure.
 import { launch } from "./browser.mjs";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const url = process.env.GRADSCOPE_URL;
@@ -120,6 +120,15 @@ try {
     document.querySelector(".editor-main:not([hidden]) .cm-activeLineGutter")?.textContent);
   check(cursorLine === "4", `choosing y puts the editor's cursor on line 4 (gutter says ${cursorLine})`);
   await page.locator(".panel.memory").screenshot({ path: join(shots, "views-memory-lines.png") });
+  const [download] = await Promise.all([
+    page.waitForEvent("download", { timeout: 10_000 }),
+    page.getByTestId("export-memory-csv").click(),
+  ]);
+  const csv = readFileSync(await download.path(), "utf8").split("\n");
+  check(download.suggestedFilename() === "memory.csv" && csv[0].endsWith(",total,reserved,line,name"),
+    `the memory CSV downloads with line and name columns: ${csv[0]}`);
+  check(csv.some((row) => row.endsWith(",2,x")) && csv.some((row) => row.endsWith(",4,y")),
+    "its rows name x (line 2) and y (line 4)");
 
   console.log("node details with storage sharing:");
   await page.locator("[data-testid=graph] g.node[data-node=MulBackward0]").first().click();

@@ -6,8 +6,7 @@
 use std::fmt::Write as _;
 
 use gradscope_trace::layout::{NODE_HEIGHT, NODE_WIDTH};
-use gradscope_trace::memory::{MemoryTracker, timeline};
-use gradscope_trace::origin::storage_rows;
+use gradscope_trace::memory::timeline;
 use gradscope_trace::{
     Category, Event, EventKind, FAILED_NODE, GraphLayout, GraphNode, GraphState, NodeId, NodeStatus,
 };
@@ -79,49 +78,11 @@ pub fn chrome_trace(events: &[Event]) -> Value {
     json!({"traceEvents": out, "displayTimeUnit": "ms"})
 }
 
-/// The memory timeline, one ledger per device as the page draws them:
-/// after each event that changed a device's bytes or its reserve, that
-/// device's bytes per category, their total, and the bytes its caching
-/// allocator reserved (0 on the CPU); then the program line that
-/// allocated the storage the event concerns and the name a statement gave
-/// it (empty when none), as PyTorch's memory snapshot ties each block to
-/// the code that made it.
+/// The memory timeline as CSV, one row per change of a device's bytes,
+/// with the line and name of the storage each row concerns: the trace
+/// crate's, which the page's export writes too.
 pub fn memory_csv(events: &[Event]) -> String {
-    let mut out = String::from("seq,time_us,device");
-    for category in Category::ALL {
-        out.push(',');
-        out.push_str(&category.label().replace(' ', "_"));
-    }
-    out.push_str(",total,reserved,line,name\n");
-    let mut tracker = MemoryTracker::default();
-    let rows = storage_rows(events);
-    for (event, row) in events.iter().zip(rows) {
-        let Some((d, _)) = tracker.apply_device(event) else {
-            continue;
-        };
-        let device = &tracker.devices()[d];
-        let bytes = tracker.device_bytes(device);
-        let _ = write!(out, "{},{},{device}", event.seq, event.time_us);
-        for b in bytes {
-            let _ = write!(out, ",{b}");
-        }
-        let total: u64 = bytes.iter().sum();
-        let (line, name) = row.unwrap_or_default();
-        let line = line.map(|l| l.to_string()).unwrap_or_default();
-        let name = csv_field(name.as_deref().unwrap_or_default());
-        let _ = writeln!(out, ",{total},{},{line},{name}", tracker.reserved(device));
-    }
-    out
-}
-
-/// A CSV field, quoted when it holds a comma or a quote (`xs[0]` needs
-/// none; a tuple item's name might).
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+    gradscope_trace::origin::memory_csv(events)
 }
 
 /// The graph worth drawing: the one the last `backward()` ran, as it stood

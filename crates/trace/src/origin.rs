@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::event::{Category, Event, EventKind, StorageId};
-use crate::memory::ledger_key;
+use crate::memory::{MemoryTracker, ledger_key};
 
 /// One live storage and where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -191,6 +191,52 @@ pub fn storage_rows(events: &[Event]) -> Vec<Option<(Option<u32>, Option<String>
             Some((events[alloc].line, names.get(&alloc).cloned()))
         })
         .collect()
+}
+
+/// The memory timeline, one ledger per device as the page draws them:
+/// after each event that changed a device's bytes or its reserve, that
+/// device's bytes per category, their total, and the bytes its caching
+/// allocator reserved (0 on the CPU); then the program line that
+/// allocated the storage the event concerns and the name a statement gave
+/// it (empty when none), as PyTorch's memory snapshot ties each block to
+/// the code that made it.
+pub fn memory_csv(events: &[Event]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from("seq,time_us,device");
+    for category in Category::ALL {
+        out.push(',');
+        out.push_str(&category.label().replace(' ', "_"));
+    }
+    out.push_str(",total,reserved,line,name\n");
+    let mut tracker = MemoryTracker::default();
+    let rows = storage_rows(events);
+    for (event, row) in events.iter().zip(rows) {
+        let Some((d, _)) = tracker.apply_device(event) else {
+            continue;
+        };
+        let device = &tracker.devices()[d];
+        let bytes = tracker.device_bytes(device);
+        let _ = write!(out, "{},{},{device}", event.seq, event.time_us);
+        for b in bytes {
+            let _ = write!(out, ",{b}");
+        }
+        let total: u64 = bytes.iter().sum();
+        let (line, name) = row.unwrap_or_default();
+        let line = line.map(|l| l.to_string()).unwrap_or_default();
+        let name = csv_field(name.as_deref().unwrap_or_default());
+        let _ = writeln!(out, ",{total},{},{line},{name}", tracker.reserved(device));
+    }
+    out
+}
+
+/// A CSV field, quoted when it holds a comma or a quote (`xs[0]` needs
+/// none; a tuple item's name might).
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 #[cfg(test)]

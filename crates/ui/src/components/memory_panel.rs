@@ -283,6 +283,14 @@ pub fn MemoryPanel(props: &Props) -> Html {
             },
         }
     });
+    let export_csv = {
+        let log = props.log.clone();
+        move |_: MouseEvent| {
+            let events: Vec<gradscope_trace::Event> = log.iter().cloned().collect();
+            let csv = gradscope_trace::origin::memory_csv(&events);
+            super::export::download("memory.csv", "text/csv", &csv);
+        }
+    };
     let on_budget = props.on_budget.clone();
     let onchange = move |e: Event| {
         let input = e.target_unchecked_into::<HtmlInputElement>();
@@ -304,6 +312,10 @@ pub fn MemoryPanel(props: &Props) -> Html {
                             { for ledger_buttons }
                         </div>
                     }
+                    <button type="button" data-testid="export-memory-csv" onclick={export_csv}
+                            title="save the memory timeline as CSV: each change's bytes per category, with the line and name of the tensor it concerns">
+                        { "CSV" }
+                    </button>
                     <div class="toggle" role="group" aria-label="horizontal axis">
                         { axis_button(Axis::Events, "events") }{ axis_button(Axis::Time, "time") }
                     </div>

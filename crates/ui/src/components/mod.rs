@@ -6,6 +6,7 @@ mod console_panel;
 mod device_menu;
 mod editor;
 mod embed_app;
+mod export;
 mod file_tabs;
 mod font_warmup;
 mod graph_node;
