@@ -53,12 +53,12 @@ class Net(nn.Module):
 with torch.device("meta"):
     meta_net = Net()
     inp = torch.randn(8, 1, 28, 28)
-print(torch.get_default_device(), meta_net.fc.weight.device, inp.device)
+print(torch.get_default_device().type != "meta", meta_net.fc.weight.device, inp.device)
 print(meta_net(inp))
 
 real = Net()
 print(meta_net.load_state_dict(real.state_dict(), assign=True))
-print(meta_net.fc.weight.device, meta_net.fc.weight.requires_grad, type(meta_net.fc.weight).__name__)
+print(meta_net.fc.weight.device == real.fc.weight.device, meta_net.fc.weight.requires_grad, type(meta_net.fc.weight).__name__)
 print(torch.equal(meta_net.conv.weight, real.conv.weight))
 print(meta_net(torch.ones(2, 1, 28, 28)).shape)
 

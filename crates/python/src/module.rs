@@ -632,6 +632,13 @@ mod _gradscope {
         Ok(())
     }
 
+    /// The engine's default device (`"cpu"` or `"webgpu"`), which the CLI's
+    /// `--device` and the page set without going through Python.
+    #[pyfunction]
+    fn _get_default_device() -> &'static str {
+        gradscope_core::device::default_device().type_name()
+    }
+
     /// Sets (or with `None` clears) the memory budget, in bytes.
     #[pyfunction]
     fn set_memory_budget(bytes: Option<u64>) {

@@ -45,6 +45,7 @@ const GPU_REFUSES_FLOAT64: &[&str] = &[
     "custom_function.py",
     "custom_function_api.py",
     "dtype_promotion.py",
+    "forward_ad.py",
     "fuzz_found_errors.py",
     "inplace_arith_activations.py",
     "inplace_copy.py",

@@ -27,3 +27,41 @@ print(torch.cpu.max_memory_allocated() == torch.cpu.memory_allocated())
 ");
     assert_eq!(out, "False False True\n1024 1024\n0 0\nTrue 1024\nTrue\n");
 }
+
+/// With the GPU as the engine's default device (as `gradscope run --device
+/// webgpu` and the page set it, without Python), Python reports that
+/// default, `Module.to("cpu")` and `.cpu()` move every parameter, and a
+/// `with torch.device("meta")` block gives the GPU back, not the CPU.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn modules_move_off_the_engines_default_gpu() {
+    match pollster::block_on(gradscope_wgpu::GpuDevice::new()) {
+        Ok(gpu) => {
+            gradscope_core::device::set_gpu(std::rc::Rc::new(gpu));
+            gradscope_core::device::set_default_device(gradscope_core::Device::WebGpu);
+        }
+        Err(e) => {
+            println!("skipped: no adapter ({e})");
+            let required = ["CI", "GRADSCOPE_REQUIRE_GPU"]
+                .iter()
+                .any(|v| std::env::var_os(v).is_some());
+            assert!(!required, "no GPU adapter where one is required: {e}");
+            return;
+        }
+    }
+    let out = run("\
+import torch
+print(torch.get_default_device())
+m = torch.nn.Linear(3, 2)
+print(m.weight.device, m.to(torch.device('cpu')) is m, m.weight.device, m.bias.device)
+n = torch.nn.Sequential(torch.nn.Linear(2, 2)).cpu()
+print(n[0].weight.device, n(torch.ones(1, 2, device='cpu')).device)
+with torch.device('meta'):
+    print(torch.empty(2).device)
+print(torch.get_default_device(), torch.ones(1).device)
+");
+    assert_eq!(
+        out,
+        "webgpu:0\nwebgpu:0 True cpu cpu\ncpu cpu\nmeta\nwebgpu:0 webgpu:0\n"
+    );
+}

@@ -666,22 +666,25 @@ def broadcast_tensors(*tensors):
     return tuple(t if list(t.shape) == shape else t.expand(shape) for t in tensors)
 
 
-_default_device = device("cpu")
+# The meta device when Python set it (the engine keeps making CPU tensors
+# then); otherwise the engine's default is the truth, since `gradscope run
+# --device webgpu` and the page set it without going through Python.
+_meta_default = False
 
 
 def set_default_device(device_):
     """Where factories put new tensors: `"cpu"` or `"webgpu"` (alias `"gpu"`).
     Naming the GPU opens it, and fails saying why where there is none."""
-    global _default_device
+    global _meta_default
     new = device("cpu" if device_ is None else device_)
     # The engine's factories make tensors on the CPU under the meta device;
     # the Python factories make meta tensors instead (`_meta_aware`).
     _C._set_default_device(None if device_ is None or new.type == "meta" else str(device_))
-    _default_device = new
+    _meta_default = new.type == "meta"
 
 
 def get_default_device():
-    return _default_device
+    return device("meta") if _meta_default else device(_C._get_default_device())
 
 
 def set_num_threads(n):

@@ -213,8 +213,9 @@ def _probe(value):
     """A one-element stand-in of a tensor operand of the same rank and dtype
     (so promotion sees the same dimensioned/0-dim/number kinds)."""
     if isinstance(value, torch.Tensor):
-        # The engine's factory: on the CPU even under `torch.device('meta')`.
-        return _C.zeros([1] * value.dim(), dtype=value.dtype)
+        # The engine's factory on the CPU, whatever the default device (the
+        # GPU holds no float64 probe).
+        return _C.zeros([1] * value.dim(), dtype=value.dtype, device="cpu")
     return value
 
 

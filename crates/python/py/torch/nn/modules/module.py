@@ -694,17 +694,26 @@ class Module:
                 self._apply(lambda t: t.to("meta", dtype=dtype if dtype is not None and t.is_floating_point()
                                            else t.dtype))
                 return self
-            if kind != "cpu":
+            if kind not in ("cpu", "webgpu", "gpu"):
                 raise RuntimeError(
-                    f"gradscope runs tensors on the cpu; device '{device}' is not available"
+                    f"gradscope runs tensors on the cpu or webgpu; device '{device}' is not available"
                 )
-        if dtype is None:
-            return self
-        if not dtype.is_floating_point:
+        if dtype is not None and not dtype.is_floating_point:
             raise TypeError(
                 f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}"
             )
-        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+        def convert(t):
+            if dtype is not None and t.is_floating_point():
+                t = t.to(dtype)
+            # Every parameter and buffer moves, as PyTorch's Module.to moves
+            # them (with the GPU as default device, a model is made there
+            # and `.to("cpu")` must bring it back).
+            return t if device is None else t.to(device)
+
+        if dtype is None and device is None:
+            return self
+        return self._apply(convert)
 
     def to_empty(self, *, device, recurse=True):
         """Moves the parameters and buffers to `device` without copying
@@ -713,7 +722,7 @@ class Module:
         return self._apply(lambda t: torch.empty_like(t, device=device))
 
     def cpu(self):
-        return self
+        return self._apply(lambda t: t.cpu())
 
     def cuda(self, device=None):
         raise AssertionError("Torch not compiled with CUDA enabled")
