@@ -55,7 +55,7 @@ pub enum Dtypes {
     /// (`gelu`'s `GeluKernelImpl`).
     FloatOnly(&'static str),
     /// Decided by the op's attributes: `clamp`'s bounds promote, `to`
-    /// gives its target ([`UnaryOp::attribute_dtype`]).
+    /// gives its target (`UnaryOp::attribute_dtype`).
     Attributes,
 }
 
