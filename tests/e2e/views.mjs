@@ -79,8 +79,8 @@ async function run(page, text) {
 
 /// Each drawn node box: its node name, status line and classes.
 const boxes = (page) => page.locator("[data-testid=graph] g.node").evaluateAll((gs) =>
-  gs.map((g) => ({ node: g.dataset.node, status: g.querySelector(".status")?.textContent ?? "",
-    failed: g.classList.contains("failed") })));
+  gs.map((g) => ({ node: g.dataset.node, label: g.querySelector(".label")?.textContent ?? "",
+    status: g.querySelector(".status")?.textContent ?? "", failed: g.classList.contains("failed") })));
 
 const browser = await launch();
 let failed = false;
@@ -96,8 +96,8 @@ try {
   console.log("names on the graph:");
   check(await run(page, NAMED) === "finished", "the named program finished");
   const named = await boxes(page);
-  console.log(named.map((b) => `    | ${b.node}: ${b.status}`).join("\n"));
-  const labelled = (node, name) => named.some((b) => b.node === node && b.status.startsWith(`${name} ·`));
+  console.log(named.map((b) => `    | ${b.node}: ${b.label} | ${b.status}`).join("\n"));
+  const labelled = (node, name) => named.some((b) => b.node === node && b.label === name);
   check(labelled("AccumulateGrad", "x") && labelled("AccumulateGrad", "w"), "leaves' AccumulateGrad boxes say x and w");
   check(labelled("MmBackward0", "y") && labelled("MulBackward0", "z") && labelled("SumBackward0", "loss"),
     "op nodes say y, z and loss under their names");
@@ -144,7 +144,7 @@ try {
   check(status.startsWith("raised"), `the mismatch raised (status "${status}")`);
   const atError = await boxes(page);
   const failedBox = atError.find((b) => b.failed);
-  check(failedBox?.node === "RuntimeError" && failedBox.status.startsWith("z = h @ w"),
+  check(failedBox?.node === "RuntimeError" && failedBox.label === "z = h @ w" && failedBox.status === "raised here",
     `a failed node for the statement: ${JSON.stringify(failedBox)}`);
   // h's MulBackward0 to x's AccumulateGrad, and the failed node to h's.
   const edges = await page.locator("[data-testid=graph] g.edges").getAttribute("data-edges");

@@ -52,18 +52,28 @@ impl NodeDetails {
         }
     }
 
-    /// The short second line in the box: the program's name for the
-    /// node's tensor first, then its state.
+    /// The state on the box's second line (the program's name for the
+    /// node's tensor sits at its left, see [`NodeDetails::short_label`]).
     fn status(&self) -> String {
-        let state = if self.error.is_some() {
+        if self.error.is_some() {
             "raised here".to_string()
         } else {
             self.state()
-        };
-        match &self.label {
-            Some(label) => format!("{label} · {state}"),
-            None => state,
         }
+    }
+
+    /// The label as it fits beside the status in a box (about 24
+    /// characters of 10 px monospace): its end kept, `…` before it.
+    fn short_label(&self) -> Option<String> {
+        let label = self.label.as_ref()?;
+        let room = 23usize.saturating_sub(self.status().chars().count()).max(4);
+        let n = label.chars().count();
+        Some(if n <= room {
+            label.clone()
+        } else {
+            let kept: String = label.chars().skip(n + 1 - room).collect();
+            format!("…{kept}")
+        })
     }
 
     fn state(&self) -> String {
@@ -94,8 +104,12 @@ impl NodeDetails {
             .map(|e| format!("; {}", e.replace('\n', "; ")))
             .unwrap_or_default();
         format!(
-            "{}: {}; {}; {}{error}",
+            "{}{}: {}; {}; {}{error}",
             self.name,
+            self.label
+                .as_ref()
+                .map(|l| format!(" ({l})"))
+                .unwrap_or_default(),
             self.phase.label(),
             self.status(),
             saved
@@ -172,7 +186,13 @@ pub fn GraphNodeBox(props: &Props) -> Html {
                 <title>{ error }</title>
             }
             <text x={BOX_CENTRE} y="15" class="name">{ view.map(|v| v.name.clone()).unwrap_or_default() }</text>
-            <text x={BOX_CENTRE} y="29" class="status">{ view.map(NodeDetails::status).unwrap_or_default() }</text>
+            if let Some(label) = view.and_then(NodeDetails::short_label) {
+                <text x="6" y="29" class="label"
+                      style="text-anchor:start;font-size:10px;font-style:italic;fill:#1a4d8f">{ label }</text>
+                <text x="144" y="29" class="status" style="text-anchor:end">{ view.map(NodeDetails::status).unwrap_or_default() }</text>
+            } else {
+                <text x={BOX_CENTRE} y="29" class="status">{ view.map(NodeDetails::status).unwrap_or_default() }</text>
+            }
         </g>
     }
 }
