@@ -104,15 +104,15 @@ impl NodeDetails {
             .map(|e| format!("; {}", e.replace('\n', "; ")))
             .unwrap_or_default();
         format!(
-            "{}{}: {}; {}; {}{error}",
+            "{}: {}; {}; {}{}{error}",
             self.name,
-            self.label
-                .as_ref()
-                .map(|l| format!(" ({l})"))
-                .unwrap_or_default(),
             self.phase.label(),
             self.status(),
-            saved
+            saved,
+            self.label
+                .as_ref()
+                .map(|l| format!("; the program calls it {l}"))
+                .unwrap_or_default(),
         )
     }
 }

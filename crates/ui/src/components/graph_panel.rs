@@ -255,13 +255,9 @@ fn node_details(graph: &GraphAt, view: &NodeView<'_>) -> String {
     }
     let counted: u64 = saved.iter().map(SavedDetail::counted_bytes).sum();
     let listed: Vec<String> = saved.iter().map(|s| s.describe(bytes_label)).collect();
-    let head = match &details.label {
-        Some(label) => format!("{} ({label})", details.name),
-        None => details.name.clone(),
-    };
     format!(
-        "{head}: {}; saved {} counted once: {}",
-        details.phase.label(),
+        "{}; storage: {} counted once: {}",
+        details.describe(),
         bytes_label(counted),
         listed.join("; ")
     )
