@@ -343,7 +343,9 @@ try {
     const lossPath = await page.locator("[data-testid=loss-chart] .series > path").first().getAttribute("d");
     check(lossPath.startsWith("M") && lossPath.split("L").length === 20, "the loss chart has a line through 20 steps");
     const legend = await page.locator("[data-testid=charts-legend] li").allTextContents();
-    check(JSON.stringify(legend) === '["joint norm","param 1 [1]","param 2 [1, 1]"]',
+    // Parameters go by the program's names for them (named_parameters()
+    // names for a module's), in the order they first got a gradient.
+    check(JSON.stringify(legend) === '["joint norm","b [1]","w [1, 1]"]',
       `the gradient chart's legend: joint norm and one line per parameter (${legend.join(", ")})`);
     check((await page.locator("[data-testid=grad-chart] .series").count()) === 3, "the gradient chart draws 3 lines");
     const dashes = await page.locator("[data-testid=grad-chart] .series > path:first-child")

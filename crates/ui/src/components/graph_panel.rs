@@ -239,7 +239,10 @@ pub fn GraphPanel(props: &Props) -> Html {
                    style="color:#c62828;margin:0.3rem 0 0;font:12px ui-monospace, 'DejaVu Sans Mono', monospace">{ text }</p>
             }
             if let Some(text) = details {
-                <p class="node-details" data-testid="node-details">{ text }</p>
+                // A fixed height, scrolling: details of another length
+                // must not resize the graph view (and move its fit).
+                <p class="node-details" data-testid="node-details"
+                   style="height:2.6em;overflow-y:auto">{ text }</p>
             }
         </section>
     }
