@@ -101,9 +101,15 @@ impl Tensor {
             return Ok(self.clone());
         }
         let shape = self.shape();
-        let merged: usize = shape[start..=end].iter().product();
+        // Checked: a 32-bit build's sizes wrap past 2**32 (a meta tensor's
+        // flattened 8589934592 printed as 0 in the page).
+        let merged = shape[start..=end]
+            .iter()
+            .try_fold(1usize, |n, &d| n.checked_mul(d))
+            .and_then(|n| i64::try_from(n).ok())
+            .ok_or(Error::NumelOverflow)?;
         let mut new: Vec<i64> = signed(&shape[..start]);
-        new.push(merged as i64);
+        new.push(merged);
         new.extend(signed(&shape[end + 1..]));
         self.reshape(&new)
     }
