@@ -709,7 +709,11 @@ class Module:
             # Every parameter and buffer moves, as PyTorch's Module.to moves
             # them (with the GPU as default device, a model is made there
             # and `.to("cpu")` must bring it back).
-            return t if device is None else t.to(device)
+            # A tensor already there stays itself (an optimizer made before
+            # `.to(device)` keeps its parameters, as in PyTorch).
+            if device is None or t.device == torch.device(device):
+                return t
+            return t.to(device)
 
         if dtype is None and device is None:
             return self
@@ -722,7 +726,7 @@ class Module:
         return self._apply(lambda t: torch.empty_like(t, device=device))
 
     def cpu(self):
-        return self._apply(lambda t: t.cpu())
+        return self._apply(lambda t: t if t.device.type == "cpu" else t.cpu())
 
     def cuda(self, device=None):
         raise AssertionError("Torch not compiled with CUDA enabled")
