@@ -6,6 +6,7 @@ mod test;
 mod util;
 mod web;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -21,8 +22,10 @@ commands:
                     (the version in Cargo.lock), wasm-opt, and for tests Mesa
                     lavapipe, Chromium, chromedriver and the e2e npm packages
   build-web         release wasm + wasm-bindgen + wasm-opt, site in target/site
-  serve [--port N]  build-web, then serve the site on http://127.0.0.1:N/
-                    (default 8080) until Ctrl-C
+  serve [--port N] [--site DIR]
+                    build-web, then serve the site on http://127.0.0.1:N/
+                    (default 8080) until Ctrl-C; with --site, serve DIR (a
+                    copy of target/site) as it is, without building
   test              fmt, clippy, docs, native, GPU (lavapipe) and wasm (headless
                     Chromium) tests, build-web and the browser e2e test
 
@@ -41,10 +44,19 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse_port(args: &[String]) -> Result<u16> {
+/// `serve`'s arguments: the port, and a built site to serve instead of
+/// building one (several engineers testing their own copies at once).
+fn parse_serve(args: &[String]) -> Result<(u16, Option<PathBuf>)> {
     let mut port = 8080;
+    let mut site = None;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
+        if arg == "--site" {
+            site = Some(PathBuf::from(
+                rest.next().context("--site needs a directory")?,
+            ));
+            continue;
+        }
         let value = if arg == "--port" || arg == "-p" {
             rest.next().context("--port needs a number")?.as_str()
         } else if let Some(v) = arg.strip_prefix("--port=") {
@@ -56,7 +68,7 @@ fn parse_port(args: &[String]) -> Result<u16> {
             .parse()
             .with_context(|| format!("--port {value}: not a port number"))?;
     }
-    Ok(port)
+    Ok((port, site))
 }
 
 fn no_args(command: &str, args: &[String]) -> Result<()> {
@@ -85,14 +97,23 @@ fn run(args: &[String]) -> Result<bool> {
             web::build(&ctx)?;
         }
         "serve" => {
-            let port = parse_port(rest)?;
-            setup::run(&mut ctx, Level::Wasm)?;
-            let site = web::build(&ctx)?;
+            let (port, site) = parse_serve(rest)?;
+            let site = match site {
+                Some(dir) if dir.join("index.html").is_file() => dir,
+                Some(dir) => bail!("--site {}: no index.html there", dir.display()),
+                None => {
+                    setup::run(&mut ctx, Level::Wasm)?;
+                    web::build(&ctx)?
+                }
+            };
             let server = server::StaticServer::start(&site, port, server::Log::All)
                 .map_err(|e| anyhow!("{e:#}; choose another port with --port N"))?;
             // The widget demo as another site embeds it: served from a
             // second port (another origin), its loader fetched from ours.
-            let host_dir = ctx.root.join("target/serve-demo-host");
+            let host_dir = site.with_file_name(format!(
+                "{}-demo-host",
+                site.file_name().and_then(|n| n.to_str()).unwrap_or("site")
+            ));
             web::write_demo_host(&site, &server.url(), &host_dir)?;
             let host = server::StaticServer::start_as(
                 &host_dir,
