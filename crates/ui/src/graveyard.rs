@@ -3,7 +3,7 @@
 //! Run again, and the last run's trace is let go of: tens of thousands of
 //! events, each with allocations of its own. Freed at once, that took 11 ms
 //! of the main thread in the first frame of the digits lesson's second run
-//! (profiled, note of stop 23), and more after a longer run. [`bury`] keeps
+//! (profiled in Chromium's performance panel), and more after a longer run. [`bury`] keeps
 //! the pieces instead and frees them from `requestIdleCallback`, while a
 //! frame has time to spare.
 

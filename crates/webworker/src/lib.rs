@@ -23,7 +23,7 @@ use web_sys::DedicatedWorkerGlobalScope;
 /// `Uint8Array`. A string crossed threads as a structured-clone copy and
 /// was copied back into the page's wasm a piece at a time, converted from
 /// UTF-16 each way: bytes are moved, not copied, and reach the page's
-/// parser with one memcpy (measured in the note of stop 17).
+/// parser with one memcpy.
 pub(crate) fn post(reply: &Reply) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let json = match serde_json::to_string(reply) {

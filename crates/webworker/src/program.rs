@@ -97,7 +97,7 @@ const WARM_UP: &str = include_str!("../../../tests/corpus/worker_warm_up.py");
 /// run of the digits lesson, after [`WARM_UP`] alone, still compiled 399 of
 /// the worker's functions and optimised 122, spending 319 ms optimising (V8's
 /// `--trace-wasm-compilation-times`, in a 700 ms run) on the 2 cores the
-/// worker and the page's frames share (note of stop 23). Running [`WARM_UP`]
+/// worker and the page's frames share. Running [`WARM_UP`]
 /// itself 5 more times cut the optimising in the run only to 202-269 ms
 /// (traced, against 377 ms): much of the lesson's code is not its code.
 const WARM_UP_MORE: &str = include_str!("../../../tests/corpus/worker_warm_up_data.py");

@@ -5,7 +5,7 @@
 //! and recompiles the hot ones optimised later. A fresh page's first
 //! training run drew its views in baseline code: traced, 15 to 35 ms of
 //! script per view update, 3 to 9 ms of it compiling, against 9 to 13 ms in
-//! a page that had run a loop before (note of stop 18). The worker already
+//! a page that had run a loop before (Chromium's performance panel). The worker already
 //! runs a short training loop once to warm its own code; its trace comes
 //! here (`Request::Rehearse`), and the graph, memory and charts panels draw
 //! it as they draw a live run: the trace revealed a batch at a time, one
