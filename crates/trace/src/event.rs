@@ -337,6 +337,12 @@ pub enum EventKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         parameter: Option<String>,
     },
+    /// The program showed a figure (`plt.show()`): the console shows it
+    /// from here on, so stepping back before it takes it away.
+    FigureShown {
+        /// Which of the run's figures, from 1, in the order shown.
+        number: u64,
+    },
     /// The lines of the learner's frames that called the running one
     /// (outermost first) changed; every event from here until the next
     /// such event was caused from under them. A module-level statement
