@@ -18,6 +18,7 @@ pub mod log;
 pub mod memory;
 pub mod memory_chart;
 pub mod origin;
+pub mod perfetto;
 pub mod playback;
 pub mod protocol;
 pub mod saved;
