@@ -7,6 +7,7 @@
 //! by the page and the CLI.
 
 mod blocks;
+pub mod compare;
 pub mod event;
 pub mod float;
 pub mod follow;

@@ -165,6 +165,9 @@ pub struct MemoryChart {
     pub reserved: Option<Reserved>,
     /// The highest total on the ledger, if any byte was ever live there.
     pub peak: Option<Peak>,
+    /// The total's top edge as a line of steps from the left edge to the
+    /// right (what a comparison draws of a pinned run).
+    pub outline: String,
     /// Backward passes, grad mode scopes and recomputations.
     pub spans: Vec<Span>,
     /// Labels on the bytes axis, bottom first.
@@ -183,6 +186,53 @@ pub struct MemoryChart {
     axis: Axis,
     events: usize,
     end_time_us: u64,
+}
+
+/// The extent a chart's axes cover at least: the events (or time) along
+/// and the bytes up. A chart alone covers its own run; two runs compared
+/// share the frame of both ([`Frame::union`]), so the same place on the
+/// page is the same event index and the same bytes in each.
+///
+/// ```
+/// use gradscope_trace::memory_chart::Frame;
+/// let a = Frame { events: 40, end_time_us: 900, top_bytes: 512 };
+/// let b = Frame { events: 25, end_time_us: 1200, top_bytes: 2048 };
+/// assert_eq!(a.union(b), Frame { events: 40, end_time_us: 1200, top_bytes: 2048 });
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Frame {
+    /// Events along the event axis.
+    pub events: usize,
+    /// Microseconds along the time axis.
+    pub end_time_us: u64,
+    /// The most bytes drawn (allocated or reserved), before rounding up
+    /// to the axis' top.
+    pub top_bytes: u64,
+}
+
+impl Frame {
+    /// The extent that covers both.
+    pub fn union(self, other: Frame) -> Frame {
+        Frame {
+            events: self.events.max(other.events),
+            end_time_us: self.end_time_us.max(other.end_time_us),
+            top_bytes: self.top_bytes.max(other.top_bytes),
+        }
+    }
+}
+
+/// What one device's ledger reached over a run: its highest total, where,
+/// and each category's most bytes at once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LedgerPeaks {
+    /// The highest total (0 when nothing was held).
+    pub total: u64,
+    /// The position (events applied) at which it was first reached.
+    pub position: usize,
+    /// Each category's most bytes at once, in [`Category::ALL`] order.
+    pub categories: [u64; 5],
+    /// The most bytes reserved at once (GPUs' caching allocators).
+    pub reserved: u64,
 }
 
 /// One step of the stacked curve: from `x` on, cumulative bytes `stack`.
@@ -226,6 +276,8 @@ pub struct MemoryRecord {
     /// Whether a forward pass was marked and no backward, step or
     /// zero_grad has followed it yet.
     in_forward: bool,
+    /// Graph nodes recorded (`NodeCreated`), `AccumulateGrad` included.
+    nodes: usize,
     events: usize,
     end_time_us: u64,
 }
@@ -255,6 +307,9 @@ impl Fold for MemoryRecord {
     fn apply(&mut self, index: usize, event: &Event) {
         self.events += 1;
         self.end_time_us = self.end_time_us.max(event.time_us);
+        if matches!(event.kind, EventKind::NodeCreated { .. }) {
+            self.nodes += 1;
+        }
         if let Some((d, _)) = self.tracker.apply_device(event) {
             let (bytes, reserved) = self.tracker.ledger_at(d);
             if self.ledgers.len() <= d {
@@ -370,6 +425,63 @@ impl MemoryRecord {
     pub fn main_device(&self) -> Option<&str> {
         self.tracker.main_device()
     }
+
+    /// How many events were applied.
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// How many graph nodes the run recorded (`AccumulateGrad` included).
+    pub fn nodes(&self) -> usize {
+        self.nodes
+    }
+
+    /// What `device`'s ledger (`cpu`, `webgpu:0`) reached; all zero for a
+    /// device the run never used.
+    ///
+    /// ```
+    /// use gradscope_trace::{Category, Event, EventKind};
+    /// use gradscope_trace::memory_chart::MemoryRecord;
+    /// let ev = |seq, kind| Event { seq, time_us: seq, line: None, kind };
+    /// let record = MemoryRecord::of(&[
+    ///     ev(0, EventKind::StorageAllocated {
+    ///         storage: 1, bytes: 64, device: "cpu".into(), category: Category::SavedForBackward }),
+    ///     ev(1, EventKind::StorageFreed { storage: 1 }),
+    /// ]);
+    /// let peaks = record.peaks("cpu");
+    /// assert_eq!((peaks.total, peaks.position, peaks.categories[3]), (64, 1, 64));
+    /// assert_eq!(record.peaks("webgpu").total, 0);
+    /// ```
+    pub fn peaks(&self, device: &str) -> LedgerPeaks {
+        let Some(ledger) = self.ledger(device) else {
+            return LedgerPeaks::default();
+        };
+        let peak = ledger.peak.and_then(|p| ledger.samples.get(p));
+        LedgerPeaks {
+            total: peak.map_or(0, MemorySample::total),
+            position: peak.map_or(0, |s| s.seq as usize + 1),
+            categories: ledger.peak_bytes,
+            reserved: ledger.reserved_peak,
+        }
+    }
+
+    /// The extent of `device`'s chart: this run's events, time and most
+    /// bytes (allocated or reserved) there.
+    pub fn frame(&self, device: &str) -> Frame {
+        let peaks = self.peaks(device);
+        Frame {
+            events: self.events,
+            end_time_us: self.end_time_us,
+            top_bytes: peaks.total.max(peaks.reserved),
+        }
+    }
+
+    /// The ledger of `device`, if the run used it.
+    fn ledger(&self, device: &str) -> Option<&LedgerRecord> {
+        let device = crate::memory::ledger_key(device);
+        let d = self.devices().iter().position(|d| d == device)?;
+        self.ledgers.get(d)
+    }
 }
 
 impl MemoryChart {
@@ -432,12 +544,44 @@ impl MemoryChart {
         width: f64,
         height: f64,
     ) -> Self {
+        Self::of_ledger_in(record, device, axis, width, height, Frame::default())
+    }
+
+    /// [`MemoryChart::of_ledger`] on axes that cover at least `frame`: a
+    /// run drawn beside another, both on the axes of the two
+    /// ([`Frame::union`]). The right edge and its label are the frame's.
+    ///
+    /// ```
+    /// use gradscope_trace::{Category, Event, EventKind};
+    /// use gradscope_trace::memory_chart::{Axis, Frame, MemoryChart, MemoryRecord};
+    /// let ev = |seq, kind| Event { seq, time_us: seq, line: None, kind };
+    /// let record = MemoryRecord::of(&[ev(0, EventKind::StorageAllocated {
+    ///     storage: 1, bytes: 100, device: "cpu".into(), category: Category::Other })]);
+    /// let frame = Frame { events: 4, end_time_us: 0, top_bytes: 500 };
+    /// let chart = MemoryChart::of_ledger_in(&record, "cpu", Axis::Events, 80.0, 40.0, frame);
+    /// // One event of four: the step is at x 20; 100 bytes of 500 up.
+    /// assert_eq!(chart.outline, "M0.0,40.0H20.0V32.0H80.0");
+    /// assert_eq!(chart.end_label, "4 events");
+    /// ```
+    pub fn of_ledger_in(
+        record: &MemoryRecord,
+        device: &str,
+        axis: Axis,
+        width: f64,
+        height: f64,
+        frame: Frame,
+    ) -> Self {
+        let frame = frame.union(Frame {
+            events: record.events,
+            end_time_us: record.end_time_us,
+            top_bytes: 0,
+        });
         let mut chart = MemoryChart {
             width,
             height,
             axis,
-            events: record.events,
-            end_time_us: record.end_time_us,
+            events: frame.events,
+            end_time_us: frame.end_time_us,
             ..Self::default()
         };
         let empty = LedgerRecord::default();
@@ -452,7 +596,7 @@ impl MemoryChart {
         let samples = &ledger.samples;
         let steps = chart.steps(samples);
         let peak_total = steps.iter().map(|s| s.total).max().unwrap_or(0);
-        chart.top_bytes = nice_ceiling(peak_total.max(ledger.reserved_peak));
+        chart.top_bytes = nice_ceiling(peak_total.max(ledger.reserved_peak).max(frame.top_bytes));
         // An axis of 1 byte (nothing held yet) has no half-way tick.
         let mut marks = vec![0, chart.top_bytes / 2, chart.top_bytes];
         marks.dedup();
@@ -486,16 +630,21 @@ impl MemoryChart {
                 }
             })
             .collect();
+        chart.outline = if samples.is_empty() {
+            String::new()
+        } else {
+            chart.line_path(&steps, |s| s.total)
+        };
         chart.reserved = (ledger.reserved_peak > 0).then(|| Reserved {
-            path: chart.reserved_path(&steps),
+            path: chart.line_path(&steps, |s| s.reserved),
             peak_bytes: ledger.reserved_peak,
             end_y: chart.y(steps.last().map_or(0, |s| s.reserved)),
         });
         chart.spans = chart.spans_of(record);
         chart.markers = chart.markers_of(record, MARKER_GAP);
         chart.end_label = match axis {
-            Axis::Events => format!("{} events", record.events),
-            Axis::Time => duration_label(record.end_time_us),
+            Axis::Events => format!("{} events", frame.events),
+            Axis::Time => duration_label(frame.end_time_us),
         };
         chart
     }
@@ -609,14 +758,15 @@ impl MemoryChart {
         d.finish(true)
     }
 
-    /// The reserve as a line of steps from the left edge to the right.
-    fn reserved_path(&self, steps: &[Step]) -> String {
+    /// A value of the steps (the reserve, the total) as a line of steps
+    /// from the left edge to the right.
+    fn line_path(&self, steps: &[Step], value: fn(&Step) -> u64) -> String {
         let mut d = StepPath::start(0.0, self.y(0));
         for step in steps {
-            d.to(step.x, self.y(step.reserved));
+            d.to(step.x, self.y(value(step)));
         }
         if let Some(last) = steps.last() {
-            d.to(self.width, self.y(last.reserved));
+            d.to(self.width, self.y(value(last)));
         }
         d.finish(false)
     }
