@@ -168,6 +168,59 @@ pub fn line_at<L: EventList + ?Sized>(events: &L, position: usize) -> Option<u32
         .find_map(|i| events.event(i).and_then(|e| e.line))
 }
 
+/// Where each pass's backward begins (outside any other backward): the
+/// positions stepping by pass stops at, each pass's graph built whole and
+/// holding what it saved, about to be used and freed.
+fn pass_stops<L: EventList + ?Sized>(events: &L) -> impl Iterator<Item = usize> + '_ {
+    let mut depth = 0usize;
+    (0..events.count()).filter(move |&i| match events.event(i).map(|e| &e.kind) {
+        Some(EventKind::BackwardBegan { .. }) => {
+            depth += 1;
+            depth == 1
+        }
+        Some(EventKind::BackwardEnded) => {
+            depth = depth.saturating_sub(1);
+            false
+        }
+        _ => false,
+    })
+}
+
+/// The position where the next pass's backward begins after `position`
+/// (see [`crate::GraphAt::one_pass`]): a training loop's next step, its
+/// graph built; the end of the trace when no pass is left.
+///
+/// ```
+/// use gradscope_trace::{Event, EventKind};
+/// use gradscope_trace::step::{next_pass, previous_pass};
+/// let pass = [
+///     EventKind::OpCalled { op: "mul".into(), shape: vec![] },
+///     EventKind::BackwardBegan { root: 1, retain_graph: false },
+///     EventKind::BackwardEnded,
+/// ];
+/// let trace = Event::numbered(pass.iter().chain(&pass).cloned());
+/// assert_eq!(next_pass(&trace[..], 0), 1);
+/// assert_eq!(next_pass(&trace[..], 1), 4);
+/// assert_eq!(next_pass(&trace[..], 4), 6);
+/// assert_eq!(previous_pass(&trace[..], 6), 4);
+/// assert_eq!(previous_pass(&trace[..], 4), 1);
+/// assert_eq!(previous_pass(&trace[..], 1), 0);
+/// ```
+pub fn next_pass<L: EventList + ?Sized>(events: &L, position: usize) -> usize {
+    pass_stops(events)
+        .find(|&stop| stop > position)
+        .unwrap_or(events.count())
+}
+
+/// The position where the last pass's backward before `position` begins,
+/// or 0.
+pub fn previous_pass<L: EventList + ?Sized>(events: &L, position: usize) -> usize {
+    pass_stops(events)
+        .take_while(|&stop| stop < position)
+        .last()
+        .unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,5 +382,36 @@ mod tests {
         assert_eq!(previous_op(empty, 0), 0);
         assert_eq!(next_statement(empty, 0), 0);
         assert_eq!(previous_statement(empty, 3), 0);
+    }
+
+    #[test]
+    fn step_pass_stops_where_each_outer_backward_begins() {
+        // Two passes; the second's backward runs a nested one (a hook's
+        // autograd.grad), which is no stop of its own.
+        let began = || EventKind::BackwardBegan {
+            root: 1,
+            retain_graph: false,
+        };
+        let t: Vec<Event> = Event::numbered([
+            op(),
+            began(),
+            EventKind::BackwardEnded,
+            op(),
+            began(),
+            began(),
+            EventKind::BackwardEnded,
+            EventKind::BackwardEnded,
+            op(),
+        ]);
+        let stops: Vec<usize> =
+            std::iter::successors(Some(0), |&p| (p < t.len()).then(|| next_pass(&t[..], p)))
+                .collect();
+        assert_eq!(stops, [0, 1, 4, 9]);
+        assert_eq!(previous_pass(&t[..], 9), 4);
+        assert_eq!(previous_pass(&t[..], 5), 4);
+        assert_eq!(previous_pass(&t[..], 4), 1);
+        assert_eq!(previous_pass(&t[..], 1), 0);
+        let empty: &[Event] = &[];
+        assert_eq!((next_pass(empty, 0), previous_pass(empty, 0)), (0, 0));
     }
 }
