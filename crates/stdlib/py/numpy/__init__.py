@@ -11,7 +11,8 @@ __version__ = "2.4.6"
 
 from ._dtype import (  # noqa: F401
     dtype, generic, number, floating, integer, signedinteger, unsignedinteger,
-    float64, float32, float16, int64, int32, int16, int8, uint8, uint64, bool_, True_, False_,
+    float64, float32, float16, int64, int32, int16, int8, uint8, uint16,
+    uint32, uint64, bool_, True_, False_,
 )
 from ._ndarray import ndarray  # noqa: F401
 from ._creation import (  # noqa: F401
@@ -61,6 +62,8 @@ half = float16
 short = int16
 byte = int8
 ubyte = uint8
+ushort = uint16
+uintc = uint32
 uint = uintp = ulong = uint64
 pi = _math.pi
 e = _math.e
@@ -82,9 +85,9 @@ def __getattr__(name):
         return importlib.import_module("numpy.testing")
     if name in _REMOVED:
         raise AttributeError(f"`np.{name}` was removed in the NumPy 2.0 release. Use `{_REMOVED[name]}` instead.")
-    if name in ("uint16", "uint32", "complex64", "complex128", "longdouble"):
+    if name in ("complex64", "complex128", "longdouble"):
         raise AttributeError(f"gradscope's numpy has no {name} arrays (only float64, float32, float16, int64, "
-                             "int32, int16, int8, uint8, uint64 and bool)")
+                             "int32, int16, int8, uint64, uint32, uint16, uint8 and bool)")
     raise AttributeError(f"module 'numpy' has no attribute '{name}'")
 
 

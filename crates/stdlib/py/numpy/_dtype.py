@@ -1,7 +1,7 @@
 """NumPy's dtypes and scalar types over the engine's tensor dtypes.
 
 The engine has float64, float32, int64 and bool tensors. The narrower
-integers (int32, int16, int8, uint8) and uint64 are held in int64 tensors
+integers (int32, int16, int8, uint32, uint16, uint8) and uint64 are held in int64 tensors
 and labelled; float16 in float32 tensors. `fit` brings a result back into
 its dtype after each operation: integers wrap around as NumPy's do on
 overflow, float16 values are rounded to half precision.
@@ -83,7 +83,7 @@ class dtype:
 
     @property
     def num(self):
-        return {"bool": 0, "int8": 1, "uint8": 2, "int16": 3, "int32": 5, "int64": 7, "uint64": 8, "float16": 23,
+        return {"bool": 0, "int8": 1, "uint8": 2, "int16": 3, "uint16": 4, "int32": 5, "uint32": 6, "int64": 7, "uint64": 8, "float16": 23,
                 "float32": 11, "float64": 12}[self.name]
 
 
@@ -93,6 +93,8 @@ int8_dtype = dtype._make("int8", "i", 1, "b", "|i1", torch.int64, 1)
 uint8_dtype = dtype._make("uint8", "u", 1, "B", "|u1", torch.int64, 1)
 int16_dtype = dtype._make("int16", "i", 2, "h", "<i2", torch.int64, 1)
 int32_dtype = dtype._make("int32", "i", 4, "i", "<i4", torch.int64, 1)
+uint16_dtype = dtype._make("uint16", "u", 2, "H", "<u2", torch.int64, 1)
+uint32_dtype = dtype._make("uint32", "u", 4, "I", "<u4", torch.int64, 1)
 int64_dtype = dtype._make("int64", "i", 8, "l", "<i8", torch.int64, 2)
 uint64_dtype = dtype._make("uint64", "u", 8, "L", "<u8", torch.int64, 2)
 float16_dtype = dtype._make("float16", "f", 2, "e", "<f2", torch.float32, 3)
@@ -117,6 +119,8 @@ _ALIASES = {
     "int8": int8_dtype, "i1": int8_dtype, "b": int8_dtype, "|i1": int8_dtype, "byte": int8_dtype,
     "uint8": uint8_dtype, "u1": uint8_dtype, "B": uint8_dtype, "|u1": uint8_dtype, "ubyte": uint8_dtype,
     "int16": int16_dtype, "i2": int16_dtype, "h": int16_dtype, "<i2": int16_dtype, "short": int16_dtype,
+    "uint16": uint16_dtype, "u2": uint16_dtype, "H": uint16_dtype, "<u2": uint16_dtype, "ushort": uint16_dtype,
+    "uint32": uint32_dtype, "u4": uint32_dtype, "I": uint32_dtype, "<u4": uint32_dtype, "uintc": uint32_dtype,
     "uint64": uint64_dtype, "u8": uint64_dtype, "<u8": uint64_dtype, "L": uint64_dtype, "uint": uint64_dtype,
     "float16": float16_dtype, "f2": float16_dtype, "e": float16_dtype, "<f2": float16_dtype, "half": float16_dtype,
 }
@@ -500,9 +504,12 @@ class unsignedinteger(integer):
 int8 = _int_scalar("int8", 8)
 int16 = _int_scalar("int16", 16)
 uint8 = _int_scalar("uint8", 8, unsigned=True)
+uint16 = _int_scalar("uint16", 16, unsigned=True)
+uint32 = _int_scalar("uint32", 32, unsigned=True)
 uint64 = _int_scalar("uint64", 64, unsigned=True)
 int8._np_dtype, int16._np_dtype, uint8._np_dtype, uint64._np_dtype = (int8_dtype, int16_dtype, uint8_dtype,
                                                                       uint64_dtype)
+uint16._np_dtype, uint32._np_dtype = uint16_dtype, uint32_dtype
 
 
 def _float16_shortest(value):
@@ -638,8 +645,9 @@ def _wrap(v, bits):
     return (v + half) % (1 << bits) - half
 
 
-for _cls in (float64, float32, float16, int64, int32, int16, int8, uint8, uint64):
+for _cls in (float64, float32, float16, int64, int32, int16, int8, uint8, uint16, uint32, uint64):
     _scalar_ops(_cls, _scalar_result)
     _cls._np_dtype.type = _cls
 bool_dtype.type = bool_
-_WRAP_BITS.update({int32_dtype: 32, int16_dtype: 16, int8_dtype: 8, uint8_dtype: 8})
+_WRAP_BITS.update({int32_dtype: 32, int16_dtype: 16, int8_dtype: 8, uint8_dtype: 8, uint16_dtype: 16,
+                   uint32_dtype: 32})

@@ -123,6 +123,26 @@ def _asarray(a):
     return asarray(a)
 
 
+def _mask(a, where):
+    """The `where=` mask as a bool tensor of a's shape (None where it is True)."""
+    if where is None or where is True:
+        return None
+    m = _asarray(where)
+    t = m._t if m._dtype is bool_dtype else m._t != 0
+    try:
+        return t.expand(tuple(a._t.shape)) if tuple(t.shape) != tuple(a._t.shape) else t
+    except RuntimeError:
+        raise ValueError(f"operands could not be broadcast together with shapes {a.shape} {m.shape} ") from None
+
+
+def _masked(a, mask, fill):
+    """a with the elements outside `mask` replaced by `fill` (a reduction's
+    identity), so that the reduction over them is NumPy's masked one."""
+    if mask is None:
+        return a
+    return _wrap(torch.where(mask, a._t, torch.full((), fill, dtype=a._t.dtype)), a._dtype)
+
+
 def _sum_dtype(dt):
     if dt.kind == "u":
         return _d.uint64_dtype
@@ -132,10 +152,11 @@ def _sum_dtype(dt):
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     """`np.sum`."""
     if type(a) is ndarray and a._dtype is float64_dtype and axis is None and a._t.dim() == 1 and \
-            dtype is None and out is None and initial is None and not keepdims:
+            dtype is None and out is None and initial is None and not keepdims and where is None:
         # The training loop's case, one engine call: a float64 vector's sum.
         return _d.float64(_C._numpy_pairwise_sum(a._t.unsqueeze(0))[0])
     a = _asarray(a)
+    a = _masked(a, _mask(a, where), False if a._dtype is bool_dtype else 0)
     ndim = a._t.dim()
     axes = _axes(axis, ndim)
     rd = _as_dtype(dtype) if dtype is not None else _sum_dtype(a._dtype)
@@ -153,7 +174,9 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     return _result(s.to(rd._torch) if s.dtype != rd._torch else s, rd, axes, ndim, keepdims, out)
 
 
-def _count(a, axes):
+def _count(a, axes, mask=None):
+    if mask is not None:
+        return _keep_count(mask.to(torch.int64).sum(axes) if axes is not None else mask.to(torch.int64).sum())
     if axes is None:
         return a._t.numel()
     n = 1
@@ -162,14 +185,29 @@ def _count(a, axes):
     return n
 
 
+def _keep_count(n):
+    """A masked count: a Python int for a whole array, else a tensor."""
+    return n.item() if n.dim() == 0 else n
+
+
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
-    """`np.mean`: the (pairwise) sum over the count."""
+    """`np.mean`: the (pairwise) sum over the count (of the elements `where`
+    selects)."""
     a = _asarray(a)
     ndim = a._t.dim()
     axes = _axes(axis, ndim)
     rd = _as_dtype(dtype) if dtype is not None else (a._dtype if a._dtype.kind == "f" else float64_dtype)
-    t = _cast(a._t, rd)
-    n = _count(a, axes)
+    mask = _mask(a, where)
+    t = _cast(_masked(a, mask, 0)._t, rd)
+    n = _count(a, axes, mask)
+    if not isinstance(n, int):
+        n = n.to(rd._torch)
+        s = _float_sum(t, axes, ndim) if rd is float64_dtype else t.sum(axes)
+        if bool((n == 0).any()):
+            import warnings
+
+            warnings.warn("invalid value encountered in divide", RuntimeWarning, stacklevel=2)
+        return _result(s / n, rd, axes, ndim, keepdims, out)
     if rd is float64_dtype:
         s = _float_sum(t, axes, ndim)
     else:
@@ -189,23 +227,31 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, 
     ndim = a._t.dim()
     axes = _axes(axis, ndim)
     rd = a._dtype if a._dtype.kind == "f" else float64_dtype
-    t = _cast(a._t, rd)
-    n = _count(a, axes)
+    mask = _mask(a, where)
+    t = _cast(_masked(a, mask, 0)._t, rd)
+    n = _count(a, axes, mask)
+    if not isinstance(n, int):
+        n = _keep(n.to(rd._torch), axes, ndim, True)
     if rd is float64_dtype:
         s = _float_sum(t, axes, ndim)
     else:
         s = t.sum(axes) if axes is not None else t.sum()
-    m = _keep(s / n, axes, ndim, True) if axes is not None else (s / n)
+    m = _keep(s, axes, ndim, True) / n if axes is not None else (s / n)
     x = t - m
     x = x * x
+    if mask is not None:
+        x = torch.where(mask, x, torch.zeros((), dtype=x.dtype))
     ss = _float_sum(x, axes, ndim) if rd is float64_dtype else (x.sum(axes) if axes is not None else x.sum())
+    if not isinstance(n, int):
+        div = (n.reshape(ss.shape) - ddof).clamp(min=0)
+        return _result(ss / div, rd, axes, ndim, keepdims, out)
     div = builtins.max(n - ddof, 0)
     return _result(ss / div if div else ss * float("inf"), rd, axes, ndim, keepdims, out)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None, correction=None):
     """`np.std`: the square root of `var`."""
-    v = var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction)
+    v = var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where, correction=correction)
     if isinstance(v, ndarray):
         r = _wrap(v._t.sqrt(), v._dtype)
         if out is not None:
@@ -222,6 +268,12 @@ def _extreme(name, method):
         a = _asarray(a)
         ndim = a._t.dim()
         axes = _axes(axis, ndim)
+        mask = _mask(a, where)
+        if mask is not None:
+            if initial is None:
+                raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where "
+                                 "mask one has to specify 'initial'")
+            a = _masked(a, mask, initial)
         if a._t.numel() == 0 and initial is None:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
         t = a._t
@@ -276,6 +328,7 @@ argmin = _arg("argmin", "argmin")
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     """`np.prod`."""
     a = _asarray(a)
+    a = _masked(a, _mask(a, where), True if a._dtype is bool_dtype else 1)
     ndim = a._t.dim()
     axes = _axes(axis, ndim)
     rd = _as_dtype(dtype) if dtype is not None else _sum_dtype(a._dtype)
@@ -337,6 +390,9 @@ def _logical(name, method):
         ndim = a._t.dim()
         axes = _axes(axis, ndim)
         t = a._t if a._dtype is bool_dtype else a._t != 0
+        mask = _mask(a, where)
+        if mask is not None:
+            t = torch.where(mask, t, torch.full((), method == "all", dtype=torch.bool))
         if axes is None:
             r = getattr(t, method)()
         else:

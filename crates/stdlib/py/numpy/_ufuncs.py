@@ -37,6 +37,10 @@ def _finish(t, dt, scalar, out):
     return _wrap(_d.fit(t, dt), dt)
 
 
+# `out=` not given, as against `out=None` (which silences where='s warning).
+_NO_OUT = object()
+
+
 class ufunc:
     """A NumPy ufunc: callable, with `reduce` for the binary ones."""
 
@@ -47,9 +51,15 @@ class ufunc:
         self._fn = fn
         self.nin = nin
 
-    def __call__(self, *args, out=None, where=True, **kwargs):
+    def __call__(self, *args, out=_NO_OUT, where=True, **kwargs):
         if where is True:
-            return self._fn(*args, out=out, **kwargs)
+            return self._fn(*args, out=None if out is _NO_OUT else out, **kwargs)
+        if out is _NO_OUT:
+            import warnings
+
+            warnings.warn("'where' used without 'out', expect unitialized memory in output. If this is "
+                          "intentional, use out=None.", UserWarning, stacklevel=2)
+            out = None
         return self._masked(args, out, where, kwargs)
 
     def __repr__(self):

@@ -75,21 +75,117 @@ def _sqrt(s):
     return type(s)(_math.sqrt(s))
 
 
+def _square_stack(t):
+    """NumPy's checks of a stack of square matrices (..., M, M)."""
+    if t.dim() < 2:
+        raise LinAlgError(f"{t.dim()}-dimensional array given. Array must be at least two-dimensional")
+    if t.shape[-1] != t.shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+
+
+def _lu_or_singular(fn, *args):
+    """The engine's LU-based op, its singular-matrix error as NumPy's."""
+    try:
+        return fn(*args)
+    except RuntimeError as err:
+        if "singular" in str(err).lower() or "invertible" in str(err).lower():
+            raise LinAlgError("Singular matrix") from None
+        raise
+
+
 def inv(a):
+    """`np.linalg.inv` of a matrix or a stack of them (..., M, M)."""
     t, dt = _float(a)
-    return _wrap(torch.linalg.inv(t), dt)
+    _square_stack(t)
+    if t.numel() == 0:
+        return _wrap(t.clone(), dt)
+    return _wrap(_lu_or_singular(torch.linalg.inv, t), dt)
 
 
 def solve(a, b):
+    """`np.linalg.solve`: b is a vector when it is 1-D, else a stack of
+    matrices (..., M, K), NumPy 2's rule; stacks broadcast."""
     ta, dt = _float(a)
-    tb, _ = _float(b)
-    return _wrap(torch.linalg.solve(ta, tb.to(ta.dtype)), dt)
+    tb, dtb = _float(b)
+    _square_stack(ta)
+    from .._dtype import promote
+
+    dt = promote(dt, dtb)
+    ta, tb = ta.to(dt._torch), tb.to(dt._torch)
+    m = ta.shape[-1]
+    if tb.dim() == 1:
+        if tb.shape[0] != m:
+            raise ValueError(f"solve1: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                             f"signature (m,m),(m)->(m) (size {tb.shape[0]} is different from {m})")
+        return _wrap(_lu_or_singular(torch.linalg.solve, ta, tb.unsqueeze(-1)).squeeze(-1), dt)
+    if tb.shape[-2] != m:
+        raise ValueError(f"solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                         f"signature (m,m),(m,n)->(m,n) (size {tb.shape[-2]} is different from {m})")
+    batch = torch.broadcast_shapes(tuple(ta.shape[:-2]), tuple(tb.shape[:-2]))
+    ta = ta.expand(tuple(batch) + (m, m))
+    tb = tb.expand(tuple(batch) + tuple(tb.shape[-2:]))
+    return _wrap(_lu_or_singular(torch.linalg.solve, ta, tb), dt)
+
+
+def _lu_slogdet(rows):
+    """(sign, log|det|) of one matrix as NumPy takes them: LU with partial
+    pivoting (LAPACK's dgetrf), the sign from the pivots and the diagonal,
+    the logarithms of the diagonal's magnitudes added in order."""
+    a = [r[:] for r in rows]
+    n = len(a)
+    sign, logdet = 1.0, 0.0
+    for k in range(n):
+        p = max(range(k, n), key=lambda i: abs(a[i][k]))
+        if a[p][k] == 0.0:
+            return 0.0, -_math.inf
+        if p != k:
+            a[k], a[p] = a[p], a[k]
+            sign = -sign
+        pivot = a[k][k]
+        for i in range(k + 1, n):
+            f = a[i][k] / pivot
+            if f != 0.0:
+                row, top = a[i], a[k]
+                for j in range(k + 1, n):
+                    row[j] -= f * top[j]
+        if pivot < 0:
+            sign = -sign
+        logdet += _math.log(abs(pivot))
+    return sign, logdet
+
+
+def _slogdets(a):
+    """(signs, logdets, batch shape, dtype) of a matrix or a stack of them."""
+    t, dt = _float(a)
+    _square_stack(t)
+    batch = tuple(t.shape[:-2])
+    m = t.shape[-1]
+    count = 1
+    for b in batch:
+        count *= b
+    mats = t.double().reshape(count, m, m).tolist() if m else [[]] * count
+    pairs = [_lu_slogdet(rows) for rows in mats]
+    return [p[0] for p in pairs], [p[1] for p in pairs], batch, dt
 
 
 def det(a):
-    t, dt = _float(a)
-    r = torch.linalg.det(t)
-    return dt.type(r.item()) if r.dim() == 0 else _wrap(r, dt)
+    """`np.linalg.det` of a matrix or a stack of them, as NumPy computes it:
+    sign * exp(log|det|) from the LU factors (so det([[1, 2], [3, 4]]) is
+    -2.0000000000000004, as NumPy prints)."""
+    signs, logs, batch, dt = _slogdets(a)
+    values = [s * _math.exp(v) for s, v in zip(signs, logs)]
+    if not batch:
+        return dt.type(values[0])
+    return _wrap(torch.tensor(values, dtype=torch.float64).reshape(batch).to(dt._torch), dt)
+
+
+def slogdet(a):
+    """`np.linalg.slogdet`: (sign, log|det|) of a matrix or a stack."""
+    signs, logs, batch, dt = _slogdets(a)
+    if not batch:
+        return SlogdetResult(dt.type(signs[0]), dt.type(logs[0]))
+    shape = lambda xs: _wrap(torch.tensor(xs, dtype=torch.float64).reshape(batch).to(dt._torch), dt)  # noqa: E731
+    return SlogdetResult(shape(signs), shape(logs))
 
 
 # ---- decompositions -------------------------------------------------------
@@ -105,7 +201,8 @@ _EPS = 2.220446049250313e-16
 SVDResult = _collections.namedtuple("SVDResult", ["U", "S", "Vh"])
 EighResult = _collections.namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 QRResult = _collections.namedtuple("QRResult", ["Q", "R"])
-for _cls in (SVDResult, EighResult, QRResult):
+SlogdetResult = _collections.namedtuple("SlogdetResult", ["sign", "logabsdet"])
+for _cls in (SVDResult, EighResult, QRResult, SlogdetResult):
     _cls.__module__ = "numpy.linalg"
 
 
@@ -270,6 +367,34 @@ def eigh(a, UPLO="L"):
 
 def eigvalsh(a, UPLO="L"):
     return eigh(a, UPLO).eigenvalues
+
+
+EigResult = _collections.namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
+EigResult.__module__ = "numpy.linalg"
+
+
+def eig(a):
+    """`np.linalg.eig` of a real matrix with real eigenvalues: LAPACK's
+    dgeev's order and eigenvector signs (`_eig`); complex eigenvalues raise
+    NotImplementedError (gradscope's numpy has no complex arrays)."""
+    from . import _eig
+
+    rows, dt = _matrix(a, square=True)
+    w, vectors = _eig.eig(rows)
+    if w is None:
+        raise LinAlgError("Eigenvalues did not converge")
+    return EigResult(_array(w, dt), _array(vectors, dt, (len(w), len(w))))
+
+
+def eigvals(a):
+    """`np.linalg.eigvals`: `eig`'s eigenvalues, without the vectors."""
+    from . import _eig
+
+    rows, dt = _matrix(a, square=True)
+    w, _ = _eig.eig(rows, vectors=False)
+    if w is None:
+        raise LinAlgError("Eigenvalues did not converge")
+    return _array(w, dt)
 
 
 def qr(a, mode="reduced"):
