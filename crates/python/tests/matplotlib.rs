@@ -8,7 +8,8 @@
 //! positions and legend boxes, which depend on text extents (ours sum
 //! DejaVu Sans advance widths; matplotlib measures hinted glyphs) and match
 //! to 0.02 of the axes. Then: tensors as data (and PyTorch's error for one
-//! that requires grad), `show()` handing figures to the host and printing
+//! that requires grad; contours of a `torch.meshgrid` loss surface),
+//! `show()` handing figures to the host and printing
 //! nothing, `savefig` refusing PNG, and tqdm's bar.
 //!
 //! `cargo test -p gradscope-python --test matplotlib [NAME...]`.
@@ -163,6 +164,28 @@ plt.plot(a.detach(), b.detach(), 'r--', label='sin')
 plt.legend()
 ";
 
+/// A loss surface's contours from `torch.meshgrid` and a descent path
+/// that autograd computes: the same figure as the recorded list version.
+const CONTOUR_TENSORS: &str = "
+import torch
+import matplotlib.pyplot as plt
+ws = torch.linspace(-1, 1, 21, dtype=torch.float64)
+X, Y = torch.meshgrid(ws, ws, indexing='xy')
+plt.contour(X, Y, X ** 2 + 2 * Y ** 2)
+w = torch.tensor([0.9, 0.8], dtype=torch.float64, requires_grad=True)
+path1, path2 = [], []
+for _ in range(10):
+    path1.append(w[0].item())
+    path2.append(w[1].item())
+    loss = w[0] ** 2 + 2 * w[1] ** 2
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+        w.grad.zero_()
+plt.plot(path1, path2, 'ro-')
+plt.title('Gradient descent on x^2 + 2y^2')
+";
+
 fn check_errors() -> Result<(), String> {
     let mut rt = Runtime::new();
     let cases = [
@@ -180,6 +203,26 @@ fn check_errors() -> Result<(), String> {
             "import matplotlib.pyplot as plt\nplt.plot([1, 2], 'q')\n",
             "ValueError",
             "'q' is not a valid format string (unrecognized character 'q')",
+        ),
+        (
+            "import matplotlib.pyplot as plt\nplt.contour([1, 2, 3])\n",
+            "TypeError",
+            "Input z must be 2D, not 1D",
+        ),
+        (
+            "import matplotlib.pyplot as plt\nplt.contour([1, 2], [1, 2], [[1, 2, 3], [1, 2, 3]])\n",
+            "TypeError",
+            "Length of x (2) must match number of columns in z (3)",
+        ),
+        (
+            "import matplotlib.pyplot as plt\nplt.contourf([[1, 2], [3, 4]], levels=[1])\n",
+            "ValueError",
+            "Filled contours require at least 2 levels.",
+        ),
+        (
+            "import matplotlib.pyplot as plt\nplt.pie([1, -1])\n",
+            "ValueError",
+            "Wedge sizes 'x' must be non negative values",
         ),
     ];
     for (program, kind, message) in cases {
@@ -330,6 +373,12 @@ fn main() -> ExitCode {
             let result = check_program("sine_tensors", &program, &case.lines, &[], 1e-6)
                 .map(|w| format!(" (layout within {w:.4})"));
             report("sine_tensors", result);
+        }
+        if case.name == "contour_descent" {
+            let program = format!("{CONTOUR_TENSORS}\n{dump}");
+            let result = check_program("contour_tensors", &program, &case.lines, &[], 1e-6)
+                .map(|w| format!(" (layout within {w:.4})"));
+            report("contour_tensors", result);
         }
     }
     let extra: [(&str, Check); 3] = [

@@ -238,8 +238,10 @@ class AxesBase:
             if artist._axline == "v":
                 return [(v, None) for v in artist._x[:1]]
             return list(zip(artist._x, artist._y))
-        if name in ("Rectangle", "Polygon", "Circle", "FancyBboxPatch"):
+        if name in ("Rectangle", "Polygon", "Circle", "FancyBboxPatch", "Wedge"):
             return artist.get_corners()
+        if name == "ContourSet":
+            return artist._limit_points()
         if name == "PathCollection":
             return list(artist._offsets)
         if name in ("PolyCollection", "FillBetweenPolyCollection"):

@@ -447,7 +447,34 @@ def _handle(svg, h, x, cy, w, hh):
             _num(ax), _num(ay - hpt / 2), _num(bx - ax), _num(hpt), face, edge))
 
 
+def _contour(svg, cs, t):
+    """One path per level (its lines) or per band (its polygons)."""
+    for k, paths in enumerate(cs._paths):
+        if not paths or k >= len(cs._rgba):
+            continue
+        parts = []
+        for path in paths:
+            pts = [svg.pt(*t(x, y)) for x, y in path]
+            if len(pts) < 2:
+                continue
+            parts.append("M" + " L".join("%s %s" % (_num(x), _num(y)) for x, y in pts) +
+                         (" Z" if cs.filled else ""))
+        if not parts:
+            continue
+        color = cs._rgba[k]
+        if cs.filled:
+            paint = '%s stroke="none"' % _fill_attr(color, cs._alpha)
+        else:
+            lw = cs._linewidths[k % len(cs._linewidths)]
+            from .lines import LINESTYLES
+            style = cs._styles[k]
+            paint = 'fill="none" %s' % _stroke_attr(color, lw, cs._alpha,
+                                                    LINESTYLES.get(style, style))
+        svg.add('<path d="%s" %s/>' % (" ".join(parts), paint))
+
+
 def _axes(svg, ax):
+    from ._contour import ContourSet
     from .collections import LineCollection, PathCollection, PolyCollection
     from .image import AxesImage
     from .lines import Line2D
@@ -499,6 +526,8 @@ def _axes(svg, ax):
             _polygon(svg, artist.get_corners(), t,
                      _fill_attr(artist._facecolor if artist._fill else "none", artist._alpha),
                      _stroke_attr(artist._edgecolor, artist._linewidth, artist._alpha))
+        elif isinstance(artist, ContourSet):
+            _contour(svg, artist, t)
         elif isinstance(artist, PathCollection):
             _scatter(svg, artist, t)
         elif isinstance(artist, PolyCollection):

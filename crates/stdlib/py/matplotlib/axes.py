@@ -1,5 +1,6 @@
 """`Axes`: what programs draw with (plot, scatter, bar, hist, imshow,
-errorbar, fill_between, axhline/axvline, text, legend), over the state in
+errorbar, fill_between, axhline/axvline, pie, contour/contourf, text,
+legend), over the state in
 `_axes_base`."""
 
 
@@ -219,9 +220,11 @@ class Axes(AxesBase):
         else:
             face = None
             raw = tolist(c)
+            # Numbers, one a point, are mapped through the colormap even
+            # when they could be read as one RGB(A) colour: matplotlib
+            # documents that mapping takes precedence.
             if isinstance(raw, list) and raw and not isinstance(raw[0], (str, list)) \
-                    and len(raw) == n and not (n in (3, 4) and all(0 <= v <= 1 for v in raw)
-                                               and _looks_rgb(raw, n)):
+                    and len(raw) == n:
                 vals = [float(v) for v in raw]
             elif isinstance(raw, list) and raw and isinstance(raw[0], list) and len(raw) == n \
                     and len(raw[0]) == 1:
@@ -642,8 +645,118 @@ class Axes(AxesBase):
         base = self.plot([min(xs), max(xs)], [0, 0], color="C3")
         return Container([markers[0], base[0]])
 
-    def pie(self, x, labels=None, **kwargs):
-        raise NotImplementedError("pie charts are not drawn by the playground's pyplot yet")
+    def pie(self, x, explode=None, labels=None, colors=None, autopct=None, pctdistance=0.6,
+            shadow=False, labeldistance=1.1, startangle=0, radius=1, counterclock=True,
+            wedgeprops=None, textprops=None, center=(0, 0), frame=False, rotatelabels=False,
+            *, normalize=True, hatch=None):
+        """Wedges from `startangle`, counter-clockwise, each its fraction of
+        the whole; labels outside at `labeldistance`, `autopct` inside at
+        `pctdistance`; returns a `PieContainer` that unpacks as (wedges,
+        texts) or (wedges, texts, autotexts)."""
+        import math
+        from .container import PieContainer
+        from .patches import Wedge
+        self.set_aspect("equal")
+        raw = tolist(x)
+        if isinstance(raw, list) and raw and isinstance(raw[0], list):
+            raise ValueError("x must be 1D")
+        xs = flat(raw)
+        if any(v < 0 for v in xs):
+            raise ValueError("Wedge sizes 'x' must be non negative values")
+        if not all(math.isfinite(v) for v in xs):
+            raise ValueError("Wedge sizes must be finite numbers")
+        sx = sum(xs)
+        if sx == 0:
+            raise ValueError("All wedge sizes are zero")
+        if normalize:
+            fracs = [v / sx for v in xs]
+        elif sx > 1:
+            raise ValueError("Cannot plot an unnormalized pie with sum(x) > 1")
+        else:
+            fracs = xs
+        labels = [""] * len(xs) if labels is None else list(labels)
+        explode = [0] * len(xs) if explode is None else flat(explode)
+        if len(xs) != len(labels):
+            raise ValueError(f"'labels' must be of length 'x', not {len(labels)}")
+        if len(xs) != len(explode):
+            raise ValueError(f"'explode' must be of length 'x', not {len(explode)}")
+        if radius <= 0:
+            raise ValueError(f"'radius' must be a positive number, not {radius}")
+        color_list = None if colors is None else list(colors)
+        wedges = []
+        theta1 = startangle / 360
+        for k, (frac, label, expl) in enumerate(zip(fracs, labels, explode)):
+            cx, cy = center
+            theta2 = (theta1 + frac) if counterclock else (theta1 - frac)
+            thetam = 2 * math.pi * 0.5 * (theta1 + theta2)
+            cx += expl * math.cos(thetam)
+            cy += expl * math.sin(thetam)
+            face = self._next_patch_color() if color_list is None else \
+                color_list[k % len(color_list)]
+            w = Wedge((cx, cy), radius, 360.0 * min(theta1, theta2),
+                      360.0 * max(theta1, theta2), facecolor=face, label=label)
+            for key, value in (wedgeprops or {}).items():
+                getattr(w, "set_" + key)(value)
+            wedges.append(self._add(w))
+            theta1 = theta2
+        pc = PieContainer(wedges, xs, normalize)
+        if labeldistance is None:
+            pc.add_texts([])
+        else:
+            props = {"fontsize": rcParams["xtick.labelsize"], **(textprops or {})}
+            self.pie_label(pc, labels, distance=labeldistance, alignment="outer",
+                           rotate=rotatelabels, textprops=props)
+        if autopct is not None:
+            autos = []
+            for frac in fracs:
+                if isinstance(autopct, str):
+                    autos.append(autopct % (100.0 * frac))
+                elif callable(autopct):
+                    autos.append(autopct(100.0 * frac))
+                else:
+                    raise TypeError("autopct must be callable or a format string")
+            self.pie_label(pc, autos, distance=pctdistance, alignment="center",
+                           textprops=textprops)
+        if not frame:
+            self.set_frame_on(False)
+            self.set_xticks([])
+            self.set_yticks([])
+            self.set_xlim(-1.25 + center[0], 1.25 + center[0])
+            self.set_ylim(-1.25 + center[1], 1.25 + center[1])
+        return pc
+
+    def pie_label(self, container, labels, *, distance=0.6, textprops=None, rotate=False,
+                  alignment="auto"):
+        import math
+        if alignment not in ("center", "outer", "auto"):
+            raise ValueError(f"{alignment!r} is not a valid value for alignment; supported "
+                             "values are 'center', 'outer', 'auto'")
+        if alignment == "auto":
+            alignment = "outer" if distance > 1 else "center"
+        textprops = dict(textprops or {})
+        if isinstance(labels, str):
+            total = sum(container._values)
+            labels = [labels.format(absval=v, frac=v / total if container._normalize else v)
+                      for v in container._values]
+        elif len(container.wedges) != len(labels):
+            raise ValueError(f"The number of labels ({len(labels)}) must match the number "
+                             f"of wedges ({len(container.wedges)})")
+        texts = []
+        for wedge, label in zip(container.wedges, labels):
+            thetam = 2 * math.pi * 0.5 * (wedge.theta1 + wedge.theta2) / 360
+            xt = wedge.center[0] + distance * wedge.r * math.cos(thetam)
+            yt = wedge.center[1] + distance * wedge.r * math.sin(thetam)
+            ha = ("left" if xt > 0 else "right") if alignment == "outer" else "center"
+            va = "center"
+            rotation = 0.0
+            if rotate:
+                if alignment == "outer":
+                    va = "bottom" if yt > 0 else "top"
+                rotation = math.degrees(thetam) + (0 if xt > 0 else 180)
+            texts.append(self.text(xt, yt, label, rotation=rotation, ha=ha, va=va,
+                                   **textprops))
+        container.add_texts(texts)
+        return texts
 
     def boxplot(self, x, **kwargs):
         raise NotImplementedError("box plots are not drawn by the playground's pyplot yet")
@@ -652,9 +765,22 @@ class Axes(AxesBase):
         raise NotImplementedError("violin plots are not drawn by the playground's pyplot yet")
 
     def contour(self, *args, **kwargs):
-        raise NotImplementedError("contour plots are not drawn by the playground's pyplot yet")
+        from ._contour import ContourSet
+        cs = ContourSet(self, False, args, **kwargs)
+        self._add(cs)
+        self._tight = True
+        return cs
 
-    contourf = contour
+    def contourf(self, *args, **kwargs):
+        from ._contour import ContourSet
+        cs = ContourSet(self, True, args, **kwargs)
+        self._add(cs)
+        self._tight = True
+        return cs
+
+    def clabel(self, CS, levels=None, **kwargs):
+        from ._contour import clabel
+        return clabel(self, CS, levels, **kwargs)
 
     def quiver(self, *args, **kwargs):
         raise NotImplementedError("quiver plots are not drawn by the playground's pyplot yet")

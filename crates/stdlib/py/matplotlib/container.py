@@ -47,3 +47,43 @@ class ErrorbarContainer(Container):
         self.lines = lines
         self.has_xerr = has_xerr
         self.has_yerr = has_yerr
+
+
+class PieContainer:
+    """What `pie` returns: its wedges and the texts that label them;
+    unpacks as (wedges, texts) or (wedges, texts, autotexts), as `pie`'s
+    tuple did before matplotlib 3.11."""
+
+    def __init__(self, wedges, values, normalize):
+        self.wedges = wedges
+        self._texts = []
+        self._values = list(values)
+        self._normalize = normalize
+
+    @property
+    def texts(self):
+        return [t for t in self._texts if t]
+
+    @property
+    def values(self):
+        from .axes import _np_array
+        return _np_array(list(self._values))
+
+    @property
+    def fracs(self):
+        from .axes import _np_array
+        total = sum(self._values)
+        return _np_array([v / total if self._normalize else v for v in self._values])
+
+    def add_texts(self, texts):
+        self._texts.append(texts)
+
+    def remove(self):
+        for artist in self.wedges + [t for texts in self._texts for t in texts]:
+            artist.remove()
+
+    def __getitem__(self, key):
+        return (self.wedges, *self._texts)[key]
+
+    def __iter__(self):
+        return iter((self.wedges, *self._texts))

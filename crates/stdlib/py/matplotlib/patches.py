@@ -1,4 +1,5 @@
-"""Patches: `Rectangle` (bars, histograms), `Polygon`, `Circle`, and
+"""Patches: `Rectangle` (bars, histograms), `Polygon`, `Circle`, `Wedge`
+(pie), and
 `Patch`, which programs make for legend handles."""
 
 from . import rcParams
@@ -134,6 +135,45 @@ class Circle(Patch):
         cx, cy = self.center
         return [(cx + self.radius * math.cos(2 * math.pi * k / 32),
                  cy + self.radius * math.sin(2 * math.pi * k / 32)) for k in range(32)]
+
+
+class Wedge(Patch):
+    """A slice of a disc from angle `theta1` to `theta2` (degrees,
+    counter-clockwise), a ring's when `width` is given: pie's wedges."""
+
+    def __init__(self, center, r, theta1, theta2, *, width=None, **kwargs):
+        super().__init__(**kwargs)
+        self.center = (float(center[0]), float(center[1]))
+        self.r = float(r)
+        self.theta1, self.theta2 = float(theta1), float(theta2)
+        self.width = width
+
+    def set_width(self, width):
+        self.width = width
+
+    def set_radius(self, r):
+        self.r = float(r)
+
+    def set_center(self, center):
+        self.center = (float(center[0]), float(center[1]))
+
+    def _arc(self, r, reverse=False):
+        import math
+        t1, t2 = self.theta1, self.theta2
+        steps = max(2, int(abs(t2 - t1) / 2) + 1)
+        angles = [math.radians(t1 + (t2 - t1) * k / steps) for k in range(steps + 1)]
+        if reverse:
+            angles.reverse()
+        cx, cy = self.center
+        return [(cx + r * math.cos(a), cy + r * math.sin(a)) for a in angles]
+
+    def get_corners(self):
+        outer = self._arc(self.r)
+        if self.width is not None:
+            return outer + self._arc(self.r - float(self.width), reverse=True)
+        if abs(self.theta2 - self.theta1) >= 360:
+            return outer
+        return [self.center] + outer
 
 
 class FancyBboxPatch(Rectangle):
