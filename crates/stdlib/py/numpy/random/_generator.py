@@ -190,7 +190,101 @@ class Generator:
 
     def random(self, size=None, dtype=float64_dtype, out=None):
         bg = self.bit_generator
+        dt = _as_dtype(dtype)
+        if dt.name == "float32":
+            # NumPy's next_float: the top 24 bits of a 32-bit draw.
+            draw = lambda: (bg.next32() >> 8) * (1.0 / 16777216.0)  # noqa: E731
+            shape = _size_tuple(size)
+            if shape is None:
+                return draw()  # a Python float, as NumPy returns
+            return self._fill(shape, draw, dt)
+        if dt is not float64_dtype:
+            raise TypeError(f"Unsupported dtype {dt!r} for random")
         return self._fill(_size_tuple(size), bg.next_double, float64_dtype)
+
+    def _poisson(self, lam):
+        """NumPy's random_poisson: multiplication below 10, PTRS above."""
+        bg = self.bit_generator
+        if lam >= 10:
+            slam, loglam = _math.sqrt(lam), _math.log(lam)
+            b = 0.931 + 2.53 * slam
+            a = -0.059 + 0.02483 * b
+            invalpha = 1.1239 + 1.1328 / (b - 3.4)
+            vr = 0.9277 - 3.6224 / (b - 2)
+            while True:
+                u = bg.next_double() - 0.5
+                v = bg.next_double()
+                us = 0.5 - abs(u)
+                k = int(_math.floor((2 * a / us + b) * u + lam + 0.43))
+                if us >= 0.07 and v <= vr:
+                    return k
+                if k < 0 or (us < 0.013 and v > us):
+                    continue
+                log_v = _math.log(v) if v > 0 else -_math.inf
+                if log_v + _math.log(invalpha) - _math.log(a / (us * us) + b) <= \
+                        -lam + k * loglam - _loggam(k + 1):
+                    return k
+        if lam == 0:
+            return 0
+        enlam = _math.exp(-lam)
+        x, prod = 0, 1.0
+        while True:
+            prod *= bg.next_double()
+            if prod > enlam:
+                x += 1
+            else:
+                return x
+
+    def poisson(self, lam=1.0, size=None):
+        """`Generator.poisson`, NumPy's draws for the same seed."""
+        lam = float(lam)
+        if lam < 0 or lam != lam:
+            raise ValueError("lam < 0 or lam is NaN")
+        shape = _size_tuple(size)
+        if shape is None:
+            return self._poisson(lam)
+        return self._fill(shape, lambda: self._poisson(lam), int64_dtype)
+
+    def _binomial_inversion(self, n, p):
+        bg = self.bit_generator
+        q = 1.0 - p
+        qn = _math.exp(n * _math.log(q))
+        np_ = n * p
+        bound = int(min(n, np_ + 10.0 * _math.sqrt(np_ * q + 1)))
+        x, px = 0, qn
+        u = bg.next_double()
+        while u > px:
+            x += 1
+            if x > bound:
+                x, px = 0, qn
+                u = bg.next_double()
+            else:
+                u -= px
+                px = ((n - x + 1) * p * px) / (x * q)
+        return x
+
+    def _binomial(self, n, p):
+        if n == 0 or p == 0.0:
+            return 0
+        q = p if p <= 0.5 else 1.0 - p
+        if q * n > 30.0:
+            raise NotImplementedError("gradscope's numpy draws binomials by inversion only (n * min(p, 1 - p) <= 30); "
+                                      "NumPy's BTPE for larger means is missing")
+        x = self._binomial_inversion(n, q)
+        return x if p <= 0.5 else n - x
+
+    def binomial(self, n, p, size=None):
+        """`Generator.binomial`, NumPy's draws for the same seed where
+        n * min(p, 1 - p) <= 30 (NumPy's inversion)."""
+        n, p = int(n), float(p)
+        if n < 0:
+            raise ValueError("n < 0")
+        if not 0.0 <= p <= 1.0:
+            raise ValueError("p < 0, p > 1 or p is NaN")
+        shape = _size_tuple(size)
+        if shape is None:
+            return self._binomial(n, p)
+        return self._fill(shape, lambda: self._binomial(n, p), int64_dtype)
 
     def _lemire(self, rng):
         """One draw in [0, rng] by Lemire's method, as NumPy's bounded integers."""
@@ -366,6 +460,30 @@ class Generator:
         if values is None:
             return _wrap(t, int64_dtype)
         return _wrap(values._t[t], values._dtype)
+
+
+_LOGGAM = (8.333333333333333e-02, -2.777777777777778e-03, 7.936507936507937e-04, -5.952380952380952e-04,
+           8.417508417508418e-04, -1.917526917526918e-03, 6.410256410256410e-03, -2.955065359477124e-02,
+           1.796443723688307e-01, -1.39243221690590e00)
+
+
+def _loggam(x):
+    """log(gamma(x)) by NumPy's random_loggam series (Stirling, shifted past 7)."""
+    if x in (1.0, 2.0):
+        return 0.0
+    n = int(7 - x) if x < 7.0 else 0
+    x0 = x + n
+    x2 = (1.0 / x0) * (1.0 / x0)
+    gl0 = _LOGGAM[9]
+    for k in range(8, -1, -1):
+        gl0 *= x2
+        gl0 += _LOGGAM[k]
+    gl = gl0 / x0 + 0.5 * 1.8378770664093453 + (x0 - 0.5) * _math.log(x0) - x0
+    if x < 7.0:
+        for _ in range(n):
+            gl -= _math.log(x0 - 1.0)
+            x0 -= 1.0
+    return gl
 
 
 def default_rng(seed=None):
