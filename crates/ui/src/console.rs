@@ -16,9 +16,18 @@
 //! or `print(..., end="\r")` redraws one line in place. And a figure the
 //! program shows arrives in its output as an inline image (see `figure`),
 //! drawn as a line of its own where it was shown.
+//!
+//! Figures are part of the trace too: the worker puts a `FigureShown`
+//! event in it where `show()` ran, and [`FigureMarks`] finds them, so a
+//! learner who steps or scrubs back before a `show()` sees the console as
+//! it was then: without that figure, nor anything printed after it
+//! ([`Console::lines_before_figure`]). Printed text leaves no event, so the
+//! lines printed between two figures all show from the first on.
 
 use std::collections::VecDeque;
 use std::rc::Rc;
+
+use gradscope_trace::{EventKind, EventLog};
 
 use crate::figure::{self, Figure};
 
@@ -102,6 +111,19 @@ impl Console {
             version,
             ..Self::default()
         };
+    }
+
+    /// How many of the kept lines, oldest first, the program wrote before
+    /// it showed figure `shown + 1`: the console as it was once `shown`
+    /// figures had been shown (all of it for `None`).
+    pub fn lines_before_figure(&self, shown: Option<u64>) -> usize {
+        let Some(shown) = shown else {
+            return self.lines.len();
+        };
+        self.lines
+            .iter()
+            .position(|l| l.figure.as_ref().is_some_and(|f| f.number > shown))
+            .unwrap_or(self.lines.len())
     }
 
     /// Adds a piece of `stream`'s output, as written: its inline images
@@ -203,6 +225,41 @@ impl Console {
     /// Adds a note from the engine, a line of its own.
     pub fn notice(&mut self, text: &str) {
         self.write(Stream::Notice, &format!("{text}\n"));
+    }
+}
+
+/// Where in the trace a run showed its figures: the index of each
+/// `FigureShown` event, read once per event as the log grows (a scrub
+/// then costs a binary search, not a walk of a long trace).
+#[derive(Clone, Debug, Default)]
+pub struct FigureMarks {
+    /// The log read so far.
+    log: EventLog,
+    /// `at[k]`: the index of the event of the run's figure `k + 1`.
+    at: Vec<usize>,
+}
+
+impl FigureMarks {
+    /// Reads the events `log` added since the last call, or all of it
+    /// when it is another run's.
+    pub fn follow(&mut self, log: &EventLog) {
+        if !log.extends(&self.log) {
+            *self = Self::default();
+        }
+        let start = self.log.len();
+        let found = log
+            .iter_from(start)
+            .enumerate()
+            .filter(|(_, e)| matches!(e.kind, EventKind::FigureShown { .. }))
+            .map(|(i, _)| start + i);
+        self.at.extend(found);
+        self.log = log.clone();
+    }
+
+    /// How many figures the program had shown in the first `position`
+    /// events.
+    pub fn shown_by(&self, position: usize) -> u64 {
+        self.at.partition_point(|&i| i < position) as u64
     }
 }
 
@@ -375,6 +432,58 @@ mod tests {
         console.write(Stream::Stdout, "ééé\rab");
         console.write(Stream::Stdout, "cdef\n");
         assert_eq!(texts(&console)[4].1, "abcdef\n");
+    }
+
+    #[test]
+    fn console_scrubbed_back_shows_what_came_before_a_later_figure() {
+        use gradscope_trace::Event;
+        let escape = "\x1b]1337;File=inline=1:PHN2Zz4=\x07";
+        let mut console = Console::default();
+        let mut log = EventLog::default();
+        let op = || EventKind::OpCalled {
+            op: "add".into(),
+            shape: vec![],
+        };
+        let figure = |number| EventKind::FigureShown { number };
+        // Events 0-1, figure 1 (event 2), a line, event 3, figure 2
+        // (event 4), a line; the worker sends the events before the text.
+        let events = Event::numbered([op(), op(), figure(1), op(), figure(2)]);
+        log.push(events[..3].to_vec());
+        console.write(Stream::Stdout, &format!("start\n{escape}one\n"));
+        log.push(events[3..].to_vec());
+        console.write(Stream::Stdout, &format!("{escape}two\n"));
+        let mut marks = FigureMarks::default();
+        marks.follow(&log);
+        let shown = |position| {
+            let n = console.lines_before_figure(Some(marks.shown_by(position)));
+            console
+                .lines()
+                .take(n)
+                .map(|l| match &l.figure {
+                    Some(f) => format!("figure {}", f.number),
+                    None => l.text.to_string(),
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(shown(0), ["start\n"]);
+        assert_eq!(shown(2), ["start\n"], "before figure 1's event");
+        assert_eq!(shown(3), ["start\n", "figure 1", "one\n"]);
+        assert_eq!(shown(4), ["start\n", "figure 1", "one\n"]);
+        assert_eq!(shown(5).len(), 5);
+        assert_eq!(console.lines_before_figure(None), 5, "live: all of it");
+        // A log that grows is read on from where it was; another run's
+        // from its start.
+        let mut longer = log.clone();
+        longer.push(Event::numbered([op()]));
+        marks.follow(&longer);
+        assert_eq!((marks.shown_by(6), marks.at.len()), (2, 2));
+        let mut other = EventLog::default();
+        other.push(Event::numbered([figure(1)]));
+        marks.follow(&other);
+        assert_eq!(
+            (marks.shown_by(0), marks.shown_by(1), marks.at.len()),
+            (0, 1, 1)
+        );
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub struct Figure {
     pub file_name: String,
     /// When the program showed it (ms since the epoch), if the escape says.
     pub shown_ms: Option<f64>,
+    /// Which of the run's figures it is, from 1: the `number` of the
+    /// trace's `FigureShown` event for it.
+    pub number: u64,
 }
 
 impl Figure {
@@ -56,6 +59,7 @@ impl Figure {
             src: format!("data:{mime};base64,{data}").into(),
             file_name: format!("figure-{number}.{extension}"),
             shown_ms,
+            number,
         })
     }
 
@@ -142,6 +146,7 @@ mod tests {
         assert_eq!(&*figure.src, "data:image/svg+xml;base64,PHN2Zz4=");
         assert_eq!(figure.file_name, "figure-2.svg");
         assert_eq!(figure.shown_ms, Some(1700.5));
+        assert_eq!(figure.number, 2);
         // Unnamed, and a PNG.
         let png = Figure::parse("inline=1:iVBORw0KGgoAAAA=", 1).unwrap();
         assert_eq!(

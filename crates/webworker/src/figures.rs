@@ -16,9 +16,16 @@
 //! took to appear.
 
 /// Sends each figure the program shows to `post`, as the stdout text that
-/// draws it.
+/// draws it, after a [`FigureShown`](gradscope_trace::EventKind::FigureShown)
+/// event on `show()`'s line: the page's console shows the figure only
+/// where the trace is shown past that event (`post` flushes the trace
+/// first, so the event reaches the page before the figure).
 pub(crate) fn set_sink(mut post: impl FnMut(String) + 'static) {
+    let mut shown_so_far = 0;
     gradscope_python::set_figure_sink(Some(Box::new(move |svg: &str| {
+        shown_so_far += 1;
+        let number = shown_so_far;
+        gradscope_core::trace::emit(|| gradscope_trace::EventKind::FigureShown { number });
         let shown = web_time::SystemTime::now()
             .duration_since(web_time::SystemTime::UNIX_EPOCH)
             .map_or(0.0, |d| d.as_secs_f64() * 1000.0);

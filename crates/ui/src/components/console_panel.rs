@@ -2,7 +2,9 @@
 
 use yew::prelude::*;
 
-use crate::console::{Console, MAX_LINES, Stream};
+use gradscope_trace::EventLog;
+
+use crate::console::{Console, FigureMarks, Stream, MAX_LINES};
 use crate::figure::Figure;
 use crate::state::Run;
 
@@ -11,14 +13,39 @@ use crate::state::Run;
 pub struct Props {
     pub output: Console,
     pub run: Run,
+    /// The run's trace: where its figures were shown.
+    #[prop_or_default]
+    pub log: EventLog,
+    /// The position the views show, when parked before the end (`None`:
+    /// live, the whole console).
+    #[prop_or_default]
+    pub position: Option<usize>,
 }
 
 /// Program output, engine notes, and a traceback pointing at the program's line.
 #[function_component]
 pub fn ConsolePanel(props: &Props) -> Html {
+    // Stepped or scrubbed back: the console as it was there, without the
+    // figures shown later and what was printed after them.
+    let marks = use_mut_ref(FigureMarks::default);
+    let shown = props.position.map(|position| {
+        let mut marks = marks.borrow_mut();
+        marks.follow(&props.log);
+        marks.shown_by(position)
+    });
+    let kept = props.output.lines_before_figure(shown);
+    let later = props.output.lines().len() - kept;
+    let later = (later > 0).then(|| {
+        let lines = if later == 1 { "line" } else { "lines" };
+        html! {
+            <span class="notice" data-testid="console-later">
+                { format!("… {later} more {lines} later in the run: step forward to see them\n") }
+            </span>
+        }
+    });
     // Keyed by line number: a new line adds one element, and dropping
     // the oldest removes one (see `console`).
-    let lines = props.output.lines().map(|line| {
+    let lines = props.output.lines().take(kept).map(|line| {
         if let Some(figure) = &line.figure {
             return figure_html(line.number, figure);
         }
@@ -80,7 +107,7 @@ pub fn ConsolePanel(props: &Props) -> Html {
                 if empty {
                     <span class="notice">{ "Output appears here. Ctrl+Enter runs the program." }</span>
                 }
-                { for dropped }<span class="lines">{ for lines }</span>{ ending }
+                { for dropped }<span class="lines">{ for lines }</span>{ for later }{ ending }
             </pre>
         </section>
     }
