@@ -188,7 +188,8 @@ fn Widget(props: &WidgetProps) -> Html {
             if show.graph || show.memory {
                 <div class="right">
                     if show.graph {
-                        <GraphPanel log={graph_view.0} position={graph_view.1} />
+                        <GraphPanel log={graph_view.0} position={graph_view.1}
+                                    on_seek={Some(dispatch.reform(Action::Seek))} />
                     }
                     if show.memory {
                         <MemoryPanel log={memory_view.0} position={memory_view.1} axis={state.axis}

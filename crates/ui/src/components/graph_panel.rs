@@ -1,7 +1,10 @@
 //! The autograd graph as SVG, placed by `gradscope_trace::GraphLayout`, each
 //! node drawn in its phase at the trace position shown, its nodes grouped by
 //! `nn.Module` (large graphs start collapsed), in a view that pans and zooms
-//! (wheel, drag, keys, buttons).
+//! (wheel, drag, keys, buttons). One pass is drawn: the graph of the
+//! position's training step, earlier passes summed up in a line (see
+//! `GraphAt::one_pass`). The graph saves as SVG or PNG, the trace as
+//! Perfetto JSON.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -9,6 +12,7 @@ use std::rc::Rc;
 use gradscope_trace::group::{COLLAPSE_ABOVE, Expansion, GroupKey};
 use gradscope_trace::memory_chart::bytes_label;
 use gradscope_trace::saved::{SavedDetail, saved_details};
+use gradscope_trace::step::{next_pass, previous_pass};
 use gradscope_trace::svg::push_command;
 use gradscope_trace::viewport::{PAN_STEP, Viewport, ZOOM_STEP};
 use gradscope_trace::{
@@ -18,10 +22,11 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
+use super::export;
 use super::graph_node::{GraphNodeBox, GroupBox, GroupDetails, GroupFrame, NodeDetails};
 use super::graph_view::{ViewAction, use_view};
 use crate::follow::use_follow;
-use crate::graph_window::{BoxPool, NODE_BUDGET, window};
+use crate::graph_window::{BoxPool, NODE_BUDGET};
 use crate::size::use_size;
 
 /// The zoom below which the boxes' text is not drawn (see `style.css`,
@@ -42,6 +47,10 @@ pub struct Props {
     /// `BoxPool::reserve`): the page's view, not the rehearsal's.
     #[prop_or_default]
     pub warm: bool,
+    /// Moves the page to a position: given, the view steps from pass to
+    /// pass (a training loop's steps).
+    #[prop_or_default]
+    pub on_seek: Option<Callback<usize>>,
 }
 
 /// How many boxes an idle moment makes ahead: about 8 ms of the page's
@@ -60,6 +69,9 @@ struct Drawn {
     size: (f64, f64),
     title: String,
     counts: [usize; 4],
+    /// The earlier passes summed up (`199 earlier graphs built and freed,
+    /// identical in shape`), when there were any.
+    passes: Option<String>,
 }
 
 /// Boxes for nodes, arrows for `next_functions`, a legend, zoom controls,
@@ -95,6 +107,7 @@ pub fn GraphPanel(props: &Props) -> Html {
         })
     };
     let container = use_node_ref();
+    let svg = use_node_ref();
     let view_size = use_size(container.clone());
     // An empty graph (a new run's start) keeps the last graph's fit: a new
     // transform is a layout of every box in the view, in the frame after
@@ -206,20 +219,27 @@ pub fn GraphPanel(props: &Props) -> Html {
         <section class="panel graph" aria-label="Autograd graph">
             <div class="panel-head">
                 <h2 data-testid="graph-title">{ drawn.title.clone() }</h2>
-                <div class="toggle zoom" role="group" aria-label="graph zoom">
-                    { button("zoom out", "−", ViewAction::Zoom { factor: 1.0 / ZOOM_STEP, at: centre, fit }) }
-                    { button("zoom in", "+", ViewAction::Zoom { factor: ZOOM_STEP, at: centre, fit }) }
-                    { button("fit the graph to the view", "fit", ViewAction::Fit) }
+                <div class="toggles">
+                    <GraphExport log={props.log.clone()} svg={svg.clone()} size={drawn.size} />
+                    <div class="toggle zoom" role="group" aria-label="graph zoom">
+                        { button("zoom out", "−", ViewAction::Zoom { factor: 1.0 / ZOOM_STEP, at: centre, fit }) }
+                        { button("zoom in", "+", ViewAction::Zoom { factor: ZOOM_STEP, at: centre, fit }) }
+                        { button("fit the graph to the view", "fit", ViewAction::Fit) }
+                    </div>
                 </div>
             </div>
             <ul class="legend">{ for legend }</ul>
+            if let Some(summary) = drawn.passes.clone() {
+                <PassLine {summary} log={props.log.clone()} position={props.position}
+                          on_seek={props.on_seek.clone()} />
+            }
             <div class="graph-view" ref={container} tabindex="0" data-testid="graph-view" role="group"
                  aria-label="autograd graph view: drag or arrow keys pan, wheel or + and - zoom, 0 fits; Enter on a module group opens or collapses it"
                  onkeydown={key_handler(dispatch.clone(), centre, fit)}>
                 if drawn.nodes.is_empty() {
                     <p class="empty">{ "Run the program to see autograd build its graph." }</p>
                 }
-                <svg data-testid="graph" role="img" aria-label="autograd graph"
+                <svg ref={svg} data-testid="graph" role="img" aria-label="autograd graph"
                      data-scale={format!("{:.4}", viewport.scale)}
                      class={(viewport.scale < OVERVIEW_BELOW).then_some("overview")}>
                     // Each keyed list in an element of its own: yew puts a
@@ -313,16 +333,17 @@ impl Reducible for Choices {
     }
 }
 
-/// The graph at one position as the view draws it: the nodes still worth
-/// drawing (see `graph_window`), grouped by module, placed, with what each
-/// box says.
+/// The graph at one position as the view draws it: the pass at that
+/// position (see `GraphAt::one_pass`), grouped by module, placed, with what
+/// each box says.
 fn drawn(graph: &GraphAt, chosen: &BTreeMap<GroupKey, bool>) -> Drawn {
-    let (shown, hidden) = window(graph);
+    let pass = graph.one_pass();
+    let (shown, hidden) = (&pass.graph, pass.earlier_nodes);
     let expansion = Expansion {
         chosen: chosen.clone(),
         collapse_by_default: shown.nodes.len() > COLLAPSE_ABOVE,
     };
-    let layout = GraphLayout::grouped(&shown, &expansion);
+    let layout = GraphLayout::grouped(shown, &expansion);
     let nodes = slots(&layout)
         .zip(&layout.nodes)
         .filter_map(|(slot, laid)| {
@@ -358,6 +379,105 @@ fn drawn(graph: &GraphAt, chosen: &BTreeMap<GroupKey, bool>) -> Drawn {
         size: (layout.width, layout.height),
         title,
         counts: graph.phase_counts(),
+        passes: pass.summary(),
+    }
+}
+
+/// Props of [`PassLine`].
+#[derive(Properties, PartialEq)]
+pub struct PassProps {
+    pub summary: String,
+    pub log: EventLog,
+    pub position: usize,
+    pub on_seek: Option<Callback<usize>>,
+}
+
+/// The earlier passes summed up, and (where the page lets the view move
+/// it) buttons that step to the previous or next pass's backward.
+#[function_component]
+fn PassLine(props: &PassProps) -> Html {
+    let step = |label: &'static str, text: &'static str, forward: bool| {
+        let on_seek = props.on_seek.clone()?;
+        let (log, position) = (props.log.clone(), props.position);
+        let onclick = move |_: MouseEvent| {
+            on_seek.emit(if forward {
+                next_pass(&log, position)
+            } else {
+                previous_pass(&log, position)
+            })
+        };
+        let testid = if forward {
+            "next-pass"
+        } else {
+            "previous-pass"
+        };
+        Some(html! {
+            <button type="button" aria-label={label} title={label} data-testid={testid} {onclick}>{ text }</button>
+        })
+    };
+    html! {
+        <p class="graph-passes" data-testid="graph-passes">
+            { step("step to the previous pass's backward", "◀ pass", false) }
+            <span>{ props.summary.clone() }</span>
+            { step("step to the next pass's backward", "pass ▶", true) }
+        </p>
+    }
+}
+
+/// Props of [`GraphExport`].
+#[derive(Properties, PartialEq)]
+pub struct ExportProps {
+    pub log: EventLog,
+    /// The view's `<svg>`.
+    pub svg: NodeRef,
+    /// The graph's size in layout units (the whole graph, not the view).
+    pub size: (f64, f64),
+}
+
+/// Buttons that save the graph as SVG or PNG and the trace as Perfetto
+/// JSON (buttons, so Tab and Enter reach them).
+#[function_component]
+fn GraphExport(props: &ExportProps) -> Html {
+    let standalone = {
+        let (svg, size) = (props.svg.clone(), props.size);
+        move || {
+            let element = svg.cast::<web_sys::Element>()?;
+            export::standalone_svg(&element, size, "g.content", &["overview"]).ok()
+        }
+    };
+    let save_svg = {
+        let standalone = standalone.clone();
+        move |_: MouseEvent| {
+            if let Some(text) = standalone() {
+                export::download("graph.svg", "image/svg+xml", &text);
+            }
+        }
+    };
+    let save_png = {
+        let size = props.size;
+        move |_: MouseEvent| {
+            if let Some(text) = standalone() {
+                export::download_png("graph.png", &text, size, export::png_scale(size));
+            }
+        }
+    };
+    let save_trace = {
+        let log = props.log.clone();
+        move |_: MouseEvent| {
+            let events: Vec<gradscope_trace::Event> = log.iter().cloned().collect();
+            let json = gradscope_trace::perfetto::chrome_trace_json(&events);
+            export::download("gradscope-trace.json", "application/json", &json);
+        }
+    };
+    html! {
+        <div class="toggle export" role="group" aria-label="save the graph or the trace">
+            <button type="button" data-testid="export-graph-svg" onclick={save_svg}
+                    title="save the graph as SVG (the whole graph, as drawn now)">{ "SVG" }</button>
+            <button type="button" data-testid="export-graph-png" onclick={save_png}
+                    title="save the graph as PNG (the whole graph, as drawn now)">{ "PNG" }</button>
+            <button type="button" data-testid="export-trace-json" onclick={save_trace}
+                    title="save the whole trace as Perfetto JSON (open it at ui.perfetto.dev), as gradscope run --chrome-trace writes it">{ "trace" }</button>
+        </div>
     }
 }
 
