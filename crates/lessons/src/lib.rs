@@ -23,17 +23,21 @@
 
 mod catalog;
 mod check;
+mod compare;
 mod controls;
 mod error;
 mod measure;
+mod moment;
 mod runner;
 
 #[cfg(feature = "checks")]
 pub use check::check;
 pub use check::{ClaimReport, Figure, LessonReport, Verdict};
+pub use compare::{ChartKind, ChartRows, Comparison, Unit, numbers_in};
 pub use controls::ControlValue;
 pub use error::LessonError;
 pub use measure::{BackwardStats, CapturedGrad, GradStats, Measurements, Phase, RaisedError};
+pub use moment::Moment;
 #[cfg(feature = "native")]
 pub use runner::NativeRunner;
 pub use runner::{RunRecord, Runner, Runs};
@@ -58,6 +62,8 @@ pub struct Lesson {
     /// The figures worth showing beside the claims (peaks, norms).
     #[cfg(feature = "checks")]
     pub figures: FigureFn,
+    /// The figures that compare settings, as small charts.
+    pub comparisons: &'static [Comparison],
     /// Files the program opens by a relative name.
     pub files: &'static [DataFile],
 }
@@ -101,6 +107,11 @@ pub enum ControlKind {
 pub struct Claim {
     /// What it says, in the lesson's words.
     pub text: &'static str,
+    /// The moment of a run its measurement comes from, for the views.
+    pub at: Moment,
+    /// The control values (Python literals) under which the lesson's
+    /// program reaches that moment; empty when the program as shipped does.
+    pub shown_with: &'static [(&'static str, &'static str)],
     /// Runs what it needs and compares what was measured.
     #[cfg(feature = "checks")]
     pub check: ClaimFn,
@@ -108,7 +119,10 @@ pub struct Claim {
 
 impl std::fmt::Debug for Claim {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Claim").field("text", &self.text).finish()
+        f.debug_struct("Claim")
+            .field("text", &self.text)
+            .field("at", &self.at)
+            .finish()
     }
 }
 

@@ -2,7 +2,10 @@
 
 use super::{bytes, max_diff};
 use crate::runner::int;
-use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{
+    ChartKind, Claim, Comparison, Control, ControlKind, Figure, Lesson, LessonError, Moment, Runs,
+    Unit, Verdict,
+};
 
 pub(crate) const LESSON: Lesson = Lesson {
     number: 4,
@@ -35,15 +38,24 @@ models whose rows are independent, as here.",
             text: "the accumulated gradient equals the full-batch gradient within 1e-5",
             #[cfg(feature = "checks")]
             check: equal,
+            at: Moment::Backward("micro-batches"),
+            shown_with: &[],
         },
         Claim {
             text: "peak saved bytes of the micro-batches fall as 1/MICRO_BATCHES above a constant part",
             #[cfg(feature = "checks")]
             check: peak,
+            at: Moment::SavedPeak("micro-batches"),
+            shown_with: &[],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[Comparison {
+        title: "saved peak by micro-batch count",
+        kind: ChartKind::Bars { number: 0 },
+        unit: Unit::Bytes,
+    }],
     files: &[],
 };
 

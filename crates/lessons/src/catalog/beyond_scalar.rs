@@ -3,7 +3,10 @@
 
 use super::{all_close, raised};
 use crate::runner::{off, on};
-use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{
+    ChartKind, Claim, Comparison, Control, ControlKind, Figure, Lesson, LessonError, Moment, Runs,
+    Unit, Verdict,
+};
 
 pub(crate) const LESSON: Lesson = Lesson {
     number: 10,
@@ -45,25 +48,38 @@ tensor and the chain stops there.",
             text: "backward() on a vector raises 'grad can be implicitly created only for scalar outputs'",
             #[cfg(feature = "checks")]
             check: scalar_only,
+            at: Moment::Raised,
+            shown_with: &[("SCALAR_ONLY_ERROR", "True")],
         },
         Claim {
             text: "backward(gradient=v) equals J^T v built row by row",
             #[cfg(feature = "checks")]
             check: vjp,
+            at: Moment::Backward("vjp"),
+            shown_with: &[],
         },
         Claim {
             text: "autograd.grad runs backward without writing any .grad",
             #[cfg(feature = "checks")]
             check: autograd_grad,
+            at: Moment::Backward("autograd.grad"),
+            shown_with: &[],
         },
         Claim {
             text: "with create_graph, the second derivative of x^3 is 6x",
             #[cfg(feature = "checks")]
             check: second,
+            at: Moment::Backward("second derivative"),
+            shown_with: &[],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[Comparison {
+        title: "graph nodes of the second derivative",
+        kind: ChartKind::Bars { number: 0 },
+        unit: Unit::Plain,
+    }],
     files: &[],
 };
 

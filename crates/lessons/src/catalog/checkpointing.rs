@@ -3,7 +3,10 @@
 use super::bytes;
 use crate::measure::{GradStats, Measurements};
 use crate::runner::int;
-use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{
+    ChartKind, Claim, Comparison, Control, ControlKind, Figure, Lesson, LessonError, Moment, Runs,
+    Unit, Verdict,
+};
 
 pub(crate) const LESSON: Lesson = Lesson {
     number: 12,
@@ -47,20 +50,38 @@ the peak at 1, 4 and 16 segments.",
             text: "sqrt(DEPTH) segments give the lowest activation peak of 1, 2, 4, 8 and 16, under 2/3 of no checkpointing",
             #[cfg(feature = "checks")]
             check: peak,
+            at: Moment::ActivationPeak("train step"),
+            shown_with: &[],
         },
         Claim {
             text: "checkpointing recomputes forward ops, and more segments recompute more",
             #[cfg(feature = "checks")]
             check: recompute,
+            at: Moment::Backward("train step"),
+            shown_with: &[],
         },
         Claim {
             text: "the gradients equal those of the plain run",
             #[cfg(feature = "checks")]
             check: gradients,
+            at: Moment::Backward("train step"),
+            shown_with: &[],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[
+        Comparison {
+            title: "activation peak by segments",
+            kind: ChartKind::Bars { number: 0 },
+            unit: Unit::Bytes,
+        },
+        Comparison {
+            title: "ops recomputed by segments",
+            kind: ChartKind::Bars { number: 4 },
+            unit: Unit::Plain,
+        },
+    ],
     files: &[],
 };
 

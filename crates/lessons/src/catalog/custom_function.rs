@@ -3,7 +3,7 @@
 
 use super::all_close;
 use crate::runner::int;
-use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Moment, Runs, Verdict};
 
 pub(crate) const LESSON: Lesson = Lesson {
     number: 11,
@@ -38,25 +38,34 @@ works again.",
             text: "at large SCALE the naive result is not finite and the stable one is",
             #[cfg(feature = "checks")]
             check: overflow,
+            at: Moment::End("naive"),
+            shown_with: &[],
         },
         Claim {
             text: "the stable Function's gradient equals autograd's softmax gradient",
             #[cfg(feature = "checks")]
             check: softmax,
+            at: Moment::Backward("stable"),
+            shown_with: &[],
         },
         Claim {
             text: "gradcheck passes for the stable Function",
             #[cfg(feature = "checks")]
             check: gradcheck,
+            at: Moment::End("gradcheck"),
+            shown_with: &[],
         },
         Claim {
             text: "the straight-through estimator passes the gradient through unchanged",
             #[cfg(feature = "checks")]
             check: straight_through,
+            at: Moment::Backward("straight-through"),
+            shown_with: &[],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[],
     files: &[],
 };
 

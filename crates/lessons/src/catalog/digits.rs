@@ -2,7 +2,9 @@
 
 use super::bytes;
 use crate::measure::Measurements;
-use crate::{Claim, Control, ControlKind, DataFile, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{
+    Claim, Control, ControlKind, DataFile, Figure, Lesson, LessonError, Moment, Runs, Verdict,
+};
 
 /// The handwritten digits (UCI, CC BY 4.0; see data/README.md).
 const DIGITS: DataFile = DataFile {
@@ -58,20 +60,27 @@ much slower the loss falls.",
             text: "the training loss of the last epoch is below the first's",
             #[cfg(feature = "checks")]
             check: loss_falls,
+            at: Moment::LastEnd("train"),
+            shown_with: &[],
         },
         Claim {
             text: "held-out accuracy rises from near chance to at least 80%",
             #[cfg(feature = "checks")]
             check: accuracy,
+            at: Moment::LastEnd("validate"),
+            shown_with: &[],
         },
         Claim {
             text: "the validation phases save no tensors for backward",
             #[cfg(feature = "checks")]
             check: validation_saves_nothing,
+            at: Moment::SavedPeak("validate"),
+            shown_with: &[],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[],
     files: &[DIGITS],
 };
 

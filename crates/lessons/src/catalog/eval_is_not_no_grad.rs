@@ -3,7 +3,10 @@
 use super::bytes;
 use crate::measure::Measurements;
 use crate::runner::{off, on};
-use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{
+    ChartKind, Claim, Comparison, Control, ControlKind, Figure, Lesson, LessonError, Moment, Runs,
+    Unit, Verdict,
+};
 
 pub(crate) const LESSON: Lesson = Lesson {
     number: 7,
@@ -42,20 +45,31 @@ For evaluation you want both: `model.eval()` and `with torch.no_grad():`.",
             text: "eval() without no_grad still saves tensors for backward",
             #[cfg(feature = "checks")]
             check: eval_saves,
+            at: Moment::SavedPeak("forward"),
+            shown_with: &[],
         },
         Claim {
             text: "no_grad in train mode still drops units: two passes differ, and agree in eval mode",
             #[cfg(feature = "checks")]
             check: dropout,
+            at: Moment::End("compare"),
+            shown_with: &[],
         },
         Claim {
             text: "BatchNorm's running statistics change in train mode only, with or without no_grad",
             #[cfg(feature = "checks")]
             check: running_stats,
+            at: Moment::End("compare"),
+            shown_with: &[],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[Comparison {
+        title: "saved for backward in the forward",
+        kind: ChartKind::Bars { number: 0 },
+        unit: Unit::Bytes,
+    }],
     files: &[],
 };
 

@@ -3,7 +3,10 @@
 use super::{all_close, max_diff};
 use crate::measure::Measurements;
 use crate::runner::{off, on};
-use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{
+    ChartKind, Claim, Comparison, Control, ControlKind, Figure, Lesson, LessonError, Moment, Runs,
+    Unit, Verdict,
+};
 
 pub(crate) const LESSON: Lesson = Lesson {
     number: 3,
@@ -50,20 +53,31 @@ it at every step; without, `.grad` is the running sum of all of them.",
             text: "with zero_grad, .grad after each backward equals that batch's gradient (autograd.grad on the same loss)",
             #[cfg(feature = "checks")]
             check: batch_gradient,
+            at: Moment::Backward("step"),
+            shown_with: &[],
         },
         Claim {
             text: "without zero_grad, .grad after each backward equals the running sum of the batch gradients",
             #[cfg(feature = "checks")]
             check: running_sum,
+            at: Moment::LastBackward("step"),
+            shown_with: &[("ZERO_GRAD", "False")],
         },
         Claim {
             text: "without zero_grad the gradient norm at the last step is at least twice the norm with it",
             #[cfg(feature = "checks")]
             check: norm_ratio,
+            at: Moment::LastBackward("step"),
+            shown_with: &[],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[Comparison {
+        title: "gradient norm per step",
+        kind: ChartKind::Lines,
+        unit: Unit::Plain,
+    }],
     files: &[],
 };
 

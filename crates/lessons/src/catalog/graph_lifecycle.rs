@@ -2,7 +2,7 @@
 
 use super::{close, raised};
 use crate::runner::on;
-use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Moment, Runs, Verdict};
 
 pub(crate) const LESSON: Lesson = Lesson {
     number: 1,
@@ -33,25 +33,34 @@ need are gone.",
             text: "out = mean(3(x+2)^2) = 27 and x.grad = 6(x+2)/4 = 4.5 in every element, for x = 1",
             #[cfg(feature = "checks")]
             check: values,
+            at: Moment::Backward("backward"),
+            shown_with: &[],
         },
         Claim {
             text: "forward builds AddBackward0, MulBackward0, MeanBackward0 and AccumulateGrad",
             #[cfg(feature = "checks")]
             check: nodes,
+            at: Moment::End("forward"),
+            shown_with: &[],
         },
         Claim {
             text: "saved bytes are above zero after forward and zero after backward",
             #[cfg(feature = "checks")]
             check: saved,
+            at: Moment::End("forward"),
+            shown_with: &[],
         },
         Claim {
             text: "a second backward raises 'Trying to backward through the graph a second time'",
             #[cfg(feature = "checks")]
             check: second_backward,
+            at: Moment::Raised,
+            shown_with: &[("SECOND_BACKWARD", "True")],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[],
     files: &[],
 };
 

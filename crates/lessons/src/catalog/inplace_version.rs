@@ -2,7 +2,7 @@
 
 use super::{all_close, raised};
 use crate::runner::{off, on};
-use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Moment, Runs, Verdict};
 
 pub(crate) const LESSON: Lesson = Lesson {
     number: 9,
@@ -35,15 +35,20 @@ more tensor of memory).",
             text: "without clone, backward raises PyTorch's error, at the version the in-place ops reached",
             #[cfg(feature = "checks")]
             check: error,
+            at: Moment::Raised,
+            shown_with: &[],
         },
         Claim {
             text: "with clone, the gradient equals the out-of-place program's",
             #[cfg(feature = "checks")]
             check: same_gradient,
+            at: Moment::Backward("in-place"),
+            shown_with: &[("USE_CLONE", "True")],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[],
     files: &[],
 };
 

@@ -2,7 +2,10 @@
 
 use super::bytes;
 use crate::runner::{int, off, on};
-use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{
+    ChartKind, Claim, Comparison, Control, ControlKind, Figure, Lesson, LessonError, Moment, Runs,
+    Unit, Verdict,
+};
 
 pub(crate) const LESSON: Lesson = Lesson {
     number: 5,
@@ -42,15 +45,24 @@ logged values under `torch.no_grad()`.",
             text: "keeping tensors, memory after 100 steps grows linearly from 1 and 10 steps",
             #[cfg(feature = "checks")]
             check: linear,
+            at: Moment::End("train"),
+            shown_with: &[],
         },
         Claim {
             text: "with item(), memory after 1, 10 and 100 steps is the same",
             #[cfg(feature = "checks")]
             check: flat,
+            at: Moment::End("train"),
+            shown_with: &[("KEEP_TENSOR", "False")],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[Comparison {
+        title: "live bytes after the training steps",
+        kind: ChartKind::Bars { number: 0 },
+        unit: Unit::Bytes,
+    }],
     files: &[],
 };
 

@@ -2,7 +2,10 @@
 
 use super::raised;
 use crate::runner::{off, on};
-use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{
+    ChartKind, Claim, Comparison, Control, ControlKind, Figure, Lesson, LessonError, Moment, Runs,
+    Unit, Verdict,
+};
 
 pub(crate) const LESSON: Lesson = Lesson {
     number: 13,
@@ -49,20 +52,31 @@ max_norm, capping the size of the next update.",
             text: "without the fix the gradient has NaN; with it, none",
             #[cfg(feature = "checks")]
             check: nan,
+            at: Moment::Backward("backward"),
+            shown_with: &[],
         },
         Claim {
             text: "anomaly mode raises naming LogBackward0, a node created on the line of torch.log",
             #[cfg(feature = "checks")]
             check: anomaly,
+            at: Moment::Raised,
+            shown_with: &[("ANOMALY", "True")],
         },
         Claim {
             text: "after clip_grad_norm_ the gradients' norm is at most max_norm",
             #[cfg(feature = "checks")]
             check: clip,
+            at: Moment::End("clip"),
+            shown_with: &[("FIX", "True"), ("CLIP", "True")],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[Comparison {
+        title: "gradient norm around clip_grad_norm_",
+        kind: ChartKind::Bars { number: 0 },
+        unit: Unit::Plain,
+    }],
     files: &[],
 };
 

@@ -2,7 +2,10 @@
 
 use super::{bytes, raised};
 use crate::runner::{choice, int, on};
-use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{
+    ChartKind, Claim, Comparison, Control, ControlKind, Figure, Lesson, LessonError, Moment, Runs,
+    Unit, Verdict,
+};
 
 const MODES: [&str; 3] = ["grad", "no_grad", "inference_mode"];
 
@@ -59,30 +62,52 @@ Change BATCH and compare the peaks: the saving grows with the batch.",
             text: "no_grad and inference_mode save nothing in the eval pass; grad mode does",
             #[cfg(feature = "checks")]
             check: saved,
+            at: Moment::SavedPeak("eval"),
+            shown_with: &[],
         },
         Claim {
             text: "with grad, the saved bytes grow with BATCH",
             #[cfg(feature = "checks")]
             check: grows,
+            at: Moment::SavedPeak("eval"),
+            shown_with: &[("MODE", "\"grad\"")],
         },
         Claim {
             text: "the eval pass peaks lower under no_grad than with grad",
             #[cfg(feature = "checks")]
             check: peak,
+            at: Moment::Peak("eval"),
+            shown_with: &[],
         },
         Claim {
             text: "an inference tensor used by a layer that needs grad raises PyTorch's error",
             #[cfg(feature = "checks")]
             check: reuse,
+            at: Moment::Raised,
+            shown_with: &[("REUSE_INFERENCE_TENSOR", "True")],
         },
         Claim {
             text: "no version bump in inference mode: the in-place op that bumps _version under no_grad leaves an inference tensor without a counter, and reading it raises PyTorch's error",
             #[cfg(feature = "checks")]
             check: version,
+            at: Moment::Raised,
+            shown_with: &[("MODE", "\"inference_mode\""), ("READ_VERSION", "True")],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[
+        Comparison {
+            title: "eval pass peak by mode and batch",
+            kind: ChartKind::Bars { number: 0 },
+            unit: Unit::Bytes,
+        },
+        Comparison {
+            title: "saved for backward by mode and batch",
+            kind: ChartKind::Bars { number: 1 },
+            unit: Unit::Bytes,
+        },
+    ],
     files: &[],
 };
 

@@ -3,7 +3,10 @@
 use super::raised;
 use crate::measure::Measurements;
 use crate::runner::choice;
-use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{
+    ChartKind, Claim, Comparison, Control, ControlKind, Figure, Lesson, LessonError, Moment, Runs,
+    Unit, Verdict,
+};
 
 const BUGS: [&str; 4] = ["none", "no_grad", "detach", "frozen"];
 
@@ -38,25 +41,38 @@ and watch the printed loss.",
             text: "the fixed program's loss falls",
             #[cfg(feature = "checks")]
             check: falls,
+            at: Moment::LastEnd("step"),
+            shown_with: &[],
         },
         Claim {
             text: "with the forward under no_grad, backward raises PyTorch's error",
             #[cfg(feature = "checks")]
             check: no_grad,
+            at: Moment::Raised,
+            shown_with: &[("BUG", "\"no_grad\"")],
         },
         Claim {
             text: "with detach or a frozen head, fewer parameters get a gradient than in the fixed program",
             #[cfg(feature = "checks")]
             check: starved,
+            at: Moment::LastBackward("step"),
+            shown_with: &[],
         },
         Claim {
             text: "the starved layer's weights are unchanged after training; in the fixed program both change",
             #[cfg(feature = "checks")]
             check: unchanged,
+            at: Moment::End("check"),
+            shown_with: &[],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[Comparison {
+        title: "last loss by bug",
+        kind: ChartKind::Bars { number: 0 },
+        unit: Unit::Plain,
+    }],
     files: &[],
 };
 

@@ -2,7 +2,10 @@
 
 use super::{bytes, close};
 use crate::runner::{int, off, on};
-use crate::{Claim, Control, ControlKind, Figure, Lesson, LessonError, Runs, Verdict};
+use crate::{
+    ChartKind, Claim, Comparison, Control, ControlKind, Figure, Lesson, LessonError, Moment, Runs,
+    Unit, Verdict,
+};
 
 pub(crate) const LESSON: Lesson = Lesson {
     number: 2,
@@ -40,20 +43,31 @@ Use retain_graph only when you really backward twice through the same graph.",
             text: "the gradient after two backwards is twice the gradient after one",
             #[cfg(feature = "checks")]
             check: doubles,
+            at: Moment::Backward("second backward"),
+            shown_with: &[],
         },
         Claim {
             text: "saved bytes after the loop grow linearly with STEPS when retaining",
             #[cfg(feature = "checks")]
             check: linear,
+            at: Moment::End("loop"),
+            shown_with: &[],
         },
         Claim {
             text: "without retain_graph the saved bytes after the loop do not grow with STEPS",
             #[cfg(feature = "checks")]
             check: flat,
+            at: Moment::End("loop"),
+            shown_with: &[("RETAIN", "False")],
         },
     ],
     #[cfg(feature = "checks")]
     figures,
+    comparisons: &[Comparison {
+        title: "saved after 8 steps",
+        kind: ChartKind::Bars { number: 0 },
+        unit: Unit::Bytes,
+    }],
     files: &[],
 };
 
