@@ -6,11 +6,10 @@
 use std::fmt::Write as _;
 
 use gradscope_trace::layout::{NODE_HEIGHT, NODE_WIDTH};
-use gradscope_trace::memory::timeline;
 use gradscope_trace::{
     Category, Event, EventKind, FAILED_NODE, GraphLayout, GraphNode, GraphState, NodeId, NodeStatus,
 };
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// One JSON object per line, one line per event.
 pub fn jsonl(events: &[Event]) -> Result<String, serde_json::Error> {
@@ -22,60 +21,10 @@ pub fn jsonl(events: &[Event]) -> Result<String, serde_json::Error> {
     Ok(out)
 }
 
-/// The event's `type` tag, as serde writes it (`op_called`).
-fn type_name(kind: &EventKind) -> String {
-    serde_json::to_value(kind)
-        .ok()
-        .and_then(|v| v.get("type").and_then(Value::as_str).map(str::to_string))
-        .unwrap_or_else(|| "event".into())
-}
-
 /// Chrome's trace event format (what Perfetto and chrome://tracing open):
-/// named ranges, backward passes, recomputations and grad modes as
-/// nested spans, every other event as an instant with its fields, and
-/// live bytes per category as a counter track.
+/// the trace crate's writer, which the page's trace export uses too.
 pub fn chrome_trace(events: &[Event]) -> Value {
-    let mut out = vec![json!({
-        "name": "process_name", "ph": "M", "pid": 1, "tid": 1,
-        "args": {"name": "gradscope"},
-    })];
-    let span = |name: &str, ph: &str, e: &Event| {
-        json!({"name": name, "ph": ph, "ts": e.time_us, "pid": 1, "tid": 1,
-               "args": {"seq": e.seq, "line": e.line}})
-    };
-    for event in events {
-        let entry = match &event.kind {
-            EventKind::RangeBegan { name } => span(name, "B", event),
-            EventKind::RangeEnded { name } => span(name, "E", event),
-            EventKind::BackwardBegan { .. } => span("backward", "B", event),
-            EventKind::BackwardEnded => span("backward", "E", event),
-            EventKind::RecomputeBegan { .. } => span("recompute", "B", event),
-            EventKind::RecomputeEnded { .. } => span("recompute", "E", event),
-            EventKind::GradModeEntered { mode } => span(mode, "B", event),
-            EventKind::GradModeExited { mode } => span(mode, "E", event),
-            kind => {
-                let name = match kind {
-                    EventKind::OpCalled { op, .. } => op.clone(),
-                    EventKind::NodeCreated { name, .. } => name.clone(),
-                    other => type_name(other),
-                };
-                json!({"name": name, "ph": "i", "s": "t", "ts": event.time_us,
-                       "pid": 1, "tid": 1, "args": {"seq": event.seq, "line": event.line, "event": kind}})
-            }
-        };
-        out.push(entry);
-    }
-    for sample in timeline(events) {
-        let mut args = serde_json::Map::new();
-        for (category, bytes) in Category::ALL.iter().zip(sample.bytes) {
-            args.insert(category.label().into(), json!(bytes));
-        }
-        out.push(
-            json!({"name": "memory (bytes)", "ph": "C", "ts": sample.time_us,
-                        "pid": 1, "tid": 1, "args": args}),
-        );
-    }
-    json!({"traceEvents": out, "displayTimeUnit": "ms"})
+    gradscope_trace::perfetto::chrome_trace(events)
 }
 
 /// The memory timeline as CSV, one row per change of a device's bytes,
