@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use gradscope_trace::layout::{NODE_HEIGHT, NODE_WIDTH};
 use gradscope_trace::{
-    Category, Event, EventKind, FAILED_NODE, GraphLayout, GraphNode, GraphState, NodeId, NodeStatus,
+    Event, EventKind, FAILED_NODE, GraphLayout, GraphNode, GraphState, NodeId, NodeStatus,
 };
 use serde_json::Value;
 
@@ -295,7 +295,7 @@ fn fill_of(node: &GraphNode) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gradscope_trace::SavedInfo;
+    use gradscope_trace::{Category, SavedInfo};
 
     fn events() -> Vec<Event> {
         let kinds = vec![
