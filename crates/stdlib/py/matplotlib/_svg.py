@@ -77,6 +77,16 @@ class _Svg:
     def add(self, s):
         self.parts.append(s)
 
+    def snap(self, v, width):
+        """The coordinate `v` (points) of a horizontal or vertical line
+        `width` points wide moved to a pixel's middle at the figure's dpi
+        (to a pixel's edge for an even number of pixels), as matplotlib's
+        Agg snaps spines, ticks and grid lines: a 0.8 pt spine at 100 dpi
+        is then one dark pixel, not two grey ones."""
+        px = v / self.scale
+        odd = round(width / self.scale) % 2 == 1
+        return (math.floor(px + 0.5) + (0.5 if odd else 0.0)) * self.scale
+
     def text(self, s, x, y, size, ha, va, rotation=0.0, color="black", weight="normal"):
         """`s` anchored at display (x, y) with matplotlib's alignment names."""
         if not s:
@@ -501,8 +511,12 @@ def _axes(svg, ax):
             for v in ticks:
                 if vertical:
                     a, b = svg.pt(v, ext.y0), svg.pt(v, ext.y1)
+                    a = b = (svg.snap(a[0], lw), a[1])
+                    b = (a[0], svg.pt(v, ext.y1)[1])
                 else:
                     a, b = svg.pt(ext.x0, v), svg.pt(ext.x1, v)
+                    a = (a[0], svg.snap(a[1], lw))
+                    b = (b[0], a[1])
                 grid.append('<path d="M%s %s L%s %s" %s/>' % (
                     _num(a[0]), _num(a[1]), _num(b[0]), _num(b[1]),
                     _stroke_attr(color, lw, alpha, style)))
@@ -557,8 +571,10 @@ def _axes(svg, ax):
         if ax.legend_ is not None:
             _legend(svg, ax.legend_)
         return
-    for side, (a, b) in (("left", ((x0, y0), (x0, y1))), ("right", ((x1, y0), (x1, y1))),
-                         ("bottom", ((x0, y1), (x1, y1))), ("top", ((x0, y0), (x1, y0)))):
+    spine_w = ax.spines["left"]._linewidth
+    sx0, sx1, sy0, sy1 = (svg.snap(v, spine_w) for v in (x0, x1, y0, y1))
+    for side, (a, b) in (("left", ((sx0, sy0), (sx0, sy1))), ("right", ((sx1, sy0), (sx1, sy1))),
+                         ("bottom", ((sx0, sy1), (sx1, sy1))), ("top", ((sx0, sy0), (sx1, sy0)))):
         spine = ax.spines[side]
         if spine.get_visible() and ax._frame_on:
             svg.add('<path d="M%s %s L%s %s" %s stroke-linecap="square"/>' % (
@@ -573,7 +589,7 @@ def _axes(svg, ax):
         stroke = _stroke_attr(axis._tick_color, axis._tick_width)
         for v in ticks:
             if vertical:
-                px = svg.pt(v, 0)[0]
+                px = svg.snap(svg.pt(v, 0)[0], axis._tick_width)
                 if axis._tick_visible[0]:
                     svg.add('<path d="M%s %s V%s" %s/>' % (_num(px), _num(y1),
                                                            _num(y1 + sign * length), stroke))
@@ -581,7 +597,7 @@ def _axes(svg, ax):
                     svg.add('<path d="M%s %s V%s" %s/>' % (_num(px), _num(y0),
                                                            _num(y0 - sign * length), stroke))
             else:
-                py = svg.pt(0, v)[1]
+                py = svg.snap(svg.pt(0, v)[1], axis._tick_width)
                 if axis._tick_visible[0]:
                     svg.add('<path d="M%s %s H%s" %s/>' % (_num(x0), _num(py),
                                                            _num(x0 - sign * length), stroke))
