@@ -510,13 +510,11 @@ def _axes(svg, ax):
             style = LINESTYLES.get(ls, ls)
             for v in ticks:
                 if vertical:
-                    a, b = svg.pt(v, ext.y0), svg.pt(v, ext.y1)
-                    a = b = (svg.snap(a[0], lw), a[1])
-                    b = (a[0], svg.pt(v, ext.y1)[1])
+                    x = svg.snap(svg.pt(v, 0)[0], lw)
+                    a, b = (x, svg.pt(0, ext.y0)[1]), (x, svg.pt(0, ext.y1)[1])
                 else:
-                    a, b = svg.pt(ext.x0, v), svg.pt(ext.x1, v)
-                    a = (a[0], svg.snap(a[1], lw))
-                    b = (b[0], a[1])
+                    y = svg.snap(svg.pt(0, v)[1], lw)
+                    a, b = (svg.pt(ext.x0, 0)[0], y), (svg.pt(ext.x1, 0)[0], y)
                 grid.append('<path d="M%s %s L%s %s" %s/>' % (
                     _num(a[0]), _num(a[1]), _num(b[0]), _num(b[1]),
                     _stroke_attr(color, lw, alpha, style)))
