@@ -237,7 +237,10 @@ class AxesBase:
                 return [(None, v) for v in artist._y[:1]]
             if artist._axline == "v":
                 return [(v, None) for v in artist._x[:1]]
-            return list(zip(artist._x, artist._y))
+            # boxplot's medians also hold half a unit either side of their box.
+            return list(zip(artist._x, artist._y)) + \
+                [(v, None) for v in getattr(artist, "_extra_x", ())] + \
+                [(None, v) for v in getattr(artist, "_extra_y", ())]
         if name in ("Rectangle", "Polygon", "Circle", "FancyBboxPatch", "Wedge"):
             return artist.get_corners()
         if name == "ContourSet":

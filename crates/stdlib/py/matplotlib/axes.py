@@ -1,5 +1,5 @@
 """`Axes`: what programs draw with (plot, scatter, bar, hist, imshow,
-errorbar, fill_between, axhline/axvline, pie, contour/contourf, text,
+errorbar, fill_between, axhline/axvline, pie, boxplot, contour/contourf, text,
 legend), over the state in
 `_axes_base`."""
 
@@ -758,8 +758,130 @@ class Axes(AxesBase):
         container.add_texts(texts)
         return texts
 
-    def boxplot(self, x, **kwargs):
-        raise NotImplementedError("box plots are not drawn by the playground's pyplot yet")
+    def boxplot(self, x, notch=None, sym=None, vert=None, whis=None, positions=None,
+                widths=None, patch_artist=None, bootstrap=None, usermedians=None,
+                conf_intervals=None, meanline=None, showmeans=None, showcaps=None,
+                showbox=None, showfliers=None, boxprops=None, tick_labels=None,
+                flierprops=None, medianprops=None, meanprops=None, capprops=None,
+                whiskerprops=None, manage_ticks=True, autorange=False, zorder=None,
+                capwidths=None, label=None, labels=None, orientation="vertical"):
+        """Boxes from the quartiles (NumPy's linear percentiles), whiskers
+        to the last points within `whis` times the box's height, the points
+        beyond them as fliers, the median in C1; one box per column of a
+        2-D array or per list, at 1, 2, ... with those numbers as ticks.
+        Returns the dict of its lines, as matplotlib's."""
+        from .ticker import FixedFormatter, FixedLocator
+        tick_labels = tick_labels if tick_labels is not None else labels
+        whis = rcParams["boxplot.whiskers"] if whis is None else whis
+        showfliers = rcParams["boxplot.showfliers"] if showfliers is None else showfliers
+        showcaps = rcParams["boxplot.showcaps"] if showcaps is None else showcaps
+        showbox = rcParams["boxplot.showbox"] if showbox is None else showbox
+        showmeans = rcParams["boxplot.showmeans"] if showmeans is None else showmeans
+        if vert is not None:
+            orientation = "vertical" if vert else "horizontal"
+        # As matplotlib's _reshape_2D: a list of sequences is one box each,
+        # a 2-D array (NumPy, a tensor) one box a column.
+        if isinstance(x, (list, tuple)) and x and not all(
+                isinstance(v, (int, float)) for v in x):
+            datasets = [flat(v) for v in x]
+        else:
+            datasets = _datasets(x)
+        n = len(datasets)
+        positions = list(range(1, n + 1)) if positions is None else flat(positions)
+        if len(positions) != n:
+            raise ValueError("List of boxplot statistics and `positions` values must have "
+                             "same the length")
+        if widths is None:
+            span = max(positions) - min(positions) if positions else 0
+            widths = [min(max(0.15 * span, 0.15), 0.5)] * n
+        elif isinstance(widths, (int, float)):
+            widths = [float(widths)] * n
+        if capwidths is None:
+            capwidths = [0.5 * w for w in widths]
+        elif isinstance(capwidths, (int, float)):
+            capwidths = [float(capwidths)] * n
+
+        def props(name, extra):
+            out = {"color": rcParams[f"boxplot.{name}.color"],
+                   "linewidth": rcParams[f"boxplot.{name}.linewidth"],
+                   "linestyle": rcParams[f"boxplot.{name}.linestyle"]}
+            out.update(extra or {})
+            return out
+
+        box_kw = props("boxprops", boxprops)
+        whisker_kw = props("whiskerprops", whiskerprops)
+        cap_kw = props("capprops", capprops)
+        median_kw = props("medianprops", medianprops)
+        flier_kw = {"color": rcParams["boxplot.flierprops.color"],
+                    "marker": rcParams["boxplot.flierprops.marker"],
+                    "markerfacecolor": rcParams["boxplot.flierprops.markerfacecolor"],
+                    "markeredgecolor": rcParams["boxplot.flierprops.markeredgecolor"],
+                    "markersize": rcParams["boxplot.flierprops.markersize"],
+                    "linestyle": "none"}
+        if sym:
+            linestyle, marker, color = parse_fmt(sym)
+            flier_kw.update({k: v for k, v in (("marker", marker), ("color", color),
+                                               ("markeredgecolor", color)) if v})
+        flier_kw.update(flierprops or {})
+        mean_kw = {"marker": rcParams["boxplot.meanprops.marker"],
+                   "markerfacecolor": rcParams["boxplot.meanprops.markerfacecolor"],
+                   "markeredgecolor": rcParams["boxplot.meanprops.markeredgecolor"],
+                   "linestyle": "none"}
+        mean_kw.update(meanprops or {})
+        horizontal = orientation == "horizontal"
+        out = {k: [] for k in ("whiskers", "caps", "boxes", "medians", "fliers", "means")}
+
+        def line(xs, ys, kw):
+            if horizontal:
+                xs, ys = ys, xs
+            return self._add(Line2D(list(xs), list(ys), label="_nolegend_", **kw))
+
+        for k, data in enumerate(datasets):
+            pos, w, cw = positions[k], widths[k], capwidths[k]
+            data = sorted(v for v in data if v == v)
+            if data:
+                q1, med, q3 = (_percentile(data, p) for p in (25, 50, 75))
+            else:
+                q1 = med = q3 = float("nan")
+            iqr = q3 - q1
+            if isinstance(whis, (int, float)) and not isinstance(whis, bool):
+                loval, hival = q1 - whis * iqr, q3 + whis * iqr
+            else:
+                loval, hival = _percentile(data, whis[0]), _percentile(data, whis[1])
+            high = [v for v in data if v <= hival]
+            low = [v for v in data if v >= loval]
+            whishi = max(high) if high and max(high) >= q3 else q3
+            whislo = min(low) if low and min(low) <= q1 else q1
+            fliers = [v for v in data if v < whislo or v > whishi]
+            left, right = pos - w * 0.5, pos + w * 0.5
+            out["whiskers"].append(line([pos, pos], [q1, whislo], whisker_kw))
+            out["whiskers"].append(line([pos, pos], [q3, whishi], whisker_kw))
+            if showcaps:
+                for v in (whislo, whishi):
+                    out["caps"].append(line([pos - cw * 0.5, pos + cw * 0.5], [v, v], cap_kw))
+            if showbox:
+                out["boxes"].append(line([left, right, right, left, left],
+                                         [q1, q1, q3, q3, q1], box_kw))
+            median = line([left, right], [med, med], median_kw)
+            median._extra_x = [pos - 0.5, pos + 0.5]
+            if horizontal:
+                median._extra_x, median._extra_y = [], median._extra_x
+                median.sticky_y = [pos - 0.5, pos + 0.5]
+            else:
+                median.sticky_x = [pos - 0.5, pos + 0.5]
+            out["medians"].append(median)
+            if showmeans:
+                mean = sum(data) / len(data) if data else float("nan")
+                out["means"].append(line([pos], [mean], mean_kw))
+            if showfliers:
+                out["fliers"].append(line([pos] * len(fliers), fliers, flier_kw))
+        if manage_ticks:
+            axis = self.yaxis if horizontal else self.xaxis
+            labels_out = list(tick_labels) if tick_labels is not None else \
+                [int(p) if float(p).is_integer() else p for p in positions]
+            axis.set_major_locator(FixedLocator(positions))
+            axis.set_major_formatter(FixedFormatter(labels_out))
+        return out
 
     def violinplot(self, dataset, **kwargs):
         raise NotImplementedError("violin plots are not drawn by the playground's pyplot yet")
@@ -936,6 +1058,20 @@ def _datasets(x):
             return [[float(row[j]) for row in raw] for j in range(len(raw[0]))]
         return [flat(r) for r in raw]
     return [flat(raw)]
+
+
+def _percentile(data, q):
+    """np.percentile's linear interpolation of sorted `data` at `q` percent."""
+    if not data:
+        return float("nan")
+    idx = q / 100.0 * (len(data) - 1)
+    lo = int(idx)
+    if lo >= len(data) - 1:
+        return data[-1]
+    frac = idx - lo
+    a, b = data[lo], data[lo + 1]
+    # NumPy's lerp: from the nearer end, so a value on a point is exact.
+    return b - (b - a) * (1 - frac) if frac >= 0.5 else a + (b - a) * frac
 
 
 def _linspace(lo, hi, num):
