@@ -29,7 +29,7 @@ impl Tensor {
                 floats = self.to_vec::<f64>();
                 Elements::Float(&floats)
             }
-            DType::Int64 => {
+            DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
                 ints = self.to_vec::<i64>();
                 Elements::Int(&ints)
             }

@@ -3,11 +3,21 @@
 use std::fmt;
 
 /// A tensor's element type, PyTorch's `torch.dtype` (the subset gradscope
-/// has). Ordered by PyTorch's promotion lattice: bool < int64 < float32 < float64.
+/// has). Ordered by PyTorch's promotion lattice: bool < uint8, int8 <
+/// int16 < int32 < int64 < float32 < float64 (uint8 and int8 meet at int16,
+/// see [`DType::promote`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DType {
     /// `torch.bool`: masks.
     Bool,
+    /// `torch.uint8`: bytes, images.
+    UInt8,
+    /// `torch.int8`.
+    Int8,
+    /// `torch.int16`.
+    Int16,
+    /// `torch.int32`: NumPy's int32 arrays, counts.
+    Int32,
     /// `torch.int64`: indices and labels.
     Int64,
     /// `torch.float32`: the default.
@@ -32,11 +42,24 @@ impl DType {
     /// PyTorch's default dtype, `torch.get_default_dtype()`.
     pub const DEFAULT_FLOAT: DType = DType::Float32;
 
+    /// Every dtype, in promotion order.
+    pub const ALL: [DType; 8] = [
+        DType::Bool,
+        DType::UInt8,
+        DType::Int8,
+        DType::Int16,
+        DType::Int32,
+        DType::Int64,
+        DType::Float32,
+        DType::Float64,
+    ];
+
     /// Bytes per element, PyTorch's `element_size()`.
     pub fn size(self) -> usize {
         match self {
-            DType::Bool => 1,
-            DType::Float32 => 4,
+            DType::Bool | DType::UInt8 | DType::Int8 => 1,
+            DType::Int16 => 2,
+            DType::Int32 | DType::Float32 => 4,
             DType::Int64 | DType::Float64 => 8,
         }
     }
@@ -46,13 +69,92 @@ impl DType {
         matches!(self, DType::Float32 | DType::Float64)
     }
 
+    /// An integer dtype other than bool (PyTorch's `isIntegralType(t,
+    /// includeBool=false)`).
+    pub fn is_integer(self) -> bool {
+        matches!(
+            self,
+            DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64
+        )
+    }
+
+    /// The dtype integer kernels compute in: int64 for every integer dtype
+    /// (the narrow ones wrap when the result is cast back, as their own
+    /// C++ arithmetic wraps in PyTorch), the dtype itself otherwise.
+    pub fn widened(self) -> DType {
+        if self.is_integer() {
+            DType::Int64
+        } else {
+            self
+        }
+    }
+
     /// The name after `torch.`, as `repr(dtype)` prints it.
     pub fn name(self) -> &'static str {
         match self {
             DType::Bool => "bool",
+            DType::UInt8 => "uint8",
+            DType::Int8 => "int8",
+            DType::Int16 => "int16",
+            DType::Int32 => "int32",
             DType::Int64 => "int64",
             DType::Float32 => "float32",
             DType::Float64 => "float64",
+        }
+    }
+
+    /// The C type name of PyTorch's scalar checks (`uint8_t`; `int` for int32).
+    pub fn c_name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::UInt8 => "uint8_t",
+            DType::Int8 => "int8_t",
+            DType::Int16 => "int16_t",
+            DType::Int32 => "int",
+            DType::Int64 => "int64_t",
+            DType::Float32 => "float",
+            DType::Float64 => "double",
+        }
+    }
+
+    /// Whether a Python number fits this dtype by PyTorch's `overflows`
+    /// check: an integer dtype refuses NaN, infinities and values below
+    /// its minimum or from its maximum plus one (127.5 fits int8, 128.0
+    /// does not), except that uint8 takes Python ints down to -255 (which
+    /// wrap, so `a - b` may be `a + 255 * b`) though no negative float.
+    /// Float and bool take anything.
+    ///
+    /// ```
+    /// use gradscope_core::DType;
+    /// assert!(DType::UInt8.fits(-255.0, true) && !DType::UInt8.fits(-0.5, false));
+    /// assert!(!DType::Int8.fits(128.0, false) && DType::Int8.fits(127.5, false));
+    /// ```
+    pub fn fits(self, value: f64, integral: bool) -> bool {
+        let (lo, hi) = match self {
+            DType::UInt8 if integral => (-255.0, 255.0),
+            DType::UInt8 => (0.0, 255.0),
+            DType::Int8 => (-128.0, 127.0),
+            DType::Int16 => (-32768.0, 32767.0),
+            DType::Int32 => (-2_147_483_648.0, 2_147_483_647.0),
+            DType::Int64 => (-9_223_372_036_854_775_808.0, 9_223_372_036_854_775_807.0),
+            DType::Bool | DType::Float32 | DType::Float64 => return true,
+        };
+        value >= lo && value < hi + 1.0
+    }
+
+    /// [`DType::fits`] as PyTorch's error, naming the type as `name` does.
+    pub fn check_fits(
+        self,
+        value: f64,
+        integral: bool,
+        name: fn(DType) -> &'static str,
+    ) -> crate::Result<()> {
+        if self.fits(value, integral) {
+            Ok(())
+        } else {
+            Err(crate::Error::ScalarOverflow {
+                type_name: name(self),
+            })
         }
     }
 
@@ -60,21 +162,35 @@ impl DType {
     pub fn legacy_name(self) -> &'static str {
         match self {
             DType::Bool => "BoolTensor",
+            DType::UInt8 => "ByteTensor",
+            DType::Int8 => "CharTensor",
+            DType::Int16 => "ShortTensor",
+            DType::Int32 => "IntTensor",
             DType::Int64 => "LongTensor",
             DType::Float32 => "FloatTensor",
             DType::Float64 => "DoubleTensor",
         }
     }
 
-    /// PyTorch's `promote_types(a, b)`.
+    /// PyTorch's `promote_types(a, b)`: the larger in the lattice, except
+    /// that uint8 and int8, neither holding the other, meet at int16.
+    ///
+    /// ```
+    /// use gradscope_core::DType;
+    /// assert_eq!(DType::promote(DType::Int32, DType::Int64), DType::Int64);
+    /// assert_eq!(DType::promote(DType::UInt8, DType::Int8), DType::Int16);
+    /// ```
     pub fn promote(a: DType, b: DType) -> DType {
-        a.max(b)
+        match (a, b) {
+            (DType::UInt8, DType::Int8) | (DType::Int8, DType::UInt8) => DType::Int16,
+            _ => a.max(b),
+        }
     }
 
     fn category(self) -> u8 {
         match self {
             DType::Bool => 0,
-            DType::Int64 => 1,
+            DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => 1,
             DType::Float32 | DType::Float64 => 2,
         }
     }

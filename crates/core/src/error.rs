@@ -91,6 +91,13 @@ pub enum Error {
         expected: u64,
     },
 
+    /// A Python number outside an integer dtype's range where PyTorch
+    /// checks it (`torch.tensor`, `full`, `fill_`, item assignment); the
+    /// name is the dtype's (`uint8`) or the C type's (`uint8_t`), as the
+    /// check that raised it spells it.
+    #[error("value cannot be converted to type {type_name} without overflow")]
+    ScalarOverflow { type_name: &'static str },
+
     /// `item()` on a tensor with more than one element.
     #[error("a Tensor with {numel} elements cannot be converted to Scalar")]
     ItemNotScalar { numel: usize },
@@ -1164,6 +1171,7 @@ impl Error {
             | Error::SavedTensorsFreed
             | Error::SavedTensorModified { .. }
             | Error::ItemNotScalar { .. }
+            | Error::ScalarOverflow { .. }
             | Error::GradcheckFailed(..)
             | Error::HookNoGrad
             | Error::RetainGradNoGrad
@@ -1356,6 +1364,10 @@ fn scalar_type_name(dtype: crate::dtype::DType) -> &'static str {
 fn cpp_type_name(dtype: crate::dtype::DType) -> &'static str {
     match dtype {
         crate::dtype::DType::Bool => "bool",
+        crate::dtype::DType::UInt8 => "unsigned char",
+        crate::dtype::DType::Int8 => "signed char",
+        crate::dtype::DType::Int16 => "short int",
+        crate::dtype::DType::Int32 => "int",
         crate::dtype::DType::Int64 => "long int",
         crate::dtype::DType::Float32 => "float",
         crate::dtype::DType::Float64 => "double",

@@ -128,19 +128,14 @@ impl Kernels for Host {
         }
         let (a, al) = host_elements(a, dtype, shape)?;
         let (b, bl) = host_elements(b, dtype, shape)?;
-        let out = match (&*a, &*b) {
-            (CpuBuffer::Bool(x), CpuBuffer::Bool(y)) => go(op, (x, &al), (y, &bl)),
-            (CpuBuffer::I64(x), CpuBuffer::I64(y)) => go(op, (x, &al), (y, &bl)),
-            (CpuBuffer::F32(x), CpuBuffer::F32(y)) => go(op, (x, &al), (y, &bl)),
-            (CpuBuffer::F64(x), CpuBuffer::F64(y)) => go(op, (x, &al), (y, &bl)),
-            (x, y) => {
-                return Err(Error::Internal(format!(
-                    "{op:?} of {} and {}",
-                    x.dtype(),
-                    y.dtype()
-                )));
-            }
-        };
+        let out = crate::cpu_dispatch_pair!((&*a, &*b), (x, y) => go(op, (x, &al), (y, &bl)),
+        _ => {
+            return Err(Error::Internal(format!(
+                "{op:?} of {} and {}",
+                a.dtype(),
+                b.dtype()
+            )));
+        });
         Ok(Some(Storage::new(CpuBuffer::Bool(out))))
     }
 
@@ -163,13 +158,9 @@ impl Kernels for Host {
             return Err(internal("a condition that is not bool"));
         };
         let c = (c.as_slice(), &cl);
-        let out = match (&*a, &*b) {
-            (CpuBuffer::F32(x), CpuBuffer::F32(y)) => CpuBuffer::F32(go(c, (x, &al), (y, &bl))),
-            (CpuBuffer::F64(x), CpuBuffer::F64(y)) => CpuBuffer::F64(go(c, (x, &al), (y, &bl))),
-            (CpuBuffer::I64(x), CpuBuffer::I64(y)) => CpuBuffer::I64(go(c, (x, &al), (y, &bl))),
-            (CpuBuffer::Bool(x), CpuBuffer::Bool(y)) => CpuBuffer::Bool(go(c, (x, &al), (y, &bl))),
-            _ => return Err(internal("operands of two dtypes")),
-        };
+        let out = crate::cpu_dispatch_pair!((&*a, &*b),
+            (x, y) => Element::into_buffer(go(c, (x, &al), (y, &bl))),
+            _ => return Err(internal("operands of two dtypes")));
         Ok(Some(Storage::new(out)))
     }
 

@@ -61,9 +61,9 @@ fn tensor(values: &Value, shape: &[usize], dtype: DType) -> Tensor {
             let v: Vec<bool> = items.iter().map(|b| b.as_bool().unwrap()).collect();
             Tensor::from_vec(v, shape).unwrap()
         }
-        DType::Int64 => {
+        DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
             let v: Vec<i64> = items.iter().map(|i| i.as_i64().unwrap()).collect();
-            Tensor::from_vec(v, shape).unwrap()
+            Tensor::from_vec(v, shape).unwrap().to_dtype(dtype).unwrap()
         }
         DType::Float32 => {
             let v: Vec<f32> = floats(values).into_iter().map(|v| v as f32).collect();
@@ -80,7 +80,7 @@ fn assert_values(actual: &Tensor, expected: &Value, what: &str) {
     match actual.dtype() {
         DType::Float32 => assert_close_f32(&actual.to_vec::<f32>(), &floats(expected)),
         DType::Float64 => assert_close_f64(&actual.to_vec::<f64>(), &floats(expected)),
-        DType::Int64 => {
+        DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
             let want: Vec<i64> = expected
                 .as_array()
                 .unwrap()

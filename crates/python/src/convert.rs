@@ -27,7 +27,7 @@ impl Scalar {
         }
     }
 
-    fn as_f64(self) -> f64 {
+    pub(crate) fn as_f64(self) -> f64 {
         match self {
             Scalar::Bool(b) => f64::from(u8::from(b)),
             Scalar::Int(i) => i as f64,
@@ -112,8 +112,8 @@ fn flatten(obj: &PyObjectRef, dim: usize, out: &mut Nested, vm: &VirtualMachine)
         if t.numel() == 1 && t.shape().is_empty() {
             let value = match t.dtype() {
                 DType::Bool => Scalar::Bool(t.to_vec::<bool>()[0]),
-                DType::Int64 => Scalar::Int(t.to_vec::<i64>()[0]),
                 DType::Float32 | DType::Float64 => Scalar::Float(t.to_vec::<f64>()[0]),
+                _ => Scalar::Int(t.to_vec::<i64>()[0]),
             };
             out.values.push(value);
             return Ok(());
@@ -204,6 +204,18 @@ pub(crate) fn from_scalars(
             Tensor::from_vec(values.iter().map(|v| v.as_f64() as f32).collect(), shape)
         }
         DType::Float64 => Tensor::from_vec(values.iter().map(|v| v.as_f64()).collect(), shape),
+        narrow => {
+            for v in values {
+                narrow
+                    .check_fits(v.as_f64(), matches!(v, Scalar::Int(_)), DType::name)
+                    .py(vm)?;
+            }
+            let wide = values.iter().map(|v| v.as_i64()).collect();
+            Tensor::from_buffer(
+                gradscope_core::cpu::CpuBuffer::I64(wide).into_dtype(narrow),
+                shape,
+            )
+        }
     };
     t.py(vm)
 }
@@ -288,10 +300,10 @@ pub(crate) fn to_list(t: &Tensor, vm: &VirtualMachine) -> PyObjectRef {
         DType::Bool => build(&t.to_vec::<bool>(), shape, vm, &|v| {
             vm.ctx.new_bool(v).into()
         }),
-        DType::Int64 => build(&t.to_vec::<i64>(), shape, vm, &|v| vm.ctx.new_int(v).into()),
         DType::Float32 | DType::Float64 => build(&t.to_vec::<f64>(), shape, vm, &|v| {
             vm.ctx.new_float(v).into()
         }),
+        _ => build(&t.to_vec::<i64>(), shape, vm, &|v| vm.ctx.new_int(v).into()),
     }
 }
 
@@ -300,8 +312,8 @@ pub(crate) fn item(t: &Tensor, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
     let value = t.item().py(vm)?;
     Ok(match t.dtype() {
         DType::Bool => vm.ctx.new_bool(value != 0.0).into(),
-        DType::Int64 => vm.ctx.new_int(t.to_vec::<i64>()[0]).into(),
         DType::Float32 | DType::Float64 => vm.ctx.new_float(value).into(),
+        _ => vm.ctx.new_int(t.to_vec::<i64>()[0]).into(),
     })
 }
 

@@ -88,6 +88,6 @@ impl PyDType {
 
     #[pygetset]
     fn is_signed(zelf: &Py<Self>) -> bool {
-        zelf.dtype != DType::Bool
+        !matches!(zelf.dtype, DType::Bool | DType::UInt8)
     }
 }

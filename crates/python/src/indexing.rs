@@ -108,6 +108,14 @@ pub(crate) fn set(
     note_line(vm);
     // A Python number takes the tensor's dtype, as PyTorch's setitem does.
     let value = if value.is_wrapped_number() {
+        let number = value.to_vec::<f64>().first().copied().unwrap_or_default();
+        t.dtype()
+            .check_fits(
+                number,
+                value.dtype() != gradscope_core::DType::Float64,
+                gradscope_core::DType::c_name,
+            )
+            .py(vm)?;
         value.to_dtype(t.dtype()).py(vm)?
     } else {
         value

@@ -42,7 +42,7 @@ mod _gradscope {
         )?;
         set("dtype", PyDType::class(&vm.ctx).to_owned().into())?;
         if let Some(state) = state::current() {
-            for dtype in [DType::Bool, DType::Int64, DType::Float32, DType::Float64] {
+            for dtype in DType::ALL {
                 set(dtype.name(), state.dtype(dtype))?;
             }
             set("OutOfMemoryError", state.oom_error.clone().into())?;
@@ -221,6 +221,11 @@ mod _gradscope {
             convert::Scalar::Float(_) => DType::DEFAULT_FLOAT,
         };
         let dtype = dtype.unwrap_or(inferred);
+        // full's check names the C type (`uint8_t`), torch.tensor's the dtype.
+        let integral = matches!(value, convert::Scalar::Int(_));
+        dtype
+            .check_fits(value.as_f64(), integral, DType::c_name)
+            .py(vm)?;
         gradscope_core::ledger::check_new_buffer(&shape, dtype).py(vm)?;
         let numel = shape.iter().product();
         let t = convert::from_scalars(&vec![value; numel], &shape, dtype, vm)?;

@@ -28,7 +28,7 @@ pub(crate) struct State {
     /// `grad_fn` classes by node name (`MulBackward0`).
     pub(crate) node_classes: RefCell<BTreeMap<String, PyTypeRef>>,
     /// `torch.bool`, `torch.int64`, `torch.float32`, `torch.float64`.
-    pub(crate) dtypes: [PyObjectRef; 4],
+    pub(crate) dtypes: [PyObjectRef; DType::ALL.len()],
     /// `torch.OutOfMemoryError`, a `RuntimeError`.
     pub(crate) oom_error: PyTypeRef,
     /// Raised when a run spends its budget; a `BaseException`.
@@ -90,8 +90,7 @@ impl State {
             tensor_class: RefCell::new(None),
             size_class: RefCell::new(None),
             node_classes: RefCell::new(BTreeMap::new()),
-            dtypes: [DType::Bool, DType::Int64, DType::Float32, DType::Float64]
-                .map(|d| crate::dtype::PyDType::new_object(d, vm)),
+            dtypes: DType::ALL.map(|d| crate::dtype::PyDType::new_object(d, vm)),
             oom_error: vm.ctx.new_exception_type(
                 "torch",
                 "OutOfMemoryError",
@@ -110,12 +109,7 @@ impl State {
 
     /// The dtype singleton for `dtype`.
     pub(crate) fn dtype(&self, dtype: DType) -> PyObjectRef {
-        let i = match dtype {
-            DType::Bool => 0,
-            DType::Int64 => 1,
-            DType::Float32 => 2,
-            DType::Float64 => 3,
-        };
+        let i = DType::ALL.iter().position(|&d| d == dtype).unwrap_or(0);
         self.dtypes[i].clone()
     }
 }

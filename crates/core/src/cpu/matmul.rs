@@ -29,6 +29,17 @@ pub fn bmm(
         (CpuBuffer::F32(l), CpuBuffer::F32(r)) => Ok(CpuBuffer::F32(gemm(dims, l, a, r, b)?)),
         (CpuBuffer::F64(l), CpuBuffer::F64(r)) => Ok(CpuBuffer::F64(gemm(dims, l, a, r, b)?)),
         (CpuBuffer::I64(l), CpuBuffer::I64(r)) => Ok(CpuBuffer::I64(int_gemm(dims, l, a, r, b))),
+        // Narrow integers multiply in int64 and wrap back: the products and
+        // sums agree with the narrow type's wrapping ones modulo its width.
+        (l, r) if l.dtype() == r.dtype() && l.dtype().is_integer() => {
+            let whole = |x: &CpuBuffer| x.clone_as(crate::DType::Int64);
+            match (whole(l), whole(r)) {
+                (CpuBuffer::I64(wl), CpuBuffer::I64(wr)) => {
+                    Ok(CpuBuffer::I64(int_gemm(dims, &wl, a, &wr, b)).into_dtype(l.dtype()))
+                }
+                _ => Err(internal("bmm kernel widening")),
+            }
+        }
         (l, r) => Err(internal(&format!(
             "bmm kernel got {} and {}",
             l.dtype(),

@@ -8,6 +8,7 @@
 //! output-sized scratch row).
 
 use super::{CpuBuffer, Element, Float, cascade};
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 
@@ -159,6 +160,11 @@ pub fn reduce(
         CpuBuffer::F32(d) => CpuBuffer::F32(fold_float(d, &plan, fold)),
         CpuBuffer::F64(d) => CpuBuffer::F64(fold_float(d, &plan, fold)),
         CpuBuffer::I64(d) => CpuBuffer::I64(fold_int(d, &plan, fold, |v| v)),
+        // Narrow integers sum into int64, as PyTorch's do; max and min keep the dtype.
+        CpuBuffer::U8(d) => narrow_fold(fold_int(d, &plan, fold, i64::from), fold, DType::UInt8),
+        CpuBuffer::I8(d) => narrow_fold(fold_int(d, &plan, fold, i64::from), fold, DType::Int8),
+        CpuBuffer::I16(d) => narrow_fold(fold_int(d, &plan, fold, i64::from), fold, DType::Int16),
+        CpuBuffer::I32(d) => narrow_fold(fold_int(d, &plan, fold, i64::from), fold, DType::Int32),
         CpuBuffer::Bool(d) => match fold {
             Fold::Sum | Fold::Prod | Fold::Mean => {
                 CpuBuffer::I64(fold_int(d, &plan, fold, i64::from))
@@ -170,6 +176,14 @@ pub fn reduce(
             }
         },
     })
+}
+
+/// A narrow integer fold's int64 result in the dtype PyTorch gives it.
+fn narrow_fold(out: Vec<i64>, fold: Fold, dtype: DType) -> CpuBuffer {
+    match fold {
+        Fold::Max | Fold::Min => CpuBuffer::I64(out).into_dtype(dtype),
+        Fold::Sum | Fold::Prod | Fold::Mean => CpuBuffer::I64(out),
+    }
 }
 
 fn fold_float<T: Float>(data: &[T], plan: &ReducePlan, fold: Fold) -> Vec<T> {

@@ -177,7 +177,11 @@ pub(crate) fn unary(op: &UnaryOp, data: &CpuBuffer, l: &Layout, dtype: DType) ->
     Ok(match data {
         CpuBuffer::F32(d) => CpuBuffer::F32(float(op, d, l)),
         CpuBuffer::F64(d) => CpuBuffer::F64(float(op, d, l)),
-        CpuBuffer::I64(d) => CpuBuffer::I64(int(op, d, l)?),
+        CpuBuffer::U8(_)
+        | CpuBuffer::I8(_)
+        | CpuBuffer::I16(_)
+        | CpuBuffer::I32(_)
+        | CpuBuffer::I64(_) => super::via_i64(data, l, |d, l| int(op, d, l, dtype))?,
         CpuBuffer::Bool(d) => match op {
             // sign(True) is True: the only op that keeps bool.
             UnaryOp::Sign => CpuBuffer::Bool(map(d, l, |v| v)),
@@ -254,7 +258,7 @@ fn float<T: Float>(op: &UnaryOp, d: &[T], l: &Layout) -> Vec<T> {
     }
 }
 
-fn int(op: &UnaryOp, d: &[i64], l: &Layout) -> Result<Vec<i64>> {
+fn int(op: &UnaryOp, d: &[i64], l: &Layout, dtype: DType) -> Result<Vec<i64>> {
     Ok(match *op {
         UnaryOp::Neg => map(d, l, i64::wrapping_neg),
         UnaryOp::Abs => map(d, l, i64::wrapping_abs),
@@ -268,7 +272,7 @@ fn int(op: &UnaryOp, d: &[i64], l: &Layout) -> Result<Vec<i64>> {
         }
         UnaryOp::ClampMin(lo) => map(d, l, |x| x.max(lo.to_i64())),
         UnaryOp::ClampMax(hi) => map(d, l, |x| x.min(hi.to_i64())),
-        _ => return Err(no_kernel(op, DType::Int64)),
+        _ => return Err(no_kernel(op, dtype)),
     })
 }
 

@@ -75,7 +75,7 @@ impl Scalar {
         match t.dtype() {
             DType::Int64 => t.to_vec::<i64>().first().map(|&v| Scalar::Int(v)),
             DType::Float64 => t.to_vec::<f64>().first().map(|&v| Scalar::Float(v)),
-            DType::Bool | DType::Float32 => None,
+            _ => None,
         }
     }
 }
@@ -282,14 +282,15 @@ impl ArithOp {
             {
                 return Ok(out);
             }
-            let (data, layout) = elements(x, dtype, x.shape())?;
+            // Narrow integers compute in int64 and wrap when cast back.
+            let (data, layout) = elements(x, dtype.widened(), x.shape())?;
             let out = match &*data {
                 CpuBuffer::F32(d) => CpuBuffer::F32(self.float_scalar(d, &layout)?),
                 CpuBuffer::F64(d) => CpuBuffer::F64(self.float_scalar(d, &layout)?),
                 CpuBuffer::I64(d) => CpuBuffer::I64(self.int_scalar(d, &layout)?),
-                CpuBuffer::Bool(_) => return Err(self.no_kernel(dtype)),
+                _ => return Err(self.no_kernel(dtype)),
             };
-            return Ok(new_tensor(out, x.shape()));
+            return Ok(new_tensor(out.into_dtype(dtype), x.shape()));
         }
         let [lhs, rhs] = inputs::<2>(self, ins)?;
         let shape = broadcast_shapes(lhs.shape(), rhs.shape())?;
@@ -301,8 +302,8 @@ impl ArithOp {
         } else if let Some(out) = self.scaled_on_device(lhs, rhs, &shape, dtype)? {
             return Ok(out);
         }
-        let (l, ll) = elements(lhs, dtype, &shape)?;
-        let (r, rl) = elements(rhs, dtype, &shape)?;
+        let (l, ll) = elements(lhs, dtype.widened(), &shape)?;
+        let (r, rl) = elements(rhs, dtype.widened(), &shape)?;
         let out = match (&*l, &*r) {
             (CpuBuffer::F32(a), CpuBuffer::F32(b)) => CpuBuffer::F32(self.float(a, &ll, b, &rl)?),
             (CpuBuffer::F64(a), CpuBuffer::F64(b)) => CpuBuffer::F64(self.float(a, &ll, b, &rl)?),
@@ -310,7 +311,7 @@ impl ArithOp {
             (CpuBuffer::Bool(a), CpuBuffer::Bool(b)) => CpuBuffer::Bool(self.bool(a, &ll, b, &rl)?),
             _ => return Err(self.no_kernel(dtype)),
         };
-        Ok(new_tensor(out, &shape))
+        Ok(new_tensor(out.into_dtype(dtype), &shape))
     }
 
     /// The device kernel that computes it, and whether it takes its

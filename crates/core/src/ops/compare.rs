@@ -238,6 +238,10 @@ impl Tensor {
             CpuBuffer::F32(d) => map(d, layout, |v| float(f64::from(v))),
             CpuBuffer::F64(d) => map(d, layout, &float),
             CpuBuffer::I64(d) => map(d, layout, &exact),
+            CpuBuffer::U8(d) => map(d, layout, |v| exact(i64::from(v))),
+            CpuBuffer::I8(d) => map(d, layout, |v| exact(i64::from(v))),
+            CpuBuffer::I16(d) => map(d, layout, |v| exact(i64::from(v))),
+            CpuBuffer::I32(d) => map(d, layout, |v| exact(i64::from(v))),
             CpuBuffer::Bool(d) => map(d, layout, |v| exact(i64::from(v))),
         };
         Ok(bool_tensor(out, self.shape(), op))

@@ -54,11 +54,11 @@ impl Tensor {
                 |i| step.mul_add(i as f64, start) as f32,
                 |base, k| (k as f64).mul_add(step, f64::from(base)) as f32,
             )),
-            DType::Int64 => {
+            d if d.is_integer() => {
                 let (start, step) = (start as i64, step as i64);
-                CpuBuffer::I64((0..len as i64).map(|i| start + step * i).collect())
+                CpuBuffer::I64((0..len as i64).map(|i| start + step * i).collect()).into_dtype(d)
             }
-            DType::Bool => CpuBuffer::Bool(
+            _ => CpuBuffer::Bool(
                 (0..len)
                     .map(|i| step.mul_add(i as f64, start) != 0.0)
                     .collect(),
@@ -97,7 +97,7 @@ impl Tensor {
             other => {
                 // Integer results start from integer bounds, as PyTorch converts them first.
                 let (start, end) = match other {
-                    DType::Int64 => (start.trunc(), end.trunc()),
+                    d if d.is_integer() => (start.trunc(), end.trunc()),
                     _ => (start, end),
                 };
                 let step = (end - start) / (steps - 1) as f64;
@@ -107,7 +107,9 @@ impl Tensor {
                     (_, false) => (-step).mul_add((n - i - 1) as f64, end),
                 });
                 match other {
-                    DType::Int64 => CpuBuffer::I64(values.map(|v| v as i64).collect()),
+                    d if d.is_integer() => {
+                        CpuBuffer::I64(values.map(|v| v as i64).collect()).into_dtype(d)
+                    }
                     DType::Bool => CpuBuffer::Bool(values.map(|v| v != 0.0).collect()),
                     _ => CpuBuffer::F64(values.collect()),
                 }

@@ -369,9 +369,18 @@ fn put_positions(
     if let Some(out) = super::on_device::put(x, positions, src, reads, add)? {
         return Ok(out);
     }
-    let mut out = x.storage().data().gather_as(x.layout(), x.dtype());
-    let data = src.storage().data();
-    match (&mut out, &*data, add) {
+    // Narrow integers accumulate in int64 and wrap when cast back.
+    let compute = x.dtype().widened();
+    let mut out = x.storage().data().gather_as(x.layout(), compute);
+    let src_data = src.storage().data();
+    let widened;
+    let data = if src_data.dtype() == compute {
+        &*src_data
+    } else {
+        widened = src_data.gather_as(&Layout::contiguous(&[src_data.len()]), compute);
+        &widened
+    };
+    match (&mut out, data, add) {
         (CpuBuffer::F32(o), CpuBuffer::F32(s), true) => go(o, positions, s, reads, |a, b| a + b),
         (CpuBuffer::F64(o), CpuBuffer::F64(s), true) => go(o, positions, s, reads, |a, b| a + b),
         (CpuBuffer::I64(o), CpuBuffer::I64(s), true) => {
@@ -388,5 +397,5 @@ fn put_positions(
             ));
         }
     }
-    Ok(new_tensor(out, x.shape()))
+    Ok(new_tensor(out.into_dtype(x.dtype()), x.shape()))
 }

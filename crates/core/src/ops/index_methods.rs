@@ -10,7 +10,7 @@ use crate::tensor::Tensor;
 
 /// An index tensor's dtype as `index_select`-style ops accept it.
 fn is_index(t: &Tensor) -> bool {
-    t.dtype() == DType::Int64
+    matches!(t.dtype(), DType::Int64 | DType::Int32)
 }
 
 impl Tensor {

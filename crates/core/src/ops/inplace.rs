@@ -6,6 +6,7 @@ use gradscope_trace::EventKind;
 
 use super::SavedSlot;
 use crate::autograd::{self, views};
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::grad_mode::{GradModeGuard, is_grad_enabled, is_inference_mode_enabled};
 use crate::tensor::Tensor;
@@ -119,6 +120,7 @@ impl Tensor {
     /// a zero gradient through `FillBackward2`; a view's base gets
     /// `CopySlices`, which gives the filled elements none.
     pub fn fill_(&self, value: f64) -> Result<Tensor> {
+        self.dtype().check_fits(value, false, DType::c_name)?;
         self.apply_inplace("fill_", |t| {
             Ok(Tensor::full_dtype(t.shape(), value, t.dtype()))
         })

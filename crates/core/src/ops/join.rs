@@ -163,13 +163,8 @@ fn write_all(ins: &[&Tensor], shape: &[usize], targets: Vec<Layout>) -> Result<T
     let mut out = CpuBuffer::full(dtype, shape.iter().product(), 0.0);
     for (t, target) in ins.iter().zip(targets) {
         let src = t.storage().data().gather_as(t.layout(), dtype);
-        match (&mut out, &src) {
-            (CpuBuffer::Bool(o), CpuBuffer::Bool(s)) => go(o, &target, s),
-            (CpuBuffer::I64(o), CpuBuffer::I64(s)) => go(o, &target, s),
-            (CpuBuffer::F32(o), CpuBuffer::F32(s)) => go(o, &target, s),
-            (CpuBuffer::F64(o), CpuBuffer::F64(s)) => go(o, &target, s),
-            _ => return Err(Error::Backend("internal error: cat dtypes differ".into())),
-        }
+        crate::cpu_dispatch_pair!((&mut out, &src), (o, s) => go(o, &target, s),
+            _ => return Err(Error::Backend("internal error: cat dtypes differ".into())));
     }
     Ok(new_tensor(out, shape))
 }

@@ -391,7 +391,7 @@ pub(crate) fn dense<T: Element>(t: &Tensor) -> Dense<'_, T> {
     let data = t.storage().data();
     Dense::Owned(crate::cpu_dispatch!(&*data, d => layout
         .indices()
-        .map(|i| T::from_f64(d[i].to_f64()))
+        .map(|i| d[i].cast::<T>())
         .collect()))
 }
 

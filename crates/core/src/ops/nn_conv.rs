@@ -277,7 +277,7 @@ fn add_channel_bias(out: &mut CpuBuffer, bias: &[f64], channels: usize, inner: u
     match out {
         CpuBuffer::F32(o) => go(o, bias, channels, inner),
         CpuBuffer::F64(o) => go(o, bias, channels, inner),
-        CpuBuffer::I64(_) | CpuBuffer::Bool(_) => {}
+        _ => {}
     }
 }
 

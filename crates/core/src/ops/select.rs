@@ -173,21 +173,9 @@ impl SelectOp {
                 map2(a, al, b, bl, smaller)
             }
         }
-        let out = match (&*a, &*b) {
-            (CpuBuffer::F32(x), CpuBuffer::F32(y)) => {
-                CpuBuffer::F32(go(x, &al, y, &bl, pick_larger))
-            }
-            (CpuBuffer::F64(x), CpuBuffer::F64(y)) => {
-                CpuBuffer::F64(go(x, &al, y, &bl, pick_larger))
-            }
-            (CpuBuffer::I64(x), CpuBuffer::I64(y)) => {
-                CpuBuffer::I64(go(x, &al, y, &bl, pick_larger))
-            }
-            (CpuBuffer::Bool(x), CpuBuffer::Bool(y)) => {
-                CpuBuffer::Bool(go(x, &al, y, &bl, pick_larger))
-            }
-            _ => return Err(self.internal("dtypes")),
-        };
+        let out = crate::cpu_dispatch_pair!((&*a, &*b),
+            (x, y) => Element::into_buffer(go(x, &al, y, &bl, pick_larger)),
+            _ => return Err(self.internal("dtypes")));
         Ok(new_tensor(out, &shape))
     }
 
@@ -237,9 +225,11 @@ fn clamp_forward(this: &Tensor, min: &Tensor, max: &Tensor) -> Result<Tensor> {
     {
         return Ok(out);
     }
-    let (x, xl) = elements(this, dtype, &shape)?;
-    let (lo, ll) = elements(min, dtype, &shape)?;
-    let (hi, hl) = elements(max, dtype, &shape)?;
+    // Narrow integers clamp in int64; the result is cast back below.
+    let compute = dtype.widened();
+    let (x, xl) = elements(this, compute, &shape)?;
+    let (lo, ll) = elements(min, compute, &shape)?;
+    let (hi, hl) = elements(max, compute, &shape)?;
     let out = match (&*x, &*lo, &*hi) {
         (CpuBuffer::F32(x), CpuBuffer::F32(l), CpuBuffer::F32(h)) => {
             CpuBuffer::F32(map3((x, &xl), (l, &ll), (h, &hl), clamp_both))
@@ -263,7 +253,7 @@ fn clamp_forward(this: &Tensor, min: &Tensor, max: &Tensor) -> Result<Tensor> {
             .internal("dtypes"));
         }
     };
-    Ok(new_tensor(out, &shape))
+    Ok(new_tensor(out.into_dtype(dtype), &shape))
 }
 
 impl Tensor {

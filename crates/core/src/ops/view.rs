@@ -281,16 +281,11 @@ pub(crate) fn scatter_into_zeros(src: &Tensor, shape: &[usize], target: &Layout)
     let mut out = CpuBuffer::full(src.dtype(), numel, 0.0);
     let data = src.storage().data();
     let layout = src.layout();
-    match (&mut out, &*data) {
-        (CpuBuffer::Bool(o), CpuBuffer::Bool(s)) => go(o, target, s, layout),
-        (CpuBuffer::I64(o), CpuBuffer::I64(s)) => go(o, target, s, layout),
-        (CpuBuffer::F32(o), CpuBuffer::F32(s)) => go(o, target, s, layout),
-        (CpuBuffer::F64(o), CpuBuffer::F64(s)) => go(o, target, s, layout),
-        _ => {
-            return Err(Error::Backend(
-                "internal error: scatter dtypes differ".into(),
-            ));
-        }
-    }
+    crate::cpu_dispatch_pair!((&mut out, &*data), (o, s) => go(o, target, s, layout),
+    _ => {
+        return Err(Error::Backend(
+            "internal error: scatter dtypes differ".into(),
+        ));
+    });
     Ok(new_tensor(out, shape))
 }

@@ -107,7 +107,10 @@ impl Tensor {
                     tensors.push((dim, bool_index(*b)?));
                     (changed, dim) = (true, dim + 1);
                 }
-                TensorIndex::Tensor(t) if t.layout().rank() == 0 && t.dtype() == DType::Int64 => {
+                TensorIndex::Tensor(t)
+                    if t.layout().rank() == 0
+                        && matches!(t.dtype(), DType::Int64 | DType::Int32) =>
+                {
                     let i = t.item()? as i64;
                     result = select_entry(&result, dim, i, real_dim)?;
                     changed = true;
@@ -202,9 +205,18 @@ pub(crate) fn index_plan(layout: &Layout, dims: &[usize], indices: &[Tensor]) ->
     let mut expanded: Vec<Expanded> = vec![];
     for (&dim, index) in dims.iter().zip(indices) {
         match index.dtype() {
-            DType::Int64 => expanded.push((dim, index.to_vec(), index.shape().to_vec())),
+            DType::Int64 | DType::Int32 => {
+                expanded.push((dim, index.to_vec(), index.shape().to_vec()))
+            }
             DType::Bool => expanded.extend(mask_coordinates(shape, dim, index)?),
-            DType::Float32 | DType::Float64 => return Err(Error::IndexDtype),
+            // PyTorch still reads a uint8 index as a mask (with a deprecation warning).
+            DType::UInt8 => {
+                let mask = index.to_dtype(DType::Bool)?;
+                expanded.extend(mask_coordinates(shape, dim, &mask)?)
+            }
+            DType::Int8 | DType::Int16 | DType::Float32 | DType::Float64 => {
+                return Err(Error::IndexDtype);
+            }
         }
     }
     let broadcast = expanded.iter().try_fold(vec![], |acc: Vec<usize>, e| {

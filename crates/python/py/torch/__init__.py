@@ -24,7 +24,12 @@ dtype = _C.dtype
 float32 = float = _C.float32
 float64 = double = _C.float64
 int64 = long = _C.int64
+int32 = _C.int32
+int16 = short = _C.int16
+int8 = _C.int8
+uint8 = _C.uint8
 bool = _C.bool
+globals()["int"] = int32  # PyTorch's alias; this module calls _builtins.int
 
 
 class _MissingDtype:
@@ -44,16 +49,13 @@ class _MissingDtype:
         return f"torch.{self._name}"
 
     def refuse(self):
-        raise TypeError(f"gradscope has no {self!r} tensors (only float32, float64, int64 and bool)")
+        raise TypeError(
+            f"gradscope has no {self!r} tensors (only float32, float64, int64, int32, int16, int8, uint8 and bool)"
+        )
 
 
 float16 = half = _MissingDtype("float16", 2)
 bfloat16 = _MissingDtype("bfloat16", 2)
-int32 = _MissingDtype("int32", 4, False)
-int16 = short = _MissingDtype("int16", 2, False)
-int8 = _MissingDtype("int8", 1, False)
-uint8 = _MissingDtype("uint8", 1, False)
-globals()["int"] = int32  # PyTorch's alias; this module calls _builtins.int
 
 from . import _meta
 
@@ -246,10 +248,13 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
     return out.requires_grad_(requires_grad) if requires_grad else out
 
 
-_PROMOTION = {bool: 0, int64: 1, float32: 2, float64: 3}
+_PROMOTION = {bool: 0, uint8: 1, int8: 2, int16: 3, int32: 4, int64: 5, float32: 6, float64: 7}
+_CATEGORY = {bool: 0, uint8: 1, int8: 1, int16: 1, int32: 1, int64: 1, float32: 2, float64: 2}
 
 
 def promote_types(type1, type2):
+    if {type1, type2} == {uint8, int8}:
+        return int16  # neither holds the other
     return type1 if _PROMOTION[type1] >= _PROMOTION[type2] else type2
 
 
@@ -257,28 +262,28 @@ def result_type(tensor1, tensor2):
     """The dtype an operation of the two would give: a number only lifts
     a tensor of a lower kind (int into float takes the default float)."""
 
+    # Priority: tensors with dimensions, then 0-dim tensors, then numbers.
     def kind(x):
         if isinstance(x, Tensor):
-            return x.dtype, x.dim() > 0
+            return x.dtype, 2 if x.dim() > 0 else 1
         if isinstance(x, _builtins.bool):
-            return bool, False
+            return bool, 0
         if isinstance(x, _builtins.int):
-            return int64, False
-        return float32, False
+            return int64, 0
+        return float32, 0
 
-    (a, a_dim), (b, b_dim) = kind(tensor1), kind(tensor2)
-    if a_dim == b_dim:
-        return promote_types(a, b)
-    high, low = (a, b) if a_dim else (b, a)
-    category = {bool: 0, int64: 1, float32: 2, float64: 2}
-    if category[low] > category[high]:
-        return float32 if low in (float32, float64) else low
+    (a, a_rank), (b, b_rank) = kind(tensor1), kind(tensor2)
+    if a_rank == b_rank:
+        out = promote_types(a, b)
+        return float32 if a_rank == 0 and out == float64 else out
+    high, low = (a, b) if a_rank > b_rank else (b, a)
+    if _CATEGORY[low] > _CATEGORY[high]:
+        return float32 if low in (float32, float64) and min(a_rank, b_rank) == 0 else low
     return high
 
 
 def can_cast(from_, to):
-    category = {bool: 0, int64: 1, float32: 2, float64: 2}
-    return category[from_] <= category[to]
+    return _CATEGORY[from_] <= _CATEGORY[to]
 
 
 class finfo:

@@ -104,7 +104,7 @@ def _from_sequence(data, kwargs):
         while stack:
             for item in stack.pop():
                 if isinstance(item, nd):
-                    d = item._t.dtype
+                    d = _torch_dtype(item) or item._t.dtype
                     dtype = d if dtype is None else sys.modules["torch"].promote_types(dtype, d)
                 elif isinstance(item, (list, tuple)):
                     stack.append(item)
@@ -113,11 +113,26 @@ def _from_sequence(data, kwargs):
     return _plain(data)
 
 
+# NumPy's narrow integer arrays, which the runtime's NumPy holds in int64
+# tensors, and the engine dtype PyTorch gives them.
+_NARROW = {"int32": _C.int32, "int16": _C.int16, "int8": _C.int8, "uint8": _C.uint8}
+
+
+def _torch_dtype(ndarray):
+    """The dtype PyTorch gives a tensor of this array, where the engine
+    tensor under it holds another (a narrow integer array in int64)."""
+    return _NARROW.get(getattr(ndarray._dtype, "name", None))
+
+
 def from_numpy(ndarray):
-    """`torch.from_numpy`: a tensor sharing the array's memory."""
+    """`torch.from_numpy`: a tensor sharing the array's memory; for an
+    int32/int16/int8/uint8 array, a tensor of that dtype, which is a copy
+    (the runtime's NumPy holds those arrays in int64)."""
     if not _is_ndarray(ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    return ndarray._t.detach()
+    t = ndarray._t.detach()
+    dtype = _torch_dtype(ndarray)
+    return t if dtype is None or t.dtype == dtype else t.to(dtype)
 
 
 def accept_arrays():
@@ -150,6 +165,8 @@ def install(namespace):
 
     def tensor(data, *args, **kwargs):
         if _is_ndarray(data):
+            if "dtype" not in kwargs and _torch_dtype(data) is not None:
+                kwargs["dtype"] = _torch_dtype(data)
             data = data._t
         elif isinstance(data, (list, tuple)) and data and _has_arrays(data):
             data = _from_sequence(data, kwargs)
@@ -193,6 +210,12 @@ def install(namespace):
 
         del np
         t = self.detach()
+        narrow = {v: k for k, v in _NARROW.items()}.get(t.dtype)
+        if narrow is not None:
+            # NumPy holds narrow integers in int64 tensors: a copy, labelled.
+            from numpy._dtype import _as_dtype
+
+            return _wrap(t.to(_C.int64), _as_dtype(narrow))
         return _wrap(t, from_torch(t.dtype))
 
     def __array__(self, dtype=None, copy=None):

@@ -11,11 +11,18 @@ from . import _meta
 _meta_device = _device_type("meta")
 
 
+def _torch():
+    import sys
+
+    return sys.modules["torch"]
+
+
 def _dtype_of(name):
     return getattr(_C, name)
 
 
-_CPP_TYPES = {_C.bool: "bool", _C.int64: "long int", _C.float32: "float", _C.float64: "double"}
+_CPP_TYPES = {_C.bool: "bool", _C.uint8: "unsigned char", _C.int8: "signed char", _C.int16: "short int",
+              _C.int32: "int", _C.int64: "long int", _C.float32: "float", _C.float64: "double"}
 
 
 class Tensor(_C.TensorBase):
@@ -192,7 +199,8 @@ class Tensor(_C.TensorBase):
                                      lambda g, x, y: [g, -g * (x / y).floor()], ("self", "other"))
             return _composite.node("RemainderBackward0", self, forward, lambda g: g)
         q = (self.double() / (other.double() if isinstance(other, Tensor) else other)).floor()
-        return (self.double() - q * (other.double() if isinstance(other, Tensor) else other)).long()
+        out = self.double() - q * (other.double() if isinstance(other, Tensor) else other)
+        return out.to(_torch().result_type(self, other))
 
     __mod__ = remainder
 
@@ -202,7 +210,7 @@ class Tensor(_C.TensorBase):
     def floor_divide(self, other):
         out = (self / other).floor()
         if not self.is_floating_point() and not (isinstance(other, float) or (isinstance(other, Tensor) and other.is_floating_point())):
-            return out.long()
+            return out.to(_torch().result_type(self, other))
         return out
 
     __floordiv__ = floor_divide
@@ -216,7 +224,7 @@ class Tensor(_C.TensorBase):
             out = _C.TensorBase.div(self, other).trunc()
             integral = not self.is_floating_point() and not (
                 isinstance(other, float) or (isinstance(other, Tensor) and other.is_floating_point()))
-            return out.long() if integral else out
+            return out.to(_torch().result_type(self, other)) if integral else out
         raise RuntimeError(
             f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
 
@@ -626,6 +634,18 @@ class Tensor(_C.TensorBase):
 
     def long(self):
         return self._to_dtype(_C.int64)
+
+    def int(self):
+        return self._to_dtype(_C.int32)
+
+    def short(self):
+        return self._to_dtype(_C.int16)
+
+    def char(self):
+        return self._to_dtype(_C.int8)
+
+    def byte(self):
+        return self._to_dtype(_C.uint8)
 
     def bool(self):
         return self._to_dtype(_C.bool)
