@@ -310,3 +310,38 @@ fn heavy_submodules_load_on_first_use() {
     assert_eq!(kind, "AttributeError");
     assert_eq!(message, "module 'torch' has no attribute 'nope'");
 }
+
+/// The index and integer tensors that `sort`, `argsort`, `topk`,
+/// `nonzero`, one-argument `where`, `tril`/`triu` and `diag` make stay on
+/// their input's device, whichever device is the default (they were made on
+/// the default device, so a CPU tensor under `set_default_device('webgpu')`
+/// got GPU indices, and `tril` mixed the two).
+#[test]
+fn index_results_stay_on_the_inputs_device() {
+    gradscope_core::device::set_gpu_opener(Box::new(|| {
+        let gpu = pollster::block_on(gradscope_wgpu::GpuDevice::new())?;
+        Ok(Rc::new(gpu) as Rc<dyn gradscope_core::DeviceBackend>)
+    }));
+    if let Err(err) = gradscope_core::device::gpu() {
+        let required = ["GRADSCOPE_REQUIRE_GPU", "CI"]
+            .iter()
+            .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()));
+        assert!(!required, "a GPU is required (GRADSCOPE_REQUIRE_GPU or CI) but: {err}");
+        eprintln!("skipped: no adapter ({err})");
+        return;
+    }
+    let program = "import torch\n\
+        def devices(on):\n\
+        \x20   x = torch.tensor([3.0, 1.0, 2.0], device=on)\n\
+        \x20   m = torch.ones(3, 3, device=on)\n\
+        \x20   made = [x.sort().indices, x.argsort(), x.topk(2).indices, x.nonzero(),\n\
+        \x20           torch.where(x > 1)[0], m.tril(), m.triu(), x.diag(), m.diag(), x.argmax()]\n\
+        \x20   print(sorted(set(str(t.device) for t in made)))\n\
+        torch.set_default_device('webgpu')\n\
+        devices('cpu')\n\
+        torch.set_default_device('cpu')\n\
+        devices('webgpu')\n";
+    let out = Runtime::new().run(program);
+    assert_eq!(out.error.map(|e| e.message), None, "{}", out.stderr);
+    assert_eq!(out.stdout, "['cpu']\n['webgpu:0']\n");
+}

@@ -283,13 +283,13 @@ class Tensor(_C.TensorBase):
     def _sort_index(self, dim, descending):
         """The indices that sort `self` along `dim` (ties in order)."""
         if self.dim() == 0:
-            return _C.zeros((), dtype=_C.int64)
+            return _C.zeros((), dtype=_C.int64, device=self.device)
         # Values only: no view of self enters the graph.
         values = self.detach()
         moved = values.transpose(dim, -1) if dim not in (-1, self.dim() - 1) else values
         rows = moved.reshape(-1, moved.shape[-1]).tolist()
         order = [sorted(range(len(r)), key=r.__getitem__, reverse=descending) for r in rows]
-        index = _C.tensor(order, dtype=_C.int64).reshape(moved.shape)
+        index = _C.tensor(order, dtype=_C.int64, device=self.device).reshape(moved.shape)
         return index.transpose(dim, -1) if moved is not values else index
 
     def sort(self, dim=-1, descending=False, stable=None):
@@ -361,9 +361,9 @@ class Tensor(_C.TensorBase):
 
     def _triangle(self, keep):
         rows, cols = self.shape[-2], self.shape[-1]
-        r = _C.arange(rows).unsqueeze(1)
-        c = _C.arange(cols).unsqueeze(0)
-        return _C.where(keep(r, c), self, _C.zeros((), dtype=self.dtype))
+        r = _C.arange(rows, device=self.device).unsqueeze(1)
+        c = _C.arange(cols, device=self.device).unsqueeze(0)
+        return _C.where(keep(r, c), self, _C.zeros((), dtype=self.dtype, device=self.device))
 
     def tril(self, diagonal=0):
         return _composite.node("TrilBackward0", self, lambda: self._triangle(lambda r, c: c - r <= diagonal),
@@ -376,7 +376,7 @@ class Tensor(_C.TensorBase):
     def diag(self, diagonal=0):
         if self.dim() == 1:
             n = self.shape[0] + abs(diagonal)
-            out = self.unsqueeze(0) * _C.eye(self.shape[0], dtype=self.dtype)
+            out = self.unsqueeze(0) * _C.eye(self.shape[0], dtype=self.dtype, device=self.device)
             if diagonal == 0:
                 return out
             from .nn import functional as F
@@ -500,7 +500,7 @@ class Tensor(_C.TensorBase):
                     index.append(flat % n)
                     flat //= n
                 found.append(index[::-1])
-        out = _C.tensor(found, dtype=_C.int64).reshape(len(found), len(shape))
+        out = _C.tensor(found, dtype=_C.int64, device=self.device).reshape(len(found), len(shape))
         if as_tuple:
             return tuple(out[:, i] for i in range(len(shape)))
         return out
