@@ -326,7 +326,10 @@ fn index_results_stay_on_the_inputs_device() {
         let required = ["GRADSCOPE_REQUIRE_GPU", "CI"]
             .iter()
             .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()));
-        assert!(!required, "a GPU is required (GRADSCOPE_REQUIRE_GPU or CI) but: {err}");
+        assert!(
+            !required,
+            "a GPU is required (GRADSCOPE_REQUIRE_GPU or CI) but: {err}"
+        );
         eprintln!("skipped: no adapter ({err})");
         return;
     }

@@ -278,7 +278,7 @@ def result_type(tensor1, tensor2):
         return float32 if a_rank == 0 and out == float64 else out
     high, low = (a, b) if a_rank > b_rank else (b, a)
     if _CATEGORY[low] > _CATEGORY[high]:
-        return float32 if low in (float32, float64) and min(a_rank, b_rank) == 0 else low
+        return float32 if low in (float32, float64) and _builtins.min(a_rank, b_rank) == 0 else low
     return high
 
 
