@@ -193,9 +193,10 @@ def _grads(outputs, inputs, cotangents, nested):
     return [torch.zeros_like(i) if g is None else g for i, g in zip(inputs, grads)]
 
 
-def vjp(func, *primals, has_aux=False):
-    """`(func(*primals), vjp_fn)`; `vjp_fn(cotangents)` gives the
-    cotangents' products with the Jacobian, one per primal."""
+def _traced(func, primals, has_aux):
+    """`func` run on the primals made inputs to differentiate: the primals'
+    trees, those inputs, whether an outer transform differentiates through
+    this one, the output (with its graph) and the auxiliary value."""
     trees = [_flatten(p) for p in primals]
     flat = [leaf for t in trees for leaf in t[0]]
     nested = _nested(flat)
@@ -209,6 +210,13 @@ def vjp(func, *primals, has_aux=False):
     aux = None
     if has_aux:
         output, aux = output
+    return trees, inputs, nested, output, aux
+
+
+def vjp(func, *primals, has_aux=False):
+    """`(func(*primals), vjp_fn)`; `vjp_fn(cotangents)` gives the
+    cotangents' products with the Jacobian, one per primal."""
+    trees, inputs, nested, output, aux = _traced(func, primals, has_aux)
     out_leaves, _ = _flatten(output)
 
     def vjp_fn(cotangents):
@@ -270,7 +278,11 @@ def grad(func, argnums=0, has_aux=False):
 
 def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
     """The Jacobian of `func` with respect to `args[argnums]`: output shape
-    then input shape, one backward per output element."""
+    then input shape. PyTorch batches one backward per output element with
+    vmap; gradscope loops, so where the output has more elements than the
+    inputs it builds the same matrix a column per input element instead (as
+    `jacfwd` does, a backward pass each), and else a row per output
+    element. The values agree up to float rounding either way."""
 
     def wrapped(*args):
         nums = argnums if isinstance(argnums, tuple) else (argnums,)
@@ -281,28 +293,100 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
                 full[n] = c
             return func(*full)
 
-        result = vjp(partial, *[args[n] for n in nums], has_aux=has_aux)
-        output, vjp_fn = result[0], result[1]
+        trees, inputs, nested, output, aux = _traced(partial, [args[n] for n in nums], has_aux)
         out_leaves, rebuild_out = _flatten(output)
+        jac = None
+        if sum(o.numel() for o in out_leaves) > sum(i.numel() for i in inputs if _is_tensor(i)):
+            jac = _jacobian_by_columns(out_leaves, inputs, nested)
+        if jac is None:
+            jac = _jacobian_by_rows(out_leaves, inputs, nested)
+        # jac[m][i]: output leaf m by input leaf i, regrouped as the
+        # outputs' tree of (per argnum) the inputs' trees.
         jacobians = []
-        for o in out_leaves:
-            rows = []
-            for k in range(o.numel()):
-                unit = _unit(o.numel(), k, o.dtype)
-                cotangents = rebuild_out([unit.reshape(o.shape) if x is o else torch.zeros_like(x)
-                                          for x in out_leaves])
-                rows.append(vjp_fn(cotangents))
-            per_arg = []
-            for j, n in enumerate(nums):
-                leaves, rebuild = _flatten(args[n])
-                stacked = [torch.stack([_flatten(r[j])[0][m] for r in rows]).reshape(
-                    tuple(o.shape) + tuple(leaf.shape)) for m, leaf in enumerate(leaves)]
-                per_arg.append(rebuild(stacked))
+        for m in range(len(out_leaves)):
+            per_arg, at = [], 0
+            for leaves, rebuild in trees:
+                per_arg.append(rebuild(jac[m][at:at + len(leaves)]))
+                at += len(leaves)
             jacobians.append(tuple(per_arg) if isinstance(argnums, tuple) else per_arg[0])
-        jac = rebuild_out(jacobians)
-        return (jac, result[2]) if has_aux else jac
+        result = _plain(rebuild_out(jacobians), nested)
+        return (result, _plain(aux, nested)) if has_aux else result
 
     return wrapped
+
+
+def _jacobian_by_rows(out_leaves, inputs, nested):
+    """jac[m][i] for output leaf m and input i: one backward per output
+    element, its cotangent a unit vector."""
+    tensors = [i for i in inputs if _is_tensor(i)]
+    differentiable = [o for o in out_leaves if o.requires_grad]
+    jac = []
+    for o in out_leaves:
+        rows = []
+        for k in range(o.numel()):
+            if o.requires_grad:
+                # Every output gets a cotangent, zeros but for this one, as
+                # PyTorch's vjp of the whole output: the zeros' products
+                # added in turn a -0.0 into +0.0.
+                unit = _unit(o.numel(), k, o.dtype).reshape(o.shape)
+                cotangents = [unit if d is o else torch.zeros_like(d) for d in differentiable]
+                rows.append(_grads(differentiable, tensors, cotangents, nested))
+            else:
+                rows.append([torch.zeros_like(i) for i in tensors])
+        jac.append([torch.stack([r[n] for r in rows]).reshape(tuple(o.shape) + tuple(i.shape))
+                    for n, i in enumerate(tensors)])
+    return jac
+
+
+def _jacobian_by_columns(out_leaves, inputs, nested):
+    """jac[m][i] a column per input element: the gradient of J^T u (built
+    once, for cotangents u that require grad) with respect to u along a
+    unit tangent is J's column. None where that cannot be read off: a
+    backward that is not differentiable (a custom Function's), or one that
+    gives J^T u without a graph back to u."""
+    if not all(_is_tensor(i) for i in inputs):
+        return None
+    positions = [m for m, o in enumerate(out_leaves) if o.requires_grad]
+    differentiable = [out_leaves[m] for m in positions]
+    if not differentiable:
+        return None
+    dummies = [torch.zeros_like(o).requires_grad_() for o in differentiable]
+    try:
+        with torch.enable_grad():
+            vjps = torch.autograd.grad(differentiable, inputs, dummies, retain_graph=True, create_graph=True,
+                                       allow_unused=True)
+    except (RuntimeError, NotImplementedError):
+        return None
+    if any(g is not None and not g.requires_grad for g in vjps):
+        return None
+    # columns[n][k]: input n's element k, {output leaf: its part of the
+    # column}; a leaf missing or None there has a zero part.
+    columns = []
+    for i, g in zip(inputs, vjps):
+        per_input = []
+        for k in range(i.numel()):
+            products = [None] * len(dummies)
+            if g is not None:
+                unit = _unit(i.numel(), k, i.dtype).reshape(i.shape)
+                products = torch.autograd.grad([g], dummies, [unit], retain_graph=True, create_graph=nested,
+                                               allow_unused=True)
+            per_input.append(dict(zip(positions, products)))
+        columns.append(per_input)
+    jac = []
+    for m, o in enumerate(out_leaves):
+        per_input = []
+        for i, cols in zip(inputs, columns):
+            parts = [c.get(m) for c in cols]
+            parts = [torch.zeros_like(o) if p is None else p for p in parts]
+            block = torch.stack(parts, dim=-1).reshape(tuple(o.shape) + tuple(i.shape))
+            if not nested:
+                # A column's zeros can come out as -0.0 where a row's are
+                # +0.0 (PyTorch's rows print 0.0000, not -0.0000); adding
+                # +0.0 changes nothing else.
+                block = block.add_(0.0)
+            per_input.append(block)
+        jac.append(per_input)
+    return jac
 
 
 def _unit(n, k, dtype):
@@ -360,7 +444,11 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """The Jacobian of `func` with respect to `args[argnums]`, a column per
-    input element as forward mode builds it (each column one `jvp`)."""
+    input element as forward mode builds it. Each column is `jvp`'s
+    double-vjp product with a unit tangent; the function runs once and its
+    vector-Jacobian product is built once, so a column costs one backward
+    pass (a `jvp` per column ran the function, and so an inner transform's
+    loops, twice more each time)."""
 
     def wrapped(*args):
         _forward_mode_used()
@@ -374,20 +462,30 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             out = func(*full)
             return out[0] if has_aux else out
 
-        per_arg = []
-        output = None
-        for j, p in enumerate(primals):
-            columns = []
-            for k in range(p.numel()):
-                tangents = [torch.zeros_like(q) for q in primals]
-                tangents[j] = _unit(p.numel(), k, p.dtype).reshape(p.shape)
-                output, column = jvp(partial, tuple(primals), tuple(tangents))
-                columns.append(column)
+        nested = _nested(primals)
+        with torch.enable_grad():
+            inputs = _inputs_of(primals, True)
+            output = partial(*inputs)
             out_leaves, rebuild_out = _flatten(output)
-            col_leaves = [_flatten(c)[0] for c in columns]
-            jac = [torch.stack([c[m] for c in col_leaves], dim=-1).reshape(tuple(o.shape) + tuple(p.shape))
-                   for m, o in enumerate(out_leaves)]
-            per_arg.append(rebuild_out(jac))
+            dummies = [torch.zeros_like(o).requires_grad_() for o in out_leaves]
+            # J^T u for cotangents u that require grad: its gradient with
+            # respect to u along a tangent t is J t.
+            vjps = torch.autograd.grad(out_leaves, inputs, dummies, create_graph=True, allow_unused=True)
+            per_arg = []
+            for p, g in zip(primals, vjps):
+                linear = g is not None and g.requires_grad
+                columns = []
+                for k in range(p.numel()):
+                    products = [None] * len(out_leaves)
+                    if linear:
+                        unit = _unit(p.numel(), k, p.dtype).reshape(p.shape)
+                        products = torch.autograd.grad([g], dummies, [unit], retain_graph=True, create_graph=nested,
+                                                       allow_unused=True)
+                    columns.append([torch.zeros_like(o) if q is None else q for o, q in zip(out_leaves, products)])
+                jac = [torch.stack([c[m] for c in columns], dim=-1).reshape(tuple(o.shape) + tuple(p.shape))
+                       for m, o in enumerate(out_leaves)]
+                per_arg.append(_plain(rebuild_out(jac), nested))
+        output = _plain(output, nested)
         if isinstance(argnums, tuple):
             leaves0, rebuild = _flatten(output)
             if len(leaves0) == 1:
