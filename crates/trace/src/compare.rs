@@ -74,6 +74,8 @@ impl RunFacts {
 pub struct CompareRow {
     /// What is counted (`peak`, `graph nodes`).
     pub label: &'static str,
+    /// The same in a word, for a narrow column (`peak`, `nodes`).
+    pub short: &'static str,
     /// The pinned run's value, as printed.
     pub pinned: String,
     /// This run's value, as printed.
@@ -115,30 +117,37 @@ impl Comparison {
     /// events, steps, and the last loss where both runs have one.
     pub fn rows(&self) -> Vec<CompareRow> {
         let (a, b) = (&self.pinned, &self.current);
-        let bytes = |label, x: u64, y: u64| CompareRow {
+        let bytes = |(label, short), x: u64, y: u64| CompareRow {
             label,
+            short,
             pinned: bytes_label(x),
             current: bytes_label(y),
             change: change_label(x as f64, y as f64),
         };
-        let count = |label, x: usize, y: usize| CompareRow {
+        let count = |(label, short), x: usize, y: usize| CompareRow {
             label,
+            short,
             pinned: x.to_string(),
             current: y.to_string(),
             change: change_label(x as f64, y as f64),
         };
         let mut rows = vec![
-            bytes("peak", a.peak_bytes, b.peak_bytes),
-            bytes("saved for backward", a.saved_bytes, b.saved_bytes),
-            count("graph nodes", a.nodes, b.nodes),
-            count("events", a.events, b.events),
+            bytes(("peak", "peak"), a.peak_bytes, b.peak_bytes),
+            bytes(
+                ("saved for backward", "saved"),
+                a.saved_bytes,
+                b.saved_bytes,
+            ),
+            count(("graph nodes", "nodes"), a.nodes, b.nodes),
+            count(("events", "events"), a.events, b.events),
         ];
         if a.steps > 0 || b.steps > 0 {
-            rows.push(count("steps", a.steps, b.steps));
+            rows.push(count(("steps", "steps"), a.steps, b.steps));
         }
         if let (Some(x), Some(y)) = (a.final_loss, b.final_loss) {
             rows.push(CompareRow {
                 label: "last loss",
+                short: "loss",
                 pinned: value_label(x),
                 current: value_label(y),
                 change: change_label(x, y),

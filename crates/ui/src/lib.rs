@@ -16,6 +16,7 @@ mod graveyard;
 mod idle;
 mod inbox;
 mod pace;
+mod pin;
 mod share;
 mod size;
 mod state;

@@ -1,7 +1,10 @@
 //! Loss and gradient norms per step, on a linear or log scale, from
-//! `gradscope_trace::training_charts`: this only writes the SVG.
+//! `gradscope_trace::training_charts`: this only writes the SVG. With a
+//! run pinned (`crate::pin`) and another shown, the pinned run's loss is
+//! drawn faint under this run's, both over the longer run's steps.
 
 use gradscope_trace::EventLog;
+use gradscope_trace::compare::shared_steps;
 use gradscope_trace::svg::{push_command, tenths};
 use gradscope_trace::training_charts::{
     Marker, Plot, PlotLine, Scale, TrainingBuilder, line_style,
@@ -9,6 +12,7 @@ use gradscope_trace::training_charts::{
 use yew::prelude::*;
 
 use crate::follow::use_follow;
+use crate::pin::use_pin;
 use crate::size::use_width;
 
 const LEFT: f64 = 44.0;
@@ -36,19 +40,23 @@ pub fn ChartsPanel(props: &Props) -> Html {
     let plot_width = width - LEFT - RIGHT;
     let builder = use_follow::<TrainingBuilder>(&props.log, props.log.len());
     let series = use_memo(props.log.clone(), move |_| builder.borrow().get().series());
+    let pinned = use_pin().filter(|p| p.compares_with(&props.log));
     let plots = use_memo(
-        (props.log.clone(), *scale, plot_width as i64),
-        |(_, scale, w)| {
-            let steps = series.steps();
+        (props.log.clone(), *scale, plot_width as i64, pinned.clone()),
+        |(_, scale, w, pinned)| {
+            let pinned_series = pinned.as_ref().map(|p| p.series());
+            let steps = pinned_series.map_or(series.steps(), |p| shared_steps(&series, p));
             let (w, h) = (*w as f64, PLOT_HEIGHT);
-            let loss = Plot::of(&[&series.loss], steps, *scale, w, h);
+            let mut losses = vec![&series.loss[..]];
+            losses.extend(pinned_series.map(|p| &p.loss[..]));
+            let loss = Plot::of(&losses, steps, *scale, w, h);
             let mut lines = vec![&series.grad_norm[..]];
             lines.extend(series.params.iter().take(MAX_PARAMS).map(|p| &p.points[..]));
-            (loss, Plot::of(&lines, steps, *scale, w, h))
+            (loss, Plot::of(&lines, steps, *scale, w, h), steps)
         },
     );
-    let (loss_plot, grad_plot) = &*plots;
-    let steps = series.steps();
+    let (loss_plot, grad_plot, steps) = (&plots.0, &plots.1, plots.2);
+    let own_steps = series.steps();
     let cursor = series
         .steps_at(props.position)
         .checked_sub(1)
@@ -60,7 +68,7 @@ pub fn ChartsPanel(props: &Props) -> Html {
                     onclick={move |_| scale.set(value)}>{ label }</button>
         }
     };
-    let title = match steps {
+    let title = match own_steps {
         0 => "Charts".to_string(),
         1 => "Charts · 1 step".to_string(),
         n => format!("Charts · {n} steps"),
@@ -83,6 +91,7 @@ pub fn ChartsPanel(props: &Props) -> Html {
                             <text x="-5" y={(t.y + 3.5).to_string()}>{ t.label.clone() }</text>
                         </g>
                     }) }
+                    { for plot.lines.get(styles.len()..).unwrap_or_default().iter().map(pinned_line) }
                     { for plot.lines.iter().zip(styles).map(|(line, &k)| series_line(line, k)) }
                     if let Some(x) = cursor {
                         <line class="cursor" x1={tenths(x)} x2={tenths(x)} y1="-4"
@@ -96,6 +105,7 @@ pub fn ChartsPanel(props: &Props) -> Html {
         }
     };
     let grad_styles: Vec<usize> = (0..grad_plot.lines.len()).collect();
+    let pinned_loss = loss_plot.lines.len() > 1;
     let hidden = series.params.len().saturating_sub(MAX_PARAMS);
     let legend_entries = std::iter::once("joint norm".to_string())
         .chain(
@@ -128,16 +138,24 @@ pub fn ChartsPanel(props: &Props) -> Html {
                 </div>
             </div>
             <div class="chart" ref={container}>
-                if steps == 0 {
+                if own_steps == 0 && !pinned_loss {
                     <p class="empty">{ "Loss and gradient norms appear here: one point per backward()." }</p>
                 } else {
                     { chart("loss-chart", "loss", loss_plot, &[0]) }
                     { chart("grad-chart", "gradient norm", grad_plot, &grad_styles) }
                 }
             </div>
-            if steps > 0 {
+            if own_steps > 0 || pinned_loss {
                 <ul class="legend" data-testid="charts-legend">
                     { for legend_entries }
+                    if pinned_loss {
+                        <li data-testid="pinned-loss-legend">
+                            <svg class="line-swatch" width="26" height="10" aria-hidden="true">
+                                <line class="pinned-swatch" x1="1" x2="25" y1="5" y2="5" />
+                            </svg>
+                            { "pinned run's loss" }
+                        </li>
+                    }
                     if hidden > 0 {
                         <li>{ format!("+{hidden} more parameters, not drawn") }</li>
                     }
@@ -163,6 +181,16 @@ fn series_line(line: &PlotLine, k: usize) -> Html {
                     </text>
                 </g>
             }) }
+        </g>
+    }
+}
+
+/// The pinned run's series: a faint dashed path under this run's, its
+/// values off the chart left unmarked (they are the pinned run's story).
+fn pinned_line(line: &PlotLine) -> Html {
+    html! {
+        <g class="pinned-run" data-testid="pinned-loss">
+            <path d={line.path.clone()} />
         </g>
     }
 }

@@ -4,17 +4,25 @@
 //! under it, and the cursor at the position shown. One device's ledger at
 //! a time (the CPU's or a GPU's, the run's main one unless chosen); on a
 //! GPU its caching allocator's reserve is a line over the allocated bytes.
+//!
+//! With a run pinned (`crate::pin`) and another shown, both share the
+//! axes (`gradscope_trace::compare`): the pinned run's total is a faint
+//! outline, each peak has a ruler across the plot, the change is written
+//! above it, and the counts of both sit side by side under it.
 
+use gradscope_trace::compare::{CompareRow, Comparison, MemoryOverlay, RunFacts, matching_ledger};
 use gradscope_trace::memory::MemoryTracker;
 use gradscope_trace::memory_chart::{Axis, MarkerKind, MemoryChart, MemoryRecord, bytes_label};
+
 use gradscope_trace::svg::{push_command, push_tenths, tenths};
-use gradscope_trace::training_charts::{budget_y, span_layers};
+use gradscope_trace::training_charts::{TrainingBuilder, budget_y, span_layers};
 use gradscope_trace::{Category, EventLog};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::memory_live::LiveTensors;
 use crate::follow::use_follow;
+use crate::pin::{Pinned, use_pin};
 use crate::size::use_width;
 use crate::storage::{MAX_BUDGET_MIB, parse_budget};
 
@@ -95,6 +103,7 @@ const LABEL_CHAR_WIDTH: f64 = 6.0;
 #[function_component]
 pub fn MemoryPanel(props: &Props) -> Html {
     let container = use_node_ref();
+    let svg_ref = use_node_ref();
     let width = use_width(container.clone()).max(LEFT + RIGHT + 40.0);
     let plot_width = width - LEFT - RIGHT;
     // Both follow the run: each frame costs the new events only.
@@ -114,8 +123,13 @@ pub fn MemoryPanel(props: &Props) -> Html {
             .unwrap_or_else(|| "cpu".to_string());
         (devices, device)
     };
+    // A run pinned before it finished stays pinned as it records.
+    crate::pin::follow(&props.log);
+    let pinned = use_pin();
+    let comparing = pinned.clone().filter(|p| p.compares_with(&props.log));
     // The chart and its span layers change with the trace, not with the
     // cursor: stepping and scrubbing reuse both.
+    let training = use_follow::<TrainingBuilder>(&props.log, props.log.len());
     let drawn = {
         let record = record.clone();
         use_memo(
@@ -124,26 +138,48 @@ pub fn MemoryPanel(props: &Props) -> Html {
                 props.axis,
                 plot_width as i64,
                 device.clone(),
+                comparing.clone(),
             ),
-            move |(_, axis, w, device)| {
-                let chart = MemoryChart::of_ledger(
-                    record.borrow().get(),
-                    device,
-                    *axis,
-                    *w as f64,
-                    PLOT_HEIGHT,
-                );
+            move |(_, axis, w, device, comparing)| {
+                let record = record.borrow();
+                let (chart, pinned) = match comparing {
+                    Some(p) => {
+                        let overlay = MemoryOverlay::of(
+                            record.get(),
+                            device,
+                            p.record(),
+                            *axis,
+                            *w as f64,
+                            PLOT_HEIGHT,
+                        );
+                        let pinned_device = matching_ledger(p.record(), device);
+                        let series = training.borrow().get().series();
+                        let comparison = Comparison {
+                            pinned: RunFacts::of(p.record(), &pinned_device, p.series()),
+                            current: RunFacts::of(record.get(), device, &series),
+                        };
+                        (overlay.current, Some((overlay.pinned, comparison)))
+                    }
+                    None => (
+                        MemoryChart::of_ledger(record.get(), device, *axis, *w as f64, PLOT_HEIGHT),
+                        None,
+                    ),
+                };
                 // Spans closer than a pixel join, and each kind is one path:
                 // the same picture with a few elements instead of one or two
                 // per span.
                 let layers = span_layers(&chart.spans, PLOT_HEIGHT, 1.0, |label| {
                     LABEL_CHAR_WIDTH * label.chars().count() as f64
                 });
-                (chart, layers)
+                (chart, layers, pinned)
             },
         )
     };
     let (chart, layers) = (&drawn.0, &drawn.1);
+    let (pinned_chart, comparison) = match &drawn.2 {
+        Some((pinned, comparison)) => (Some(pinned), Some(comparison)),
+        None => (None, None),
+    };
     // Parked (stepped or scrubbed back): the bytes there; live: the
     // record's own, with this one left at the start.
     let parked = props.position < props.log.len();
@@ -283,6 +319,46 @@ pub fn MemoryPanel(props: &Props) -> Html {
             },
         }
     });
+    let overlay = pinned_chart.map(|pinned| overlay_layer(chart, pinned, plot_width));
+    let compare_text = comparison.map(|c| {
+        html! {
+            <text class="compare-text" data-testid="compare-peak" x="0" y="-5">{ c.peak_text() }</text>
+        }
+    });
+    let pin_button = {
+        let log = props.log.clone();
+        let pinned_now = pinned.is_some();
+        let onclick = move |_: MouseEvent| {
+            if pinned_now {
+                crate::pin::unpin();
+            } else {
+                crate::pin::pin(&log);
+            }
+        };
+        let title = if pinned_now {
+            "forget the pinned run"
+        } else {
+            "keep this run to compare the next one with it: memory, counts and loss drawn side by side"
+        };
+        html! {
+            <button type="button" data-testid="pin-run" {onclick} {title}
+                    disabled={!pinned_now && props.log.is_empty()}>
+                { if pinned_now { "Unpin" } else { "Pin" } }
+            </button>
+        }
+    };
+    let export_svg = {
+        let svg = svg_ref.clone();
+        let size = (width, TOP + PLOT_HEIGHT + BOTTOM);
+        move |_: MouseEvent| {
+            let Some(svg) = svg.cast::<web_sys::Element>() else {
+                return;
+            };
+            if let Ok(text) = super::export::standalone_svg(&svg, size, ":not(*)", &[]) {
+                super::export::download("memory.svg", "image/svg+xml", &text);
+            }
+        }
+    };
     let export_csv = {
         let log = props.log.clone();
         move |_: MouseEvent| {
@@ -312,6 +388,11 @@ pub fn MemoryPanel(props: &Props) -> Html {
                             { for ledger_buttons }
                         </div>
                     }
+                    { pin_button }
+                    <button type="button" data-testid="export-memory-svg" onclick={export_svg}
+                            title="save the memory timeline as an SVG picture, as drawn here">
+                        { "SVG" }
+                    </button>
                     <button type="button" data-testid="export-memory-csv" onclick={export_csv}
                             title="save the memory timeline as CSV: each change's bytes per category, with the line and name of the tensor it concerns">
                         { "CSV" }
@@ -322,12 +403,13 @@ pub fn MemoryPanel(props: &Props) -> Html {
                 </div>
             </div>
             <div class="chart" ref={container}>
-                <svg data-testid="memory-chart" role="img" width={tenths(width)}
+                <svg data-testid="memory-chart" role="img" width={tenths(width)} ref={svg_ref}
                      height={tenths(TOP + PLOT_HEIGHT + BOTTOM)}
                      data-device={device.clone()}
                      aria-label={format!("memory on {device} by category; peak {}", chart.peak.as_ref().map_or("none".into(), |p| bytes_label(p.bytes)))}>
                     <g transform={format!("translate({LEFT},{TOP})")}>
-                        { for ticks }{ for spans }{ for bands }{ for reserved_line }{ for peak }{ for budget }
+                        { for ticks }{ for spans }{ for bands }{ for overlay }{ for reserved_line }{ for peak }
+                        { for budget }{ for compare_text }
                         <g data-testid="memory-markers">{ for marks }</g>
                         <line class="cursor" x1={tenths(cursor)} x2={tenths(cursor)} y1="-4"
                               y2={tenths(MARKS_TOP + MARKS_HEIGHT)} />
@@ -338,6 +420,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
                     </g>
                 </svg>
             </div>
+            { compare_block(comparison, pinned.as_ref()) }
             <ul class="legend" data-testid="memory-legend">
                 { for legend }{ for reserved_legend }
                 if props.on_budget.is_some() {
@@ -355,5 +438,83 @@ pub fn MemoryPanel(props: &Props) -> Html {
             <LiveTensors log={props.log.clone()} position={props.position.min(props.log.len())}
                          device={device.clone()} />
         </section>
+    }
+}
+
+/// The pinned run over this one's bands: its total's outline, faint, and
+/// a ruler across the plot at each run's peak, the pinned one labelled at
+/// its right end (this run's peak keeps its own label).
+fn overlay_layer(chart: &MemoryChart, pinned: &MemoryChart, plot_width: f64) -> Html {
+    let ruler = |class: &'static str, y: f64| {
+        html! {
+            <line class={classes!("ruler", class)} x1="0" x2={tenths(plot_width)}
+                  y1={tenths(y)} y2={tenths(y)} />
+        }
+    };
+    let pinned_peak = pinned.peak.as_ref().map(|p| {
+        html! {
+            <g class="pinned-peak" data-testid="pinned-peak" data-bytes={p.bytes.to_string()}>
+                { ruler("pinned", p.y) }
+                <circle cx={tenths(p.x)} cy={tenths(p.y)} r="3.5" />
+                <text x={tenths(plot_width - 2.0)} y={tenths((p.y - 3.0).max(9.0))}>
+                    { format!("pinned {}", bytes_label(p.bytes)) }
+                </text>
+            </g>
+        }
+    });
+    let current_ruler = chart.peak.as_ref().map(|p| ruler("current", p.y));
+    html! {
+        <g class="pinned-run" data-testid="pinned-overlay" role="img"
+           aria-label={format!("the pinned run's total; peak {}", pinned.peak.as_ref().map_or("none".into(), |p| bytes_label(p.bytes)))}>
+            if !pinned.outline.is_empty() {
+                <path class="outline" d={pinned.outline.clone()} />
+            }
+            { for current_ruler }{ for pinned_peak }
+        </g>
+    }
+}
+
+/// Under the chart: the two runs' counts side by side when comparing, or
+/// what the pin is waiting for.
+fn compare_block(comparison: Option<&Comparison>, pinned: Option<&Pinned>) -> Html {
+    match (comparison, pinned) {
+        (Some(c), _) => {
+            // One column per count, a row per run: three short lines
+            // under the chart rather than a line per count.
+            let rows = c.rows();
+            let line = |name: &'static str, cell: fn(&CompareRow) -> &String| {
+                html! {
+                    <tr>
+                        <th scope="row">{ name }</th>
+                        { for rows.iter().map(|r| html! { <td>{ cell(r).clone() }</td> }) }
+                    </tr>
+                }
+            };
+            html! {
+                <table class="compare-counts" data-testid="compare-counts">
+                    <thead>
+                        <tr>
+                            <td></td>
+                            { for rows.iter().map(|r| html! {
+                                <th scope="col" title={r.label} data-label={r.label}>{ r.short }</th>
+                            }) }
+                        </tr>
+                    </thead>
+                    <tbody>
+                        { line("pinned", |r| &r.pinned) }{ line("this run", |r| &r.current) }
+                        <tr class="change">
+                            <th scope="row">{ "change" }</th>
+                            { for rows.iter().map(|r| html! { <td>{ r.change.clone() }</td> }) }
+                        </tr>
+                    </tbody>
+                </table>
+            }
+        }
+        (None, Some(p)) => html! {
+            <p class="compare-note" data-testid="compare-note" role="status">
+                { format!("Pinned this run ({} events): change the program and run it to compare.", p.log.len()) }
+            </p>
+        },
+        (None, None) => html! {},
     }
 }

@@ -1,0 +1,204 @@
+// End-to-end: comparing two runs (issue 27 item 3) and the memory view's
+// SVG export, in Debian's headless Chromium.
+//
+// Env: GRADSCOPE_URL (the served site); GRADSCOPE_SHOTS (where the
+// screenshots go; target/e2e by default). Checks that
+// - the memory panel's Pin button, reached from the keyboard, pins the
+//   finished run, and says what it waits for while that run is shown;
+// - the same program wrapped in torch.no_grad(), run next, draws beside
+//   it: the pinned run's outline, both peaks marked, the change written
+//   as "peak A → B, -N%" with A and B the two runs' own peaks, and the
+//   counts side by side (the no_grad run records no node and saves
+//   nothing for backward);
+// - Unpin takes it all away;
+// - two training runs with different learning rates overlay their loss
+//   curves in the charts panel, over the longer run's steps;
+// - the SVG button downloads memory.svg: the panel's own chart with its
+//   styles written on its elements, the comparison included.
+// Exits non-zero on any failure.
+import { launch } from "./browser.mjs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const url = process.env.GRADSCOPE_URL;
+if (!url) {
+  console.error("compare_runs.mjs: set GRADSCOPE_URL");
+  process.exit(2);
+}
+const shots = process.env.GRADSCOPE_SHOTS ?? "target/e2e";
+mkdirSync(shots, { recursive: true });
+
+const TIMEOUT = 90_000;
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+  console.log(`  ok: ${message}`);
+}
+
+// Each sigmoid saves its result for backward: with a graph all three stay
+// alive; under no_grad each is freed once the next is made.
+const FORWARD = `import torch
+x = torch.ones(64, 128, requires_grad=True)
+w = torch.ones(128, 128, requires_grad=True)
+h = (x @ w).sigmoid().sigmoid().sigmoid()
+loss = h.sum()
+`;
+
+const NO_GRAD = `import torch
+x = torch.ones(64, 128, requires_grad=True)
+w = torch.ones(128, 128, requires_grad=True)
+with torch.no_grad():
+    h = (x @ w).sigmoid().sigmoid().sigmoid()
+    loss = h.sum()
+`;
+
+const train = (lr, steps) => `import torch
+torch.manual_seed(0)
+w = torch.randn(16, 1, requires_grad=True)
+x = torch.randn(32, 16)
+y = x.sum(1, keepdim=True)
+for step in range(${steps}):
+    loss = ((x @ w - y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= ${lr} * w.grad
+    w.grad = None
+`;
+
+const editor = (page) => page.locator(".editor-main:not([hidden]) .cm-content");
+
+async function run(page, text) {
+  await editor(page).click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.insertText(text);
+  await editor(page).click();
+  await page.keyboard.press("Control+Enter");
+  await page.waitForFunction(() => {
+    const s = document.querySelector("[data-testid=status]")?.textContent ?? "";
+    return s === "finished" || s.startsWith("raised");
+  }, null, { timeout: TIMEOUT });
+  // The last frame's batch of events reaches the views.
+  await page.waitForTimeout(400);
+  return page.getByTestId("status").textContent();
+}
+
+/// The memory chart's own peak label (`peak 72 KiB`) as its bytes label.
+async function ownPeak(page) {
+  const text = await page.locator("[data-testid=memory-peak] text").textContent();
+  return text.replace(/^peak /, "");
+}
+
+/// The side-by-side counts (a column each, a row per run and one of
+/// changes) as { label: [pinned, current, change] }.
+async function counts(page) {
+  return page.getByTestId("compare-counts").evaluate((table) => {
+    const labels = [...table.querySelectorAll("thead th")].map((th) => th.dataset.label);
+    const rows = [...table.querySelectorAll("tbody tr")].map((tr) =>
+      [...tr.querySelectorAll("td")].map((td) => td.textContent));
+    return Object.fromEntries(labels.map((label, k) => [label, rows.map((row) => row[k])]));
+  });
+}
+
+const browser = await launch();
+let failed = false;
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  await page.goto(url);
+  await page.waitForFunction(() => (document.querySelector("[data-testid=status]")?.textContent ?? "")
+    .startsWith("ready"), null, { timeout: TIMEOUT });
+
+  console.log("pin a run:");
+  check(await run(page, FORWARD) === "finished", "the forward program finished");
+  const withGraph = await ownPeak(page);
+  const pin = page.getByTestId("pin-run");
+  check(await pin.textContent() === "Pin" && await pin.isEnabled(), "a finished run can be pinned");
+  // The keyboard's path: the button takes focus and Enter presses it.
+  await pin.focus();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() =>
+    document.querySelector("[data-testid=pin-run]")?.textContent === "Unpin", null, { timeout: 5000 });
+  check(true, "Enter on the focused Pin button pins the run; it now says Unpin");
+  const note = await page.getByTestId("compare-note").textContent();
+  check(/^Pinned this run \(\d+ events\)/.test(note), `while the pinned run is shown: "${note}"`);
+  check(await page.getByTestId("pinned-overlay").count() === 0, "nothing is overlaid on the run pinned");
+
+  console.log("the next run beside it:");
+  check(await run(page, NO_GRAD) === "finished", "the no_grad program finished");
+  const withoutGraph = await ownPeak(page);
+  check(await page.getByTestId("pinned-overlay").count() === 1, "the pinned run is overlaid on the memory chart");
+  const outline = await page.locator("[data-testid=pinned-overlay] path.outline").getAttribute("d");
+  check(outline && outline.startsWith("M0.0,"), `the pinned run's outline is drawn (${outline?.length} characters)`);
+  const pinnedPeak = await page.locator("[data-testid=pinned-peak] text").textContent();
+  check(pinnedPeak === `pinned ${withGraph}`, `the pinned peak is marked with the first run's own peak: "${pinnedPeak}"`);
+  check(await page.getByTestId("memory-peak").count() === 1, `this run's peak is marked: peak ${withoutGraph}`);
+  const peakText = await page.getByTestId("compare-peak").textContent();
+  const match = peakText.match(/^peak (.+) → (.+), (-\d+%)$/);
+  check(match && match[1] === withGraph && match[2] === withoutGraph,
+    `the difference is written with both peaks, smaller under no_grad: "${peakText}"`);
+  const table = await counts(page);
+  console.log(Object.entries(table).map(([k, v]) => `    | ${k}: ${v.join(" | ")}`).join("\n"));
+  check(table["peak"][0] === withGraph && table["peak"][1] === withoutGraph, "the counts' peaks are the charts'");
+  check(Number(table["graph nodes"][0]) >= 5 && table["graph nodes"][1] === "0" && table["graph nodes"][2] === "-100%",
+    `graph nodes side by side: ${table["graph nodes"]}`);
+  check(table["saved for backward"][0] !== "0 B" && table["saved for backward"][1] === "0 B",
+    `saved for backward side by side: ${table["saved for backward"]}`);
+  await page.locator(".panel.memory").screenshot({ path: join(shots, "compare-memory.png") });
+  await page.screenshot({ path: join(shots, "compare.png") });
+
+  console.log("memory as SVG:");
+  const [download] = await Promise.all([
+    page.waitForEvent("download", { timeout: 10_000 }),
+    page.getByTestId("export-memory-svg").click(),
+  ]);
+  const svg = readFileSync(await download.path(), "utf8");
+  check(download.suggestedFilename() === "memory.svg", `the download is memory.svg (${svg.length} bytes)`);
+  check(svg.startsWith("<svg") && svg.includes('xmlns="http://www.w3.org/2000/svg"'), "it is a standalone SVG document");
+  check(svg.includes(peakText) && svg.includes(`pinned ${withGraph}`), "it carries the comparison");
+  // Parsed as a document of its own, without the page's stylesheet.
+  const styles = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const style = (selector) => doc.querySelector(selector)?.getAttribute("style") ?? "";
+    return { band: style("path.band.other"), outline: style(".pinned-run path.outline") };
+  }, svg);
+  check(/fill:\s*rgb\(86, 180, 233\)/.test(styles.band), `the bands' colours are written on them: "${styles.band.slice(0, 60)}..."`);
+  check(/stroke-dasharray:\s*4px,? 3px/.test(styles.outline), `the pinned outline keeps its dashes: "${styles.outline.slice(0, 80)}..."`);
+  // Rendered alone, as an image, it draws.
+  const drawn = await page.evaluate(async (text) => {
+    const img = new Image();
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`;
+    await img.decode();
+    return [img.naturalWidth, img.naturalHeight];
+  }, svg);
+  check(drawn[0] > 100 && drawn[1] > 100, `it renders alone as an image, ${drawn[0]}×${drawn[1]}`);
+
+  console.log("unpin:");
+  await page.getByTestId("pin-run").click();
+  await page.waitForFunction(() => !document.querySelector("[data-testid=pinned-overlay]"), null, { timeout: 5000 });
+  check(await page.getByTestId("compare-counts").count() === 0 && await page.getByTestId("compare-peak").count() === 0,
+    "Unpin takes the overlay, the difference and the counts away");
+  check(await page.getByTestId("pin-run").textContent() === "Pin", "the button says Pin again");
+
+  console.log("loss curves overlaid:");
+  check(await run(page, train(0.05, 6)) === "finished", "a 6-step training run finished");
+  await page.getByTestId("pin-run").click();
+  check(await run(page, train(0.2, 10)) === "finished", "a 10-step run with a higher learning rate finished");
+  check(await page.getByTestId("pinned-loss").count() === 1, "the pinned run's loss is drawn in the loss chart");
+  const legend = await page.getByTestId("pinned-loss-legend").textContent();
+  check(legend.includes("pinned run's loss"), `the legend names it: "${legend.trim()}"`);
+  const axis = await page.locator("[data-testid=loss-chart] .axis.end").textContent();
+  check(axis === "steps 1–10", `both on the longer run's steps: "${axis}"`);
+  const loss = await counts(page);
+  check(loss["steps"][0] === "6" && loss["steps"][1] === "10", `steps side by side: ${loss["steps"]}`);
+  check(loss["last loss"] && loss["last loss"][2].endsWith("%"), `last losses side by side: ${loss["last loss"]}`);
+  await page.locator(".panel.charts").screenshot({ path: join(shots, "compare-loss.png") });
+  check(problems.length === 0, `no page errors${problems.length ? `: ${problems.join("; ")}` : ""}`);
+} catch (err) {
+  failed = true;
+  console.error(`FAILED: ${err.message}`);
+} finally {
+  await browser.close();
+}
+process.exit(failed ? 1 : 0);
