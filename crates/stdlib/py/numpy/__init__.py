@@ -49,6 +49,19 @@ from ._printing import (  # noqa: F401
     set_printoptions, get_printoptions, printoptions, array2string, array_repr, array_str,
     format_float_positional, format_float_scientific,
 )
+from ._numeric import (  # noqa: F401
+    diff, ediff1d, cross, kron, convolve, correlate, interp, polyval, polyfit, vander, trapezoid, cov,
+    corrcoef, digitize, deg2rad, rad2deg, radians, degrees, logaddexp, append, delete, insert, rot90,
+    atleast_3d, apply_along_axis, vectorize, select,
+)
+from ._setops import isin, intersect1d, union1d, setdiff1d, setxor1d  # noqa: F401
+from ._index_tricks import (  # noqa: F401
+    ix_, r_, c_, mgrid, ogrid, indices, tri, tril_indices, triu_indices, diag_indices, fill_diagonal,
+    unravel_index, ravel_multi_index, ndindex, ndenumerate,
+)
+from ._nanfunctions import (  # noqa: F401
+    nanmax, nanmin, nanargmax, nanargmin, nanprod, nancumsum, nanvar, nanstd, nanmedian,
+)
 from ._strings import str_, genfromtxt, loadtxt  # noqa: F401
 from ._npyio import save, load, savez, savez_compressed, savetxt  # noqa: F401
 from . import random, linalg, exceptions  # noqa: F401
