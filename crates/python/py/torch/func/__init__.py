@@ -7,8 +7,9 @@ runs the function once per batch entry and stacks the results, `jvp` and
 `jacfwd` are reverse mode twice (the gradient of a vector-Jacobian product
 with respect to its cotangent, the identity `torch.autograd.forward_ad`
 also computes its tangents by), and `jacrev` is one backward per output
-element. The values are PyTorch's up to float rounding; the work, and so
-the time, is not.
+element, or per input element (as `jacfwd`) where the output is the larger.
+The values are PyTorch's up to float rounding; the work, and so the time,
+is not.
 """
 
 import torch
