@@ -9,7 +9,9 @@
 // - `plt.show()` puts the figure in the console between the lines printed
 //   before and after it, sized to the console, labelled with its title, and
 //   measures the time from show() in the worker to the figure in the page;
-//   it saves as SVG and as PNG;
+//   it saves as SVG and as PNG; stepped or scrubbed back before show(),
+//   the console is without the figure and what was printed after it, and
+//   has them again at the end;
 // - a tqdm loop and print(..., end="\r") redraw one console line in place;
 // - an edited module is read again on the next run, and a removed one is
 //   gone (ModuleNotFoundError, as PyTorch's Python says);
@@ -244,6 +246,30 @@ try {
   await page.locator("#console-copy").screenshot({ path: join(shots, "figures-console.png") });
   await page.evaluate(() => document.getElementById("console-copy").remove());
   await page.setViewportSize({ width: 1280, height: 800 });
+
+  console.log("stepping and scrubbing back before show():");
+  // show() leaves the trace's last event: one statement back from the end
+  // is before it. (The event carries the line the engine last noted, the
+  // loop's, since pyplot calls no tensor op: it ends that statement.)
+  const figures = () => page.getByTestId("figure").count();
+  const later = () => page.getByTestId("console-later").count();
+  await page.getByRole("button", { name: "back one statement" }).click();
+  const where = await page.getByTestId("position").textContent();
+  const before = (await consoleLines(page)).map((l) => (typeof l === "string" ? l : l.text));
+  const [shownAt, traceLen] = where.match(/event (\d+) \/ (\d+)/).slice(1).map(Number);
+  check(shownAt < traceLen && await figures() === 0 && await later() === 1,
+    `one statement back (${where}): the figure is not in the console yet`);
+  check(before.at(-1) === "before the figure\n" && !before.includes("after the figure\n"),
+    `nor what was printed after it (last line: "${before.at(-1)?.trimEnd()}")`);
+  await page.getByRole("button", { name: "forward one statement" }).click();
+  check(await figures() === 1 && await later() === 0, "one statement forward: the figure is back, and the rest");
+  await page.getByTestId("scrub").fill("0");
+  check(await figures() === 0, "scrubbed to the start: no figure");
+  await page.getByTestId("scrub").fill(await page.getByTestId("scrub").getAttribute("max"));
+  // Its text as the first run's (tqdm's bar aside: its rate varies).
+  const printed = (ls) => JSON.stringify(ls.filter((l) => typeof l === "string" || l.cls !== "stderr"));
+  check(await figures() === 1 && printed(await consoleLines(page)) === printed(lines),
+    "scrubbed to the end: the console as the run left it");
 
   console.log("the module edited, then removed:");
   await page.locator("[data-testid=file-tab][data-name='model.py']").click();
