@@ -429,6 +429,161 @@ class Generator:
             return scale * self._exponential()
         return _wrap(self.standard_exponential(shape)._t * scale, float64_dtype)
 
+    def _standard_gamma(self, shape):
+        """NumPy's random_standard_gamma: Marsaglia and Tsang above 1,
+        Johnk-style rejection with an exponential below."""
+        bg = self.bit_generator
+        if shape == 1.0:
+            return self._exponential()
+        if shape == 0.0:
+            return 0.0
+        if shape < 1.0:
+            while True:
+                u = bg.next_double()
+                v = self._exponential()
+                if u <= 1.0 - shape:
+                    x = u ** (1.0 / shape)
+                    if x <= v:
+                        return x
+                else:
+                    y = -_math.log((1 - u) / shape)
+                    x = (1.0 - shape + shape * y) ** (1.0 / shape)
+                    if x <= v + y:
+                        return x
+        b = shape - 1.0 / 3.0
+        c = 1.0 / _math.sqrt(9 * b)
+        while True:
+            while True:
+                x = self._gauss()
+                v = 1.0 + c * x
+                if v > 0.0:
+                    break
+            v = v * v * v
+            u = bg.next_double()
+            if u < 1.0 - 0.0331 * (x * x) * (x * x):
+                return b * v
+            if (_math.log(u) if u > 0 else -_math.inf) < 0.5 * x * x + b * (1.0 - v + _math.log(v)):
+                return b * v
+
+    def _draws(self, size, draw):
+        shape = _size_tuple(size)
+        if shape is None:
+            return draw()
+        return self._fill(shape, draw, float64_dtype)
+
+    def standard_gamma(self, shape, size=None, dtype=float64_dtype, out=None):
+        """`Generator.standard_gamma`, NumPy's draws for the same seed."""
+        shape = float(shape)
+        if shape < 0:
+            raise ValueError("shape < 0")
+        return self._draws(size, lambda: self._standard_gamma(shape))
+
+    def gamma(self, shape, scale=1.0, size=None):
+        """`Generator.gamma`: scale times a standard gamma draw."""
+        shape, scale = float(shape), float(scale)
+        if shape < 0:
+            raise ValueError("shape < 0")
+        if scale < 0:
+            raise ValueError("scale < 0")
+        return self._draws(size, lambda: scale * self._standard_gamma(shape))
+
+    def chisquare(self, df, size=None):
+        """`Generator.chisquare`: 2 * standard_gamma(df / 2)."""
+        df = float(df)
+        if df <= 0:
+            raise ValueError("df <= 0")
+        return self._draws(size, lambda: 2.0 * self._standard_gamma(df / 2.0))
+
+    def _beta(self, a, b):
+        bg = self.bit_generator
+        if a <= 1.0 and b <= 1.0:
+            while True:
+                u, v = bg.next_double(), bg.next_double()
+                x, y = u ** (1.0 / a), v ** (1.0 / b)
+                xpy = x + y
+                if xpy <= 1.0 and u + v > 0.0:
+                    if xpy > 0:
+                        return x / xpy
+                    log_x, log_y = _math.log(u) / a, _math.log(v) / b
+                    log_m = max(log_x, log_y)
+                    log_x, log_y = log_x - log_m, log_y - log_m
+                    return _math.exp(log_x - _math.log(_math.exp(log_x) + _math.exp(log_y)))
+        ga = self._standard_gamma(a)
+        gb = self._standard_gamma(b)
+        return ga / (ga + gb)
+
+    def beta(self, a, b, size=None):
+        """`Generator.beta`: Johnk's method when both are at most 1, else two gammas."""
+        a, b = float(a), float(b)
+        if a <= 0:
+            raise ValueError("a <= 0")
+        if b <= 0:
+            raise ValueError("b <= 0")
+        return self._draws(size, lambda: self._beta(a, b))
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None):
+        """`Generator.lognormal`: exp of a normal draw."""
+        mean, sigma = float(mean), float(sigma)
+        if sigma < 0:
+            raise ValueError("sigma < 0")
+        return self._draws(size, lambda: _math.exp(mean + sigma * self._gauss()))
+
+    def laplace(self, loc=0.0, scale=1.0, size=None):
+        """`Generator.laplace`, NumPy's inversion of one uniform draw."""
+        loc, scale = float(loc), float(scale)
+        if scale < 0:
+            raise ValueError("scale < 0")
+        bg = self.bit_generator
+
+        def draw():
+            while True:
+                u = bg.next_double()
+                if u >= 0.5:
+                    return loc - scale * _math.log(2.0 - u - u)
+                if u > 0.0:
+                    return loc + scale * _math.log(u + u)
+
+        return self._draws(size, draw)
+
+    def logistic(self, loc=0.0, scale=1.0, size=None):
+        """`Generator.logistic`: loc + scale * log(u / (1 - u))."""
+        loc, scale = float(loc), float(scale)
+        if scale < 0:
+            raise ValueError("scale < 0")
+        bg = self.bit_generator
+
+        def draw():
+            u = bg.next_double()
+            while u <= 0.0:
+                u = bg.next_double()
+            return loc + scale * _math.log(u / (1.0 - u))
+
+        return self._draws(size, draw)
+
+    def geometric(self, p, size=None):
+        """`Generator.geometric`: NumPy's search from p >= 1/3, its inversion below."""
+        p = float(p)
+        if not 0.0 < p <= 1.0:
+            raise ValueError("p <= 0, p > 1 or p contains NaNs")
+        bg = self.bit_generator
+
+        def draw():
+            if p >= 0.333333333333333333333333:
+                x, total, prod, q = 1, p, p, 1.0 - p
+                u = bg.next_double()
+                while u > total:
+                    prod *= q
+                    total += prod
+                    x += 1
+                return x
+            z = _math.ceil(-self._exponential() / _math.log1p(-p))
+            return 9223372036854775807 if z >= 9.223372036854776e18 else int(z)
+
+        shape = _size_tuple(size)
+        if shape is None:
+            return draw()
+        return self._fill(shape, draw, int64_dtype)
+
     def uniform(self, low=0.0, high=1.0, size=None):
         bg = self.bit_generator
         span = high - low
