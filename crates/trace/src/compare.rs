@@ -20,6 +20,7 @@
 //! over the longer run's steps.
 
 use crate::memory_chart::{Axis, MemoryChart, MemoryRecord, bytes_label};
+use crate::memory_zoom::Zoom;
 use crate::training_charts::{TrainingSeries, value_label};
 
 /// What one run did, as a comparison prints it.
@@ -231,11 +232,23 @@ impl MemoryOverlay {
         width: f64,
         height: f64,
     ) -> Self {
+        Self::of_zoomed(current, device, pinned, axis, (width, height), Zoom::WHOLE)
+    }
+
+    /// [`MemoryOverlay::of`] showing the stretch `zoom` of the shared axis.
+    pub fn of_zoomed(
+        current: &MemoryRecord,
+        device: &str,
+        pinned: &MemoryRecord,
+        axis: Axis,
+        size: (f64, f64),
+        zoom: Zoom,
+    ) -> Self {
         let pinned_device = matching_ledger(pinned, device);
         let frame = current.frame(device).union(pinned.frame(&pinned_device));
         MemoryOverlay {
-            current: MemoryChart::of_ledger_in(current, device, axis, width, height, frame),
-            pinned: MemoryChart::of_ledger_in(pinned, &pinned_device, axis, width, height, frame),
+            current: MemoryChart::of_ledger_zoomed(current, device, axis, size, frame, zoom),
+            pinned: MemoryChart::of_ledger_zoomed(pinned, &pinned_device, axis, size, frame, zoom),
         }
     }
 }

@@ -18,6 +18,7 @@ pub mod layout;
 pub mod log;
 pub mod memory;
 pub mod memory_chart;
+pub mod memory_zoom;
 pub mod origin;
 pub mod perfetto;
 pub mod playback;

@@ -6,6 +6,7 @@ use crate::event::{Category, Event, EventKind};
 use crate::follow::Fold;
 use crate::log::EventList;
 use crate::memory::{MemorySample, MemoryTracker};
+use crate::memory_zoom::Zoom;
 use crate::svg::StepPath;
 
 /// What the horizontal axis counts.
@@ -179,6 +180,9 @@ pub struct MemoryChart {
     pub top_bytes: u64,
     /// What the right edge stands for: `67 events` or `1.2 ms`.
     pub end_label: String,
+    /// What the left edge stands for: `0`, or where a zoomed chart
+    /// starts (`event 120`, `1.2 ms`).
+    pub start_label: String,
     /// Box width.
     pub width: f64,
     /// Box height.
@@ -186,6 +190,7 @@ pub struct MemoryChart {
     axis: Axis,
     events: usize,
     end_time_us: u64,
+    zoom: Zoom,
 }
 
 /// The extent a chart's axes cover at least: the events (or time) along
@@ -571,6 +576,36 @@ impl MemoryChart {
         height: f64,
         frame: Frame,
     ) -> Self {
+        Self::of_ledger_zoomed(record, device, axis, (width, height), frame, Zoom::WHOLE)
+    }
+
+    /// [`MemoryChart::of_ledger_in`] showing the stretch `zoom` of the
+    /// axis in a box of `size` (width, height): what lies outside is left
+    /// out (a band starts at the bytes held where the stretch begins), the
+    /// bytes axis stays the whole run's, and the edges' labels say where
+    /// the stretch begins and ends.
+    ///
+    /// ```
+    /// use gradscope_trace::{Category, Event, EventKind};
+    /// use gradscope_trace::memory_chart::{Axis, Frame, MemoryChart, MemoryRecord};
+    /// use gradscope_trace::memory_zoom::Zoom;
+    /// let ev = |seq, storage| Event { seq, time_us: seq, line: None, kind: EventKind::StorageAllocated {
+    ///     storage, bytes: 100, device: "cpu".into(), category: Category::Other } };
+    /// let record = MemoryRecord::of(&(0..10).map(|i| ev(i, i)).collect::<Vec<_>>());
+    /// // Events 4 to 6 of 10 across 20 units: 400 bytes at the left edge, then two steps up.
+    /// let zoom = Zoom::new(0.4, 0.6);
+    /// let chart = MemoryChart::of_ledger_zoomed(&record, "cpu", Axis::Events, (20.0, 10.0), Frame::default(), zoom);
+    /// assert_eq!(chart.outline, "M0.0,10.0V6.0H10.0V5.0H20.0V4.0");
+    /// assert_eq!((chart.start_label.as_str(), chart.end_label.as_str()), ("event 4", "event 6 of 10"));
+    /// ```
+    pub fn of_ledger_zoomed(
+        record: &MemoryRecord,
+        device: &str,
+        axis: Axis,
+        (width, height): (f64, f64),
+        frame: Frame,
+        zoom: Zoom,
+    ) -> Self {
         let frame = frame.union(Frame {
             events: record.events,
             end_time_us: record.end_time_us,
@@ -582,6 +617,7 @@ impl MemoryChart {
             axis,
             events: frame.events,
             end_time_us: frame.end_time_us,
+            zoom,
             ..Self::default()
         };
         let empty = LedgerRecord::default();
@@ -595,7 +631,11 @@ impl MemoryChart {
         };
         let samples = &ledger.samples;
         let steps = chart.steps(samples);
-        let peak_total = steps.iter().map(|s| s.total).max().unwrap_or(0);
+        // The whole run's, zoomed or not: the bytes axis does not move.
+        let peak_total = ledger
+            .peak
+            .and_then(|p| samples.get(p))
+            .map_or(0, MemorySample::total);
         chart.top_bytes = nice_ceiling(peak_total.max(ledger.reserved_peak).max(frame.top_bytes));
         // An axis of 1 byte (nothing held yet) has no half-way tick.
         let mut marks = vec![0, chart.top_bytes / 2, chart.top_bytes];
@@ -642,11 +682,74 @@ impl MemoryChart {
         });
         chart.spans = chart.spans_of(record);
         chart.markers = chart.markers_of(record, MARKER_GAP);
-        chart.end_label = match axis {
-            Axis::Events => format!("{} events", frame.events),
-            Axis::Time => duration_label(frame.end_time_us),
+        (chart.start_label, chart.end_label) = if zoom.is_whole() {
+            let end = match axis {
+                Axis::Events => format!("{} events", frame.events),
+                Axis::Time => duration_label(frame.end_time_us),
+            };
+            ("0".to_string(), end)
+        } else {
+            let at = |f: f64| match axis {
+                Axis::Events => (f * frame.events as f64).round() as usize,
+                Axis::Time => (f * frame.end_time_us as f64).round() as usize,
+            };
+            let (start, end) = (at(zoom.start), at(zoom.end));
+            match axis {
+                Axis::Events => (
+                    format!("event {start}"),
+                    format!("event {end} of {}", frame.events),
+                ),
+                Axis::Time => (
+                    duration_label(start as u64),
+                    format!(
+                        "{} of {}",
+                        duration_label(end as u64),
+                        duration_label(frame.end_time_us)
+                    ),
+                ),
+            }
         };
         chart
+    }
+
+    /// The stretch of one training step around `position` (events
+    /// applied): from the forward mark at or before it to the next
+    /// forward mark (or the run's end), on this chart's axis. `None`
+    /// when the run marked no forward pass before `position`.
+    ///
+    /// ```
+    /// use gradscope_trace::{Event, EventKind};
+    /// use gradscope_trace::memory_chart::{Axis, MemoryChart, MemoryRecord};
+    /// let ev = |seq, kind| Event { seq, time_us: seq, line: None, kind };
+    /// let node = || EventKind::NodeCreated { node: 1, name: "MulBackward0".into(),
+    ///     sequence_nr: 1, next: vec![], saved: vec![], leaf: None };
+    /// let kinds = [node(), EventKind::ZeroGrad { set_to_none: true }, node(),
+    ///     EventKind::ZeroGrad { set_to_none: true }];
+    /// let trace: Vec<Event> = kinds.into_iter().enumerate().map(|(i, k)| ev(i as u64, k)).collect();
+    /// let record = MemoryRecord::of(&trace);
+    /// let chart = MemoryChart::of_record(&record, Axis::Events, 100.0, 50.0);
+    /// // The second step: events 2 and 3 of 4.
+    /// let zoom = chart.step_zoom(&record, 3).unwrap();
+    /// assert_eq!((zoom.start, zoom.end), (0.5, 1.0));
+    /// ```
+    pub fn step_zoom(&self, record: &MemoryRecord, position: usize) -> Option<Zoom> {
+        let forwards: Vec<(usize, u64)> = record
+            .markers
+            .iter()
+            .filter(|(kind, ..)| *kind == MarkerKind::Forward)
+            .map(|&(_, i, t)| (i, t))
+            .collect();
+        // The step whose forward began at or before the last event applied.
+        let begun = forwards.partition_point(|&(i, _)| i < position.max(1));
+        let (i, t) = *forwards.get(begun.checked_sub(1)?)?;
+        let next = forwards.get(begun).copied();
+        let fraction = |i: usize, t: u64| match self.axis {
+            Axis::Events if self.events > 0 => i as f64 / self.events as f64,
+            Axis::Time if self.end_time_us > 0 => t as f64 / self.end_time_us as f64,
+            _ => 0.0,
+        };
+        let end = next.map_or(1.0, |(i, t)| fraction(i, t));
+        Some(Zoom::new(fraction(i, t), end))
     }
 
     /// The horizontal position of the cursor at `position` events applied.
@@ -667,14 +770,21 @@ impl MemoryChart {
         if self.events == 0 {
             return 0.0;
         }
-        position.min(self.events) as f64 / self.events as f64 * self.width
+        let f = position.min(self.events) as f64 / self.events as f64;
+        self.zoom.view_at(f) * self.width
     }
 
     fn time_x(&self, time_us: u64) -> f64 {
         if self.end_time_us == 0 {
             return 0.0;
         }
-        time_us.min(self.end_time_us) as f64 / self.end_time_us as f64 * self.width
+        let f = time_us.min(self.end_time_us) as f64 / self.end_time_us as f64;
+        self.zoom.view_at(f) * self.width
+    }
+
+    /// Whether `x` is inside the box (a zoomed chart leaves out the rest).
+    pub fn shows(&self, x: f64) -> bool {
+        (0.0..=self.width).contains(&x)
     }
 
     /// Where an event's effect starts (after it on the event axis).
@@ -698,6 +808,8 @@ impl MemoryChart {
 
     /// The stacked curve from zero at the left edge, thinned to the sample
     /// with the highest total in each half unit of width so peaks survive.
+    /// Zoomed, it starts at the bytes held at the left edge and ends at
+    /// the right.
     fn steps(&self, samples: &[MemorySample]) -> Vec<Step> {
         let mut steps = vec![Step {
             x: 0.0,
@@ -716,6 +828,15 @@ impl MemoryChart {
                 stack,
                 reserved: sample.reserved,
             };
+            // Before the stretch shown (or at its left edge, zoomed): the
+            // bytes held where it begins.
+            if step.x < 0.0 || (step.x == 0.0 && !self.zoom.is_whole()) {
+                steps[0] = Step { x: 0.0, ..step };
+                continue;
+            }
+            if step.x > self.width {
+                break;
+            }
             let last = steps.len() - 1;
             if samples.len() > 2 * self.width.max(1.0) as usize
                 && (step.x * 2.0).floor() == (steps[last].x * 2.0).floor()
@@ -785,6 +906,9 @@ impl MemoryChart {
                     }
                     count += 1;
                     let x = self.event_x(index, time, false);
+                    if !self.shows(x) {
+                        continue;
+                    }
                     if xs.last().is_none_or(|&last| x - last >= gap) {
                         xs.push(x);
                     }
@@ -815,6 +939,11 @@ impl MemoryChart {
                 x1: self.width,
                 depth,
             });
+        }
+        // Zoomed: cut to the box, those wholly outside left out.
+        spans.retain(|s| s.x1 > 0.0 && s.x0 < self.width);
+        for s in &mut spans {
+            (s.x0, s.x1) = (s.x0.max(0.0), s.x1.min(self.width));
         }
         spans.sort_by(|a, b| a.x0.total_cmp(&b.x0).then(a.depth.cmp(&b.depth)));
         spans
@@ -1236,6 +1365,59 @@ mod tests {
         assert!(
             saved > 300,
             "the saved band steps up and down: {saved} corners"
+        );
+    }
+
+    #[test]
+    fn chart_zoomed_shows_its_stretch() {
+        let t = trace();
+        let record = MemoryRecord::of(&t);
+        // Events 3 to 7 of 10 across 100 units: 25 a position.
+        let zoom = Zoom::new(0.3, 0.7);
+        let size = (100.0, 50.0);
+        let chart = MemoryChart::of_ledger_zoomed(
+            &record,
+            "cpu",
+            Axis::Events,
+            size,
+            Frame::default(),
+            zoom,
+        );
+        let whole = MemoryChart::of(&t, Axis::Events, 100.0, 50.0);
+        // The bytes axis is the whole run's.
+        assert_eq!(chart.top_bytes, whole.top_bytes);
+        // Backward (events 3 to 6) fills the box; no_grad (7 on) is cut out.
+        let spans: Vec<(&str, f64, f64)> = chart
+            .spans
+            .iter()
+            .map(|s| (s.kind.label(), s.x0, s.x1))
+            .collect();
+        assert_eq!(spans, [("backward", 0.0, 100.0)]);
+        // The peak after event 5 is mid-box; the cursor at 2 is not shown.
+        assert!(
+            chart
+                .peak
+                .as_ref()
+                .is_some_and(|p| (p.x - 50.0).abs() < 1e-9)
+        );
+        assert!(!chart.shows(chart.cursor_x(&t[..], 2)));
+        assert!(chart.shows(chart.cursor_x(&t[..], 4)));
+        // The saved band starts at the 64 bytes held when the stretch
+        // begins (y 50 - 64 / 100 * 50 = 18 over the 16 bytes below it).
+        assert!(
+            chart.bands[3].path.starts_with("M0.0,50.0V18.0"),
+            "{}",
+            chart.bands[3].path
+        );
+        assert_eq!(
+            (chart.start_label.as_str(), chart.end_label.as_str()),
+            ("event 3", "event 7 of 10")
+        );
+        let timed =
+            MemoryChart::of_ledger_zoomed(&record, "cpu", Axis::Time, size, Frame::default(), zoom);
+        assert_eq!(
+            (timed.start_label.as_str(), timed.end_label.as_str()),
+            ("270 us", "630 us of 900 us")
         );
     }
 
