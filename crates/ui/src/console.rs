@@ -228,6 +228,26 @@ impl Console {
     }
 }
 
+/// The note a console parked before the end of its run shows in place of
+/// what comes later: `lines` lines left out, and whether how the run ended
+/// (its traceback, "stopped") is left out too; `None` when nothing is.
+pub fn later_note(lines: usize, ending: bool) -> Option<String> {
+    let what = match (lines, ending) {
+        (0, false) => return None,
+        (0, true) => "how the run ended".to_string(),
+        (1, _) => "1 more line".to_string(),
+        (n, _) => format!("{n} more lines"),
+    };
+    let and = if ending && lines > 0 {
+        " and how the run ended"
+    } else {
+        ""
+    };
+    Some(format!(
+        "… {what}{and} later in the run: step forward to see them\n"
+    ))
+}
+
 /// Where in the trace a run showed its figures: the index of each
 /// `FigureShown` event, read once per event as the log grows (a scrub
 /// then costs a binary search, not a walk of a long trace).
@@ -484,6 +504,18 @@ mod tests {
             (marks.shown_by(0), marks.shown_by(1), marks.at.len()),
             (0, 1, 1)
         );
+    }
+
+    #[test]
+    fn console_later_note_says_what_is_left_out() {
+        assert_eq!(later_note(0, false), None);
+        let note = |lines, ending| later_note(lines, ending).unwrap();
+        assert_eq!(
+            note(1, false),
+            "… 1 more line later in the run: step forward to see them\n"
+        );
+        assert!(note(3, true).starts_with("… 3 more lines and how the run ended later"));
+        assert!(note(0, true).starts_with("… how the run ended later"));
     }
 
     #[test]

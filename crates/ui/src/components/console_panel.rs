@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use gradscope_trace::EventLog;
 
-use crate::console::{Console, FigureMarks, Stream, MAX_LINES};
+use crate::console::{Console, FigureMarks, MAX_LINES, Stream, later_note};
 use crate::figure::Figure;
 use crate::state::Run;
 
@@ -34,14 +34,13 @@ pub fn ConsolePanel(props: &Props) -> Html {
         marks.shown_by(position)
     });
     let kept = props.output.lines_before_figure(shown);
+    // How the run ended (a traceback, "stopped") comes after every event:
+    // parked before the end, it has not happened yet.
+    let parked = props.position.is_some();
+    let ended = matches!(props.run, Run::Raised { .. } | Run::Stopped);
     let later = props.output.lines().len() - kept;
-    let later = (later > 0).then(|| {
-        let lines = if later == 1 { "line" } else { "lines" };
-        html! {
-            <span class="notice" data-testid="console-later">
-                { format!("… {later} more {lines} later in the run: step forward to see them\n") }
-            </span>
-        }
+    let later = later_note(later, parked && ended).map(|note| {
+        html! { <span class="notice" data-testid="console-later">{ note }</span> }
     });
     // Keyed by line number: a new line adds one element, and dropping
     // the oldest removes one (see `console`).
@@ -78,6 +77,7 @@ pub fn ConsolePanel(props: &Props) -> Html {
         }
     });
     let ending = match &props.run {
+        _ if parked => html! {},
         Run::Raised {
             kind,
             message,
