@@ -483,8 +483,22 @@ def _contour(svg, cs, t):
         svg.add('<path d="%s" %s/>' % (" ".join(parts), paint))
 
 
+def _quiver(svg, q, t, ext):
+    """Each arrow a filled polygon, in its colour."""
+    faces = q._facecolors or [(0, 0, 0, 1)]
+    edge = q._edgecolors[0] if q._edgecolors else None
+    lw = q._linewidths[0] if q._linewidths else 0.0
+    stroke = _stroke_attr(edge, lw, q._alpha) if edge is not None else 'stroke="none"'
+    for k, poly in enumerate(q._polygons(t, ext)):
+        pts = [svg.pt(x, y) for x, y in poly]
+        d = "M" + " L".join("%s %s" % (_num(x), _num(y)) for x, y in pts) + " Z"
+        svg.add('<path d="%s" %s %s/>' % (d, _fill_attr(faces[k % len(faces)], q._alpha),
+                                         stroke))
+
+
 def _axes(svg, ax):
     from ._contour import ContourSet
+    from ._quiver import Quiver
     from .collections import LineCollection, PathCollection, PolyCollection
     from .image import AxesImage
     from .lines import Line2D
@@ -540,6 +554,8 @@ def _axes(svg, ax):
                      _stroke_attr(artist._edgecolor, artist._linewidth, artist._alpha))
         elif isinstance(artist, ContourSet):
             _contour(svg, artist, t)
+        elif isinstance(artist, Quiver):
+            _quiver(svg, artist, t, ext)
         elif isinstance(artist, PathCollection):
             _scatter(svg, artist, t)
         elif isinstance(artist, PolyCollection):

@@ -1,6 +1,6 @@
 """`Axes`: what programs draw with (plot, scatter, bar, hist, imshow,
-errorbar, fill_between, axhline/axvline, pie, boxplot, contour/contourf, text,
-legend), over the state in
+errorbar, fill_between, axhline/axvline, pie, boxplot, contour/contourf,
+quiver, text, legend), over the state in
 `_axes_base`."""
 
 
@@ -905,7 +905,8 @@ class Axes(AxesBase):
         return clabel(self, CS, levels, **kwargs)
 
     def quiver(self, *args, **kwargs):
-        raise NotImplementedError("quiver plots are not drawn by the playground's pyplot yet")
+        from ._quiver import Quiver
+        return self._add(Quiver(self, *args, **kwargs))
 
     # Text.
 
