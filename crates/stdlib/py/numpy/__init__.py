@@ -62,9 +62,16 @@ from ._index_tricks import (  # noqa: F401
 from ._nanfunctions import (  # noqa: F401
     nanmax, nanmin, nanargmax, nanargmin, nanprod, nancumsum, nanvar, nanstd, nanmedian,
 )
+from ._elementwise import (  # noqa: F401
+    bitwise_xor, left_shift, right_shift, gcd, lcm, invert, bitwise_not, bitwise_invert, copysign, fmod,
+    logaddexp2, modf, ldexp, sinc, real, imag, conj, conjugate, iscomplexobj, isrealobj, iscomplex, isreal,
+    gradient, lexsort, partition, argpartition, block, fromfunction,
+    diagflat, extract, compress, trim_zeros, resize, rollaxis, unique_values, unique_counts, unique_inverse,
+)
+from ._elementwise import divmod_ as divmod  # noqa: F401
 from ._strings import str_, genfromtxt, loadtxt  # noqa: F401
 from ._npyio import save, load, savez, savez_compressed, savetxt  # noqa: F401
-from . import random, linalg, exceptions  # noqa: F401
+from . import random, linalg, exceptions, lib  # noqa: F401
 
 bool = bool_
 double = float64
@@ -185,7 +192,7 @@ def seterr(**kwargs):
 
 def _attach_methods():
     """ndarray methods that are the module functions (`a.sum()` is `np.sum(a)`)."""
-    from . import _reductions, _sorting, _ufuncs, _shaping
+    from . import _reductions, _sorting, _ufuncs, _shaping, _elementwise
 
     for name in ("sum", "mean", "std", "var", "min", "max", "argmin", "argmax", "cumsum",
                  "cumprod", "prod", "any", "all", "ptp"):
@@ -208,6 +215,18 @@ def _attach_methods():
     def searchsorted(self, v, side="left", sorter=None):
         return _sorting.searchsorted(self, v, side)
 
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        sort(self, axis)
+
+    def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        return _elementwise.argpartition(self, kth, axis)
+
+    def compress(self, condition, axis=None, out=None):
+        return _elementwise.compress(condition, self, axis)
+
+    ndarray.partition = partition
+    ndarray.argpartition = argpartition
+    ndarray.compress = compress
     ndarray.sort = sort
     ndarray.diagonal = diagonal
     ndarray.searchsorted = searchsorted
