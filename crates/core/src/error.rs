@@ -353,8 +353,8 @@ pub enum Error {
     NegativeDimension { size: i64, shape: Vec<i64> },
 
     /// `t()` of a tensor with more than two dimensions.
-    #[error("t() expects a tensor with <= 2 dimensions, but self is {rank}D")]
-    TRank { rank: usize },
+    #[error("{op}() expects a tensor with <= 2 dimensions, but self is {rank}D")]
+    TRank { op: &'static str, rank: usize },
 
     /// `permute` with a different number of dimensions than the tensor has.
     #[error(

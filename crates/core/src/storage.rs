@@ -317,6 +317,12 @@ impl Storage {
         Ok(())
     }
 
+    /// Counts an in-place change that writes no element (an in-place view
+    /// op such as `unsqueeze_`), as PyTorch's version counter does.
+    pub(crate) fn bump_version(&self) {
+        self.version.set(self.version.get() + 1);
+    }
+
     /// PyTorch's `_version`: how many in-place writes this storage has seen.
     pub fn version(&self) -> u64 {
         self.version.get()

@@ -344,3 +344,56 @@ every_target! {
         assert_close(&grad(&a), &[1.0, 1.0, 1.0, 1.0]);
     }
 }
+
+/// The in-place view op a key of `tests/fixtures/inplace_views.json` names.
+fn inplace_view(key: &str, t: &Tensor) -> gradscope_core::Result<Tensor> {
+    match key {
+        "unsqueeze_(0)" => t.unsqueeze_(0),
+        "unsqueeze_(-1)" => t.unsqueeze_(-1),
+        "squeeze_()" => t.squeeze_(None, false),
+        "squeeze_(1)" => t.squeeze_(Some(&[1]), true),
+        "squeeze_((1,))" => t.squeeze_(Some(&[1]), false),
+        "t_()" => t.t_(),
+        "transpose_(0, 2)" => t.transpose_(0, 2),
+        other => panic!("no in-place view {other}"),
+    }
+}
+
+every_target! {
+    // y = a * 2; y.unsqueeze_(0) and kin, from record_inplace_views.py: the
+    // new layout, one version, PyTorch's node, the gradient back to `a`,
+    // and the refusal on a leaf that requires grad.
+    fn inplace_views_match_pytorch() {
+        let fixture: serde_json::Value =
+            serde_json::from_str(include_str!("../../../tests/fixtures/inplace_views.json")).unwrap();
+        let cases = fixture["cases"].as_object().unwrap();
+        assert_eq!(cases.len(), 7);
+        for (key, case) in cases {
+            let shape = common::shape(&case["input_shape"]);
+            let n: usize = shape.iter().product();
+            let values: Vec<f32> = (1..=n).map(|v| v as f32).collect();
+            let a = Tensor::from_vec(values, &shape).unwrap().requires_grad_(true);
+            let y = a.mul(&s(2.0)).unwrap();
+            let before = y.version().unwrap();
+            let y = inplace_view(key, &y).unwrap();
+            assert_eq!(y.shape(), common::shape(&case["shape"]), "{key}");
+            let strides: Vec<isize> = case["strides"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_i64().unwrap() as isize)
+                .collect();
+            assert_eq!(y.layout().strides(), strides, "{key}");
+            assert_eq!(y.version().unwrap() - before, case["versions"].as_u64().unwrap(), "{key}");
+            assert_eq!(name(&y), case["node"].as_str().unwrap(), "{key}");
+            assert_eq!(next_names(&y), vec![Some(case["next"].as_str().unwrap().to_string())], "{key}");
+            let w: Vec<f32> = (1..=n).map(|v| v as f32).collect();
+            let w = Tensor::from_vec(w, y.shape()).unwrap();
+            y.mul(&w).unwrap().sum().unwrap().backward().unwrap();
+            assert_close(&grad(&a), &common::floats(&case["grad"]));
+            let leaf = Tensor::ones(&shape).requires_grad_(true);
+            let err = inplace_view(key, &leaf).unwrap_err();
+            assert_eq!(err.to_string(), case["leaf_error"].as_str().unwrap(), "{key}");
+        }
+    }
+}

@@ -81,7 +81,7 @@ pub(crate) fn wrapped(value: Scalar) -> Tensor {
 /// `None` when it is neither (the op then returns `NotImplemented`).
 pub(crate) fn operand(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Option<Tensor>> {
     if let Some(t) = obj.downcast_ref::<PyTensor>() {
-        return Ok(Some(t.tensor.clone()));
+        return Ok(Some(t.tensor().clone()));
     }
     Ok(scalar(obj, vm)?.map(wrapped))
 }
@@ -108,7 +108,7 @@ fn flatten(obj: &PyObjectRef, dim: usize, out: &mut Nested, vm: &VirtualMachine)
         return Ok(());
     }
     if let Some(t) = obj.downcast_ref::<PyTensor>() {
-        let t = &t.tensor;
+        let t = &t.tensor();
         if t.numel() == 1 && t.shape().is_empty() {
             let value = match t.dtype() {
                 DType::Bool => Scalar::Bool(t.to_vec::<bool>()[0]),
@@ -168,7 +168,7 @@ pub(crate) fn tensor_from_data(
     }
     if let Some(t) = data.downcast_ref::<PyTensor>() {
         // PyTorch warns and copies: a new leaf in the requested dtype.
-        let t = &t.tensor;
+        let t = &t.tensor();
         let data = t
             .storage()
             .data()

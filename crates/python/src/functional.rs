@@ -23,7 +23,7 @@ type T = PyRef<PyTensor>;
 type Opt = Option<PyRef<PyTensor>>;
 
 fn opt(t: &Opt) -> Option<Tensor> {
-    t.as_ref().map(|t| t.tensor.clone())
+    t.as_ref().map(|t| t.tensor().clone())
 }
 
 fn pair(v: &[i64], what: &str, vm: &VirtualMachine) -> PyResult<[i64; 2]> {
@@ -58,7 +58,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
     }
     function!("_linear", |x: T, w: T, b: Opt, vm: &VirtualMachine| {
         note_line(vm);
-        wrap_result(x.tensor.linear(&w.tensor, opt(&b).as_ref()), vm)
+        wrap_result(x.tensor().linear(&w.tensor(), opt(&b).as_ref()), vm)
     });
     function!("_conv2d", |x: T,
                           w: T,
@@ -78,7 +78,10 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
             groups,
         };
         note_line(vm);
-        wrap_result(x.tensor.conv2d(&w.tensor, opt(&b).as_ref(), &options), vm)
+        wrap_result(
+            x.tensor().conv2d(&w.tensor(), opt(&b).as_ref(), &options),
+            vm,
+        )
     });
     function!(
         "_max_pool2d",
@@ -96,7 +99,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
             options.dilation = pair(&dilation, "dilation", vm)?;
             options.ceil_mode = ceil_mode;
             note_line(vm);
-            wrap_result(x.tensor.max_pool2d(&options), vm)
+            wrap_result(x.tensor().max_pool2d(&options), vm)
         }
     );
     function!(
@@ -117,7 +120,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
             options.count_include_pad = count_include_pad;
             options.divisor_override = divisor_override;
             note_line(vm);
-            wrap_result(x.tensor.avg_pool2d(&options), vm)
+            wrap_result(x.tensor().avg_pool2d(&options), vm)
         }
     );
     function!(
@@ -125,7 +128,10 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
         |x: T, shape: Vec<usize>, w: Opt, b: Opt, eps: f64, vm: &VirtualMachine| {
             note_line(vm);
             let (w, b) = (opt(&w), opt(&b));
-            wrap_result(x.tensor.layer_norm(&shape, w.as_ref(), b.as_ref(), eps), vm)
+            wrap_result(
+                x.tensor().layer_norm(&shape, w.as_ref(), b.as_ref(), eps),
+                vm,
+            )
         }
     );
     function!(
@@ -148,7 +154,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
                 eps,
             };
             note_line(vm);
-            wrap_result(x.tensor.batch_norm(&options), vm)
+            wrap_result(x.tensor().batch_norm(&options), vm)
         }
     );
     function!(
@@ -156,7 +162,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
         |indices: T, weight: T, padding_idx: Option<i64>, vm: &VirtualMachine| {
             note_line(vm);
             wrap_result(
-                Tensor::embedding(&indices.tensor, &weight.tensor, padding_idx),
+                Tensor::embedding(&indices.tensor(), &weight.tensor(), padding_idx),
                 vm,
             )
         }
@@ -166,7 +172,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
                            training: bool,
                            vm: &VirtualMachine| {
         note_line(vm);
-        wrap_result(x.tensor.dropout(p, training), vm)
+        wrap_result(x.tensor().dropout(p, training), vm)
     });
     function!("_gelu", |x: T, approximate: String, vm: &VirtualMachine| {
         let approximate = match approximate.as_str() {
@@ -179,23 +185,23 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
             }
         };
         note_line(vm);
-        wrap_result(x.tensor.gelu(approximate), vm)
+        wrap_result(x.tensor().gelu(approximate), vm)
     });
     function!("_leaky_relu", |x: T, slope: f64, vm: &VirtualMachine| {
         note_line(vm);
-        wrap_result(x.tensor.leaky_relu(slope), vm)
+        wrap_result(x.tensor().leaky_relu(slope), vm)
     });
     // `F.leaky_relu_` and `F.leaky_relu(inplace=True)`: `LeakyReluBackward1`.
     function!("_leaky_relu_", |x: T, slope: f64, vm: &VirtualMachine| {
         note_line(vm);
-        x.tensor.leaky_relu_(slope).py(vm)?;
+        x.tensor().leaky_relu_(slope).py(vm)?;
         Ok::<T, rustpython_vm::builtins::PyBaseExceptionRef>(x)
     });
     function!(
         "_softplus",
         |x: T, beta: f64, threshold: f64, vm: &VirtualMachine| {
             note_line(vm);
-            wrap_result(x.tensor.softplus(beta, threshold), vm)
+            wrap_result(x.tensor().softplus(beta, threshold), vm)
         }
     );
     function!(
@@ -203,7 +209,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
         |x: T, target: T, r: String, vm: &VirtualMachine| {
             let r = reduction(&r, vm)?;
             note_line(vm);
-            wrap_result(x.tensor.mse_loss(&target.tensor, r), vm)
+            wrap_result(x.tensor().mse_loss(&target.tensor(), r), vm)
         }
     );
     function!(
@@ -224,9 +230,9 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
             };
             note_line(vm);
             if cross_entropy {
-                wrap_result(x.tensor.cross_entropy(&target.tensor, &options), vm)
+                wrap_result(x.tensor().cross_entropy(&target.tensor(), &options), vm)
             } else {
-                wrap_result(x.tensor.nll_loss(&target.tensor, &options), vm)
+                wrap_result(x.tensor().nll_loss(&target.tensor(), &options), vm)
             }
         }
     );
@@ -237,8 +243,8 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
             note_line(vm);
             let weight = opt(&weight);
             wrap_result(
-                x.tensor
-                    .binary_cross_entropy(&target.tensor, weight.as_ref(), r),
+                x.tensor()
+                    .binary_cross_entropy(&target.tensor(), weight.as_ref(), r),
                 vm,
             )
         }
@@ -250,8 +256,8 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
             note_line(vm);
             let (weight, pos_weight) = (opt(&weight), opt(&pos_weight));
             wrap_result(
-                x.tensor.binary_cross_entropy_with_logits(
-                    &target.tensor,
+                x.tensor().binary_cross_entropy_with_logits(
+                    &target.tensor(),
                     weight.as_ref(),
                     pos_weight.as_ref(),
                     r,
@@ -264,7 +270,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
         "_uniform_",
         |t: T, low: f64, high: f64, vm: &VirtualMachine| {
             note_line(vm);
-            fill_random(&t.tensor, |shape, dtype| {
+            fill_random(&t.tensor(), |shape, dtype| {
                 gradscope_core::ops::random::uniform(shape, low, high, dtype)
             })
             .py(vm)?;
@@ -276,7 +282,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
                            std: f64,
                            vm: &VirtualMachine| {
         note_line(vm);
-        fill_random(&t.tensor, |shape, dtype| {
+        fill_random(&t.tensor(), |shape, dtype| {
             gradscope_core::ops::random::normal(shape, mean, std, dtype)
         })
         .py(vm)?;
@@ -293,15 +299,15 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
             let other = crate::convert::operand(&other, vm)?
                 .ok_or_else(|| crate::convert::expected("Tensor or Number", &other, vm))?;
             note_line(vm);
-            let alpha = if alpha.fract() == 0.0 && !x.tensor.dtype().is_float() {
+            let alpha = if alpha.fract() == 0.0 && !x.tensor().dtype().is_float() {
                 gradscope_core::Scalar::Int(alpha as i64)
             } else {
                 gradscope_core::Scalar::Float(alpha)
             };
             if subtract {
-                wrap_result(x.tensor.sub_alpha(&other, alpha), vm)
+                wrap_result(x.tensor().sub_alpha(&other, alpha), vm)
             } else {
-                wrap_result(x.tensor.add_alpha(&other, alpha), vm)
+                wrap_result(x.tensor().add_alpha(&other, alpha), vm)
             }
         }
     );
@@ -350,7 +356,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
                 );
             };
             note_line(vm);
-            t.tensor.apply_inplace(&name, op).py(vm)?;
+            t.tensor().apply_inplace(&name, op).py(vm)?;
             Ok(t)
         }
     );
@@ -360,7 +366,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
         "_inplace_with",
         |t: T, name: String, f: rustpython_vm::PyObjectRef, vm: &VirtualMachine| {
             note_line(vm);
-            t.tensor
+            t.tensor()
                 .apply_inplace(&name, |x| {
                     let out = f
                         .call((crate::tensor::wrap(x.clone(), vm),), vm)
@@ -393,7 +399,7 @@ pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<(
                 "none" => None,
                 other => return Err(vm.new_value_error(format!("unknown memory role '{other}'"))),
             };
-            t.tensor.set_memory_role(role);
+            t.tensor().set_memory_role(role);
             Ok(())
         }
     );

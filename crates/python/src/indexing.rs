@@ -54,7 +54,7 @@ fn entry(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<TensorIndex> {
         return Ok(TensorIndex::Slice { start, stop, step });
     }
     if let Some(t) = obj.downcast_ref::<PyTensor>() {
-        return Ok(TensorIndex::Tensor(t.tensor.clone()));
+        return Ok(TensorIndex::Tensor(t.tensor().clone()));
     }
     // A list, or an array of gradscope's `numpy` (`t[np.arange(2)]`, a mask).
     if obj.downcast_ref::<PyList>().is_some() || &*obj.class().name() == "ndarray" {

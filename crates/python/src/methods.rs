@@ -260,7 +260,7 @@ pub(crate) fn register(vm: &VirtualMachine) {
                 class,
                 move |zelf: PyRef<PyTensor>, vm: &VirtualMachine| {
                     note_line(vm);
-                    wrap_result(op(&zelf.tensor), vm)
+                    wrap_result(op(&zelf.tensor()), vm)
                 },
             ),
         );
@@ -276,7 +276,7 @@ pub(crate) fn register(vm: &VirtualMachine) {
                     let other = operand(&other, vm)?
                         .ok_or_else(|| convert::expected("Tensor or Number", &other, vm))?;
                     note_line(vm);
-                    wrap_result(op(&zelf.tensor, &other), vm)
+                    wrap_result(op(&zelf.tensor(), &other), vm)
                 },
             ),
         );
@@ -293,7 +293,7 @@ pub(crate) fn register(vm: &VirtualMachine) {
                     let other = operand(&other, vm)?
                         .ok_or_else(|| convert::expected("Tensor or Number", &other, vm))?;
                     note_line(vm);
-                    op(&zelf.tensor, &other).py(vm)?;
+                    op(&zelf.tensor(), &other).py(vm)?;
                     Ok::<_, rustpython_vm::builtins::PyBaseExceptionRef>(zelf)
                 },
             ),
@@ -314,7 +314,7 @@ pub(crate) fn register(vm: &VirtualMachine) {
                     let dim = int_arg(&dim, vm)?;
                     no_stray_keywords(name, &args, vm)?;
                     note_line(vm);
-                    wrap_result(op(&zelf.tensor, dim), vm)
+                    wrap_result(op(&zelf.tensor(), dim), vm)
                 },
             ),
         );
@@ -331,8 +331,10 @@ pub(crate) fn register(vm: &VirtualMachine) {
                     no_stray_keywords(name, &args, vm)?;
                     note_line(vm);
                     match dim {
-                        None => wrap_result(all(&zelf.tensor), vm),
-                        Some(d) => wrap_result(dims(&zelf.tensor, &dims_arg(&d, vm)?, keepdim), vm),
+                        None => wrap_result(all(&zelf.tensor()), vm),
+                        Some(d) => {
+                            wrap_result(dims(&zelf.tensor(), &dims_arg(&d, vm)?, keepdim), vm)
+                        }
                     }
                 },
             ),
@@ -346,7 +348,7 @@ pub(crate) fn register(vm: &VirtualMachine) {
                 class,
                 move |zelf: PyRef<PyTensor>, args: FuncArgs, vm: &VirtualMachine| {
                     note_line(vm);
-                    op(&zelf.tensor, args, vm)
+                    op(&zelf.tensor(), args, vm)
                 },
             ),
         );
@@ -365,7 +367,7 @@ pub(crate) fn register(vm: &VirtualMachine) {
                     let sizes = sizes_arg(&args, vm)?;
                     crate::sizes::check_view(name, &sizes, vm)?;
                     note_line(vm);
-                    wrap_result(op(&zelf.tensor, &sizes), vm)
+                    wrap_result(op(&zelf.tensor(), &sizes), vm)
                 },
             ),
         );

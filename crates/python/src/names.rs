@@ -135,22 +135,22 @@ fn name_all(vm: &VirtualMachine, mapping: &PyObjectRef) {
 
 fn name_value(vm: &VirtualMachine, name: &str, value: &PyObjectRef, top: bool) {
     if let Some(t) = value.downcast_ref::<PyTensor>() {
-        name_tensor(&t.tensor, name, None);
+        name_tensor(&t.tensor(), name, None);
         // Its `.grad`, which the memory view lists as a gradient.
-        if let Some(grad) = t.tensor.grad() {
+        if let Some(grad) = t.tensor().grad() {
             name_tensor(&grad, &format!("{name}.grad"), None);
         }
     } else if let Some(list) = value.downcast_ref::<PyList>() {
         let items = list.borrow_vec();
         for (i, item) in items.iter().take(ITEMS_NAMED).enumerate() {
             if let Some(t) = item.downcast_ref::<PyTensor>() {
-                name_tensor(&t.tensor, &format!("{name}[{i}]"), None);
+                name_tensor(&t.tensor(), &format!("{name}[{i}]"), None);
             }
         }
     } else if let Some(tuple) = value.downcast_ref::<PyTuple>() {
         for (i, item) in tuple.iter().take(ITEMS_NAMED).enumerate() {
             if let Some(t) = item.downcast_ref::<PyTensor>() {
-                name_tensor(&t.tensor, &format!("{name}[{i}]"), None);
+                name_tensor(&t.tensor(), &format!("{name}[{i}]"), None);
             }
         }
     } else if top && is_module(vm, value) {
@@ -236,7 +236,7 @@ fn name_parameters(vm: &VirtualMachine, name: &str, module: &PyObjectRef) {
             )
         {
             let parameter = key.to_string();
-            name_tensor(&t.tensor, &format!("{name}.{parameter}"), Some(parameter));
+            name_tensor(&t.tensor(), &format!("{name}.{parameter}"), Some(parameter));
         }
     }
 }
@@ -319,7 +319,7 @@ pub(crate) fn raised(
         if inputs.iter().any(|i| i.name == spelled) {
             continue;
         }
-        let tensor = &t.tensor;
+        let tensor = &t.tensor();
         inputs.push(RaisedInput {
             name: spelled,
             tensor: tensor.id(),

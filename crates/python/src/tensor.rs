@@ -6,6 +6,7 @@
 //! binding a new core op is one line. Operators (`+`, `+=`, reflected
 //! forms with Python numbers) are the number slots of [`AsNumber`].
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use gradscope_core::autograd::Hook;
@@ -67,7 +68,7 @@ fn warn_scalar_of_grad(obj: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
     let requires_grad = gradscope_core::grad_mode::is_grad_enabled()
         && obj
             .downcast_ref::<PyTensor>()
-            .is_some_and(|t| t.tensor.requires_grad());
+            .is_some_and(|t| t.tensor().requires_grad());
     if !requires_grad || WARNED_SCALAR_OF_GRAD.with(|w| w.replace(true)) {
         return Ok(());
     }
@@ -95,14 +96,29 @@ information. (Triggered internally at /__w/pytorch/pytorch/build/aten/src/ATen/c
 #[pyclass(module = "torch._C", name = "TensorBase")]
 #[derive(Debug, PyPayload)]
 pub(crate) struct PyTensor {
-    pub(crate) tensor: Tensor,
+    /// The engine tensor; replaced only by the in-place view ops
+    /// (`unsqueeze_`), which give the same Python object a new layout.
+    tensor: RefCell<Tensor>,
+}
+
+impl PyTensor {
+    pub(crate) fn new(tensor: Tensor) -> Self {
+        PyTensor {
+            tensor: RefCell::new(tensor),
+        }
+    }
+
+    /// The engine tensor this object stands for.
+    pub(crate) fn tensor(&self) -> Tensor {
+        self.tensor.borrow().clone()
+    }
 }
 
 /// Wraps an engine tensor as a `torch.Tensor` object.
 pub(crate) fn wrap(tensor: Tensor, vm: &VirtualMachine) -> PyObjectRef {
     let class = state::current().and_then(|s| s.tensor_class.borrow().clone());
     let class = class.unwrap_or_else(|| PyTensor::class(&vm.ctx).to_owned());
-    new_instance(PyTensor { tensor }, class, vm).into()
+    new_instance(PyTensor::new(tensor), class, vm).into()
 }
 
 /// The Python object already standing for `tensor` (a leaf or a gradient
@@ -126,7 +142,7 @@ pub(crate) fn remember(object: &PyObjectRef, vm: &VirtualMachine) {
         state
             .identities
             .borrow_mut()
-            .insert(t.tensor.id(), object, vm);
+            .insert(t.tensor().id(), object, vm);
     }
 }
 
@@ -148,7 +164,7 @@ pub(crate) fn wrap_result(result: Result<Tensor>, vm: &VirtualMachine) -> PyResu
 /// The engine tensor of a `torch.Tensor` argument.
 pub(crate) fn tensor_arg(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Tensor> {
     obj.downcast_ref::<PyTensor>()
-        .map(|t| t.tensor.clone())
+        .map(|t| t.tensor().clone())
         .ok_or_else(|| convert::expected("Tensor", obj, vm))
 }
 
@@ -171,13 +187,13 @@ fn binary_op(
             return Ok(vm.ctx.not_implemented());
         };
         note_line(vm);
-        op(&x.tensor, &y)
+        op(&x.tensor(), &y)
     } else if let Some(y) = b.downcast_ref::<PyTensor>() {
         let Some(x) = operand(&a.to_owned(), vm)? else {
             return Ok(vm.ctx.not_implemented());
         };
         note_line(vm);
-        reflected(&y.tensor, &x)
+        reflected(&y.tensor(), &x)
     } else {
         return Ok(vm.ctx.not_implemented());
     };
@@ -188,7 +204,7 @@ fn binary_op(
 /// compute shapes only, in `torch._meta`.
 fn is_meta(obj: &PyObject) -> bool {
     obj.downcast_ref::<PyTensor>()
-        .is_some_and(|t| t.tensor.is_meta())
+        .is_some_and(|t| t.tensor().is_meta())
 }
 
 /// `torch._meta.<function>(name, a, b)`: an operator with a meta operand.
@@ -216,7 +232,7 @@ fn inplace_op(
         return Ok(vm.ctx.not_implemented());
     };
     note_line(vm);
-    op(&x.tensor, &y).py(vm)?;
+    op(&x.tensor(), &y).py(vm)?;
     Ok(a.to_owned())
 }
 
@@ -232,7 +248,7 @@ fn unary_op(
     match a.downcast_ref::<PyTensor>() {
         Some(x) => {
             note_line(vm);
-            wrap_result(op(&x.tensor), vm)
+            wrap_result(op(&x.tensor()), vm)
         }
         None => Ok(vm.ctx.not_implemented()),
     }
@@ -241,7 +257,7 @@ fn unary_op(
 fn one_element(a: &PyObject, vm: &VirtualMachine) -> PyResult<(Tensor, f64)> {
     let t = a
         .downcast_ref::<PyTensor>()
-        .map(|t| t.tensor.clone())
+        .map(|t| t.tensor().clone())
         .ok_or_else(|| vm.new_type_error("expected a Tensor"))?;
     let value = t.item().py(vm)?;
     Ok((t, value))
@@ -306,7 +322,7 @@ impl AsNumber for PyTensor {
             boolean: Some(|a, vm| {
                 let t = a
                     .downcast_ref::<PyTensor>()
-                    .map(|t| t.tensor.clone())
+                    .map(|t| t.tensor().clone())
                     .ok_or_else(|| vm.new_type_error("expected a Tensor"))?;
                 match t.numel() {
                     0 => Err(
@@ -331,7 +347,7 @@ impl AsNumber for PyTensor {
                 })
             }),
             index: Some(|a, vm| {
-                let t = a.downcast_ref::<PyTensor>().map(|t| t.tensor.clone());
+                let t = a.downcast_ref::<PyTensor>().map(|t| t.tensor().clone());
                 match t {
                     Some(t) if t.numel() == 1 && !t.dtype().is_float() => {
                         Ok(vm.ctx.new_int(t.to_vec::<i64>()[0]).into())
@@ -381,7 +397,7 @@ impl Comparable for PyTensor {
             return Ok(Either::B(PyComparisonValue::NotImplemented));
         };
         note_line(vm);
-        Ok(Either::A(wrap_result(f(&x.tensor, &y), vm)?))
+        Ok(Either::A(wrap_result(f(&x.tensor(), &y), vm)?))
     }
 
     fn cmp(
@@ -396,7 +412,7 @@ impl Comparable for PyTensor {
 
 impl Representable for PyTensor {
     fn repr_str(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<String> {
-        Ok(PRINT_OPTIONS.with(|o| zelf.tensor.repr_with(&o.borrow())))
+        Ok(PRINT_OPTIONS.with(|o| zelf.tensor().repr_with(&o.borrow())))
     }
 }
 
@@ -420,7 +436,7 @@ impl Constructor for PyTensor {
                 Tensor::zeros(&shape)
             }
         };
-        Ok(Self { tensor })
+        Ok(Self::new(tensor))
     }
 }
 
@@ -430,7 +446,7 @@ fn hook_result(result: PyObjectRef, vm: &VirtualMachine) -> Result<Option<Tensor
         return Ok(None);
     }
     match result.downcast_ref::<PyTensor>() {
-        Some(t) => Ok(Some(t.tensor.clone())),
+        Some(t) => Ok(Some(t.tensor().clone())),
         None => Err(stash(vm.new_type_error(format!(
             "hook returned an object of type '{}', expected a Tensor or None",
             result.class().name()
@@ -472,25 +488,25 @@ impl PyTensor {
         let tensor = tensor_arg(&data, vm)?
             .detach()
             .requires_grad_(requires_grad.unwrap_or(false));
-        let object = new_instance(PyTensor { tensor }, cls, vm);
+        let object = new_instance(PyTensor::new(tensor), cls, vm);
         remember(&object.clone().into(), vm);
         Ok(object)
     }
 
     #[pygetset]
     fn shape(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult {
-        size_object(zelf.tensor.shape(), vm)
+        size_object(zelf.tensor().shape(), vm)
     }
 
     #[pymethod]
     fn size(zelf: &Py<Self>, dim: OptionalArg<isize>, vm: &VirtualMachine) -> PyResult {
         match dim {
-            OptionalArg::Missing => size_object(zelf.tensor.shape(), vm),
+            OptionalArg::Missing => size_object(zelf.tensor().shape(), vm),
             OptionalArg::Present(d) => {
-                let d = wrap_dim(d, zelf.tensor.shape().len(), vm)?;
+                let d = wrap_dim(d, zelf.tensor().shape().len(), vm)?;
                 Ok(vm
                     .ctx
-                    .new_int(zelf.tensor.shape().get(d).copied().unwrap_or(1))
+                    .new_int(zelf.tensor().shape().get(d).copied().unwrap_or(1))
                     .into())
             }
         }
@@ -499,7 +515,8 @@ impl PyTensor {
     /// The strides in elements, as a tuple, or one dimension's.
     #[pymethod]
     fn stride(zelf: &Py<Self>, dim: OptionalArg<isize>, vm: &VirtualMachine) -> PyResult {
-        let strides = zelf.tensor.layout().strides();
+        let tensor = zelf.tensor();
+        let strides = tensor.layout().strides();
         match dim {
             OptionalArg::Missing => {
                 let items = strides.iter().map(|&s| vm.ctx.new_int(s).into()).collect();
@@ -515,14 +532,14 @@ impl PyTensor {
     /// Where the tensor starts in its storage, in elements.
     #[pymethod]
     fn storage_offset(zelf: &Py<Self>) -> usize {
-        zelf.tensor.layout().offset()
+        zelf.tensor().layout().offset()
     }
 
     /// How many elements its storage holds (shared by all its views):
     /// what `storage().size()` reports.
     #[pymethod]
     fn _storage_numel(zelf: &Py<Self>) -> usize {
-        zelf.tensor.storage().len()
+        zelf.tensor().storage().len()
     }
 
     /// A meta tensor (`device='meta'`): shape and dtype, no data.
@@ -535,19 +552,19 @@ impl PyTensor {
     /// Whether this is a meta tensor.
     #[pygetset]
     fn _is_meta(zelf: &Py<Self>) -> bool {
-        zelf.tensor.is_meta()
+        zelf.tensor().is_meta()
     }
 
     /// Which storage the tensor is a view of: equal for tensors sharing one.
     #[pymethod]
     fn _storage_key(zelf: &Py<Self>) -> u64 {
-        zelf.tensor.storage().id()
+        zelf.tensor().storage().id()
     }
 
     /// The whole storage as a 1-D tensor without history, sharing it.
     #[pymethod]
     fn _storage_tensor(zelf: &Py<Self>, vm: &VirtualMachine) -> PyObjectRef {
-        wrap(zelf.tensor.storage_tensor(), vm)
+        wrap(zelf.tensor().storage_tensor(), vm)
     }
 
     /// A view without history of this tensor's storage with the given
@@ -560,19 +577,19 @@ impl PyTensor {
         offset: usize,
         vm: &VirtualMachine,
     ) -> PyResult {
-        match zelf.tensor.restrided(&size, &stride, offset) {
+        match zelf.tensor().restrided(&size, &stride, offset) {
             Some(view) => Ok(wrap(view, vm)),
             None => Err(vm.new_runtime_error(format!(
                 "setStorage: sizes {size:?}, strides {stride:?}, storage offset {offset} are out of bounds \
                  for storage of size {}",
-                zelf.tensor.storage().len()
+                zelf.tensor().storage().len()
             ))),
         }
     }
 
     #[pymethod]
     fn dim(zelf: &Py<Self>) -> usize {
-        zelf.tensor.shape().len()
+        zelf.tensor().shape().len()
     }
 
     #[pymethod]
@@ -587,42 +604,42 @@ impl PyTensor {
 
     #[pymethod]
     fn numel(zelf: &Py<Self>) -> usize {
-        zelf.tensor.numel()
+        zelf.tensor().numel()
     }
 
     #[pymethod]
     fn nelement(zelf: &Py<Self>) -> usize {
-        zelf.tensor.numel()
+        zelf.tensor().numel()
     }
 
     #[pymethod]
     fn element_size(zelf: &Py<Self>) -> usize {
-        zelf.tensor.dtype().size()
+        zelf.tensor().dtype().size()
     }
 
     #[pymethod]
     fn is_contiguous(zelf: &Py<Self>) -> bool {
-        zelf.tensor.layout().is_contiguous()
+        zelf.tensor().layout().is_contiguous()
     }
 
     #[pymethod]
     fn is_floating_point(zelf: &Py<Self>) -> bool {
-        zelf.tensor.dtype().is_float()
+        zelf.tensor().dtype().is_float()
     }
 
     #[pygetset]
     fn dtype(zelf: &Py<Self>, vm: &VirtualMachine) -> PyObjectRef {
-        dtype_object(zelf.tensor.dtype(), vm)
+        dtype_object(zelf.tensor().dtype(), vm)
     }
 
     #[pygetset]
     fn requires_grad(zelf: &Py<Self>) -> bool {
-        zelf.tensor.requires_grad()
+        zelf.tensor().requires_grad()
     }
 
     #[pygetset(setter)]
     fn set_requires_grad(zelf: &Py<Self>, value: bool, vm: &VirtualMachine) -> PyResult<()> {
-        set_requires_grad(&zelf.tensor, value, vm)?;
+        set_requires_grad(&zelf.tensor(), value, vm)?;
         remember(&zelf.to_owned().into(), vm);
         Ok(())
     }
@@ -633,22 +650,22 @@ impl PyTensor {
         requires_grad: OptionalArg<bool>,
         vm: &VirtualMachine,
     ) -> PyResult<PyRef<PyTensor>> {
-        set_requires_grad(&zelf.tensor, requires_grad.unwrap_or(true), vm)?;
+        set_requires_grad(&zelf.tensor(), requires_grad.unwrap_or(true), vm)?;
         remember(&zelf.to_owned().into(), vm);
         Ok(zelf.to_owned())
     }
 
     #[pygetset]
     fn is_leaf(zelf: &Py<Self>) -> bool {
-        zelf.tensor.is_leaf()
+        zelf.tensor().is_leaf()
     }
 
     /// PyTorch warns (a `UserWarning` at the caller's line) when a non-leaf
     /// that does not retain its gradient is asked for one it cannot have.
     #[pygetset]
     fn grad(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<Option<PyObjectRef>> {
-        let grad = zelf.tensor.grad();
-        if grad.is_none() && !zelf.tensor.is_leaf() && !zelf.tensor.retains_grad() {
+        let grad = zelf.tensor().grad();
+        if grad.is_none() && !zelf.tensor().is_leaf() && !zelf.tensor().retains_grad() {
             rustpython_vm::warn::warn(
                 vm.ctx.new_str(NON_LEAF_GRAD).into(),
                 Some(vm.ctx.exceptions.user_warning.to_owned()),
@@ -663,29 +680,29 @@ impl PyTensor {
     #[pygetset(setter)]
     fn set_grad(zelf: &Py<Self>, value: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
         if vm.is_none(&value) {
-            zelf.tensor.set_grad(None);
+            zelf.tensor().set_grad(None);
             return Ok(());
         }
         let grad = tensor_arg(&value, vm)?;
-        if grad.shape() != zelf.tensor.shape() {
+        if grad.shape() != zelf.tensor().shape() {
             return Err(vm.new_runtime_error("assigned grad has data of a different size"));
         }
-        if grad.dtype() != zelf.tensor.dtype() {
+        if grad.dtype() != zelf.tensor().dtype() {
             return Err(vm.new_runtime_error("assigned grad has data of a different type"));
         }
-        zelf.tensor.set_grad(Some(grad));
+        zelf.tensor().set_grad(Some(grad));
         remember(&value, vm);
         Ok(())
     }
 
     #[pygetset]
     fn grad_fn(zelf: &Py<Self>, vm: &VirtualMachine) -> Option<PyObjectRef> {
-        zelf.tensor.grad_fn().map(|n| PyNode::wrap(n, vm))
+        zelf.tensor().grad_fn().map(|n| PyNode::wrap(n, vm))
     }
 
     #[pygetset]
     fn data(zelf: &Py<Self>, vm: &VirtualMachine) -> PyObjectRef {
-        wrap(zelf.tensor.detach(), vm)
+        wrap(zelf.tensor().detach(), vm)
     }
 
     /// `x.data = t`, as classic loops write `p.data -= lr * p.grad`: the
@@ -695,48 +712,49 @@ impl PyTensor {
     #[pygetset(setter)]
     fn set_data(zelf: &Py<Self>, value: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
         let src = tensor_arg(&value, vm)?;
-        if Rc::ptr_eq(zelf.tensor.storage(), src.storage()) && zelf.tensor.layout() == src.layout()
+        if Rc::ptr_eq(zelf.tensor().storage(), src.storage())
+            && zelf.tensor().layout() == src.layout()
         {
             return Ok(());
         }
-        if src.shape() != zelf.tensor.shape() || src.dtype() != zelf.tensor.dtype() {
+        if src.shape() != zelf.tensor().shape() || src.dtype() != zelf.tensor().dtype() {
             return Err(vm.new_runtime_error(format!(
                 "gradscope can only assign .data of the same shape and dtype ({:?} {} into {:?} {})",
                 src.shape(),
                 src.dtype().name(),
-                zelf.tensor.shape(),
-                zelf.tensor.dtype().name()
+                zelf.tensor().shape(),
+                zelf.tensor().dtype().name()
             )));
         }
         note_line(vm);
         let _no_grad = gradscope_core::grad_mode::GradModeGuard::internal(false);
-        zelf.tensor.copy_(&src).py(vm)?;
+        zelf.tensor().copy_(&src).py(vm)?;
         Ok(())
     }
 
     #[pygetset]
     fn _version(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<u64> {
-        zelf.tensor.version().py(vm)
+        zelf.tensor().version().py(vm)
     }
 
     #[pymethod]
     fn is_inference(zelf: &Py<Self>) -> bool {
-        zelf.tensor.is_inference()
+        zelf.tensor().is_inference()
     }
 
     #[pymethod]
     fn item(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult {
-        convert::item(&zelf.tensor, vm)
+        convert::item(&zelf.tensor(), vm)
     }
 
     #[pymethod]
     fn tolist(zelf: &Py<Self>, vm: &VirtualMachine) -> PyObjectRef {
-        convert::to_list(&zelf.tensor, vm)
+        convert::to_list(&zelf.tensor(), vm)
     }
 
     #[pymethod]
     fn detach(zelf: &Py<Self>, vm: &VirtualMachine) -> PyObjectRef {
-        wrap(zelf.tensor.detach(), vm)
+        wrap(zelf.tensor().detach(), vm)
     }
 
     /// PyTorch's `backward(gradient=None, retain_graph=None, create_graph=False)`;
@@ -750,20 +768,20 @@ impl PyTensor {
         vm: &VirtualMachine,
     ) -> PyResult<()> {
         note_line(vm);
-        let gradient = gradient.map(|g| g.tensor.clone());
-        zelf.tensor
+        let gradient = gradient.map(|g| g.tensor().clone());
+        zelf.tensor()
             .backward_with(gradient.as_ref(), retain_graph, create_graph)
             .py(vm)
     }
 
     #[pymethod]
     fn retain_grad(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<()> {
-        zelf.tensor.retain_grad().py(vm)
+        zelf.tensor().retain_grad().py(vm)
     }
 
     #[pygetset]
     fn retains_grad(zelf: &Py<Self>) -> bool {
-        zelf.tensor.retains_grad()
+        zelf.tensor().retains_grad()
     }
 
     #[pymethod]
@@ -772,21 +790,52 @@ impl PyTensor {
         hook: PyObjectRef,
         vm: &VirtualMachine,
     ) -> PyResult<PyHookHandle> {
-        let handle = zelf.tensor.register_hook(py_hook(hook)).py(vm)?;
+        let handle = zelf.tensor().register_hook(py_hook(hook)).py(vm)?;
         Ok(PyHookHandle::new(handle))
     }
 
     #[pymethod]
     fn zero_(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<PyRef<PyTensor>> {
         note_line(vm);
-        zelf.tensor.zero_().py(vm)?;
+        zelf.tensor().zero_().py(vm)?;
+        Ok(zelf.to_owned())
+    }
+
+    /// The in-place view ops (`unsqueeze_`, `squeeze_`, `t_`,
+    /// `transpose_`; `torch/_tensor.py` reads their arguments): this object
+    /// takes the engine's new view, and stays the Python object for it.
+    #[pymethod]
+    fn _view_inplace(
+        zelf: &Py<Self>,
+        kind: String,
+        dims: Vec<i64>,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyRef<PyTensor>> {
+        note_line(vm);
+        let t = zelf.tensor();
+        let out = match (kind.as_str(), dims.as_slice()) {
+            ("unsqueeze_", &[d]) => t.unsqueeze_(d),
+            ("squeeze_", &[]) => t.squeeze_(None, false),
+            ("squeeze_dim", &[d]) => t.squeeze_(Some(&[d]), true),
+            ("squeeze_dims", dims) => t.squeeze_(Some(dims), false),
+            ("t_", &[]) => t.t_(),
+            ("transpose_", &[a, b]) => t.transpose_(a, b),
+            (kind, dims) => {
+                return Err(vm.new_runtime_error(format!(
+                    "internal error: no in-place view {kind} of {dims:?}"
+                )));
+            }
+        }
+        .py(vm)?;
+        *zelf.tensor.borrow_mut() = out;
+        remember(&zelf.to_owned().into(), vm);
         Ok(zelf.to_owned())
     }
 
     #[pymethod]
     fn fill_(zelf: &Py<Self>, value: f64, vm: &VirtualMachine) -> PyResult<PyRef<PyTensor>> {
         note_line(vm);
-        zelf.tensor.fill_(value).py(vm)?;
+        zelf.tensor().fill_(value).py(vm)?;
         Ok(zelf.to_owned())
     }
 
@@ -794,17 +843,17 @@ impl PyTensor {
     #[pymethod]
     fn _to_dtype(zelf: &Py<Self>, dtype: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         note_line(vm);
-        if zelf.tensor.is_meta() {
+        if zelf.tensor().is_meta() {
             let meta = vm.import("torch", 0)?.get_attr("_meta", vm)?;
             return meta
                 .get_attr("to_dtype", vm)?
                 .call((zelf.to_owned(), dtype), vm);
         }
         let dtype = dtype_of(&dtype, vm)?;
-        if dtype == zelf.tensor.dtype() {
-            return Ok(wrap(zelf.tensor.clone(), vm));
+        if dtype == zelf.tensor().dtype() {
+            return Ok(wrap(zelf.tensor().clone(), vm));
         }
-        wrap_result(zelf.tensor.to_dtype(dtype), vm)
+        wrap_result(zelf.tensor().to_dtype(dtype), vm)
     }
 
     /// `to(device)`, for a device string `torch/_tensor.py` has checked.
@@ -812,20 +861,20 @@ impl PyTensor {
     fn _to_device(zelf: &Py<Self>, device: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         note_line(vm);
         let device = crate::device::parse_device(&device, vm)?;
-        wrap_result(zelf.tensor.to_device(device), vm)
+        wrap_result(zelf.tensor().to_device(device), vm)
     }
 
     /// The device as `str(torch.device)` writes it: `cpu`, `webgpu:0`.
     #[pygetset]
     fn _device(zelf: &Py<Self>) -> String {
-        zelf.tensor.device().to_string()
+        zelf.tensor().device().to_string()
     }
 
     #[pymethod]
     fn sum_to_size(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         note_line(vm);
         let shape = convert::shape_from_args(&args.args, vm)?;
-        wrap_result(zelf.tensor.sum_to_size(&shape), vm)
+        wrap_result(zelf.tensor().sum_to_size(&shape), vm)
     }
 }
 
@@ -836,14 +885,14 @@ impl AsMapping for PyTensor {
                 mapping
                     .obj
                     .downcast_ref::<PyTensor>()
-                    .and_then(|t| t.tensor.shape().first().copied())
+                    .and_then(|t| t.tensor().shape().first().copied())
                     .ok_or_else(|| vm.new_type_error("len() of a 0-d tensor"))
             }),
             subscript: Some(|mapping, index, vm| {
                 let t = mapping
                     .obj
                     .downcast_ref::<PyTensor>()
-                    .map(|t| t.tensor.clone())
+                    .map(|t| t.tensor().clone())
                     .ok_or_else(|| vm.new_type_error("expected a Tensor"))?;
                 crate::indexing::get(&t, index, vm)
             }),
@@ -851,7 +900,7 @@ impl AsMapping for PyTensor {
                 let t = mapping
                     .obj
                     .downcast_ref::<PyTensor>()
-                    .map(|t| t.tensor.clone())
+                    .map(|t| t.tensor().clone())
                     .ok_or_else(|| vm.new_type_error("expected a Tensor"))?;
                 let value = value
                     .ok_or_else(|| vm.new_type_error("Tensor does not support item deletion"))?;

@@ -117,6 +117,9 @@ pub(crate) fn note(op: &Op, input: Option<&Tensor>, output: &Tensor) {
             Some(e) if e.view.strong_count() > 0 && e.base.strong_count() > 0 => {
                 (e.base.clone(), e.chain.clone(), e.creation.clone())
             }
+            // An in-place view op's result takes its input's place: a view
+            // only if the input was one, as PyTorch's `unsqueeze_` leaves it.
+            _ if matches!(op, Op::View(ViewOp::Inplace(_))) => return,
             _ => (Rc::downgrade(&input.0), vec![], Creation::Default),
         };
         chain.push(step);

@@ -76,6 +76,7 @@ variants! {
     Op::View(ViewOp::SelectBackward { .. }) => "ViewOp::SelectBackward",
     Op::View(ViewOp::Diagonal { .. }) => "ViewOp::Diagonal",
     Op::View(ViewOp::DiagonalBackward { .. }) => "ViewOp::DiagonalBackward",
+    Op::View(ViewOp::Inplace(_)) => "ViewOp::Inplace",
     Op::Select(SelectOp::Maximum) => "SelectOp::Maximum",
     Op::Select(SelectOp::Minimum) => "SelectOp::Minimum",
     Op::Select(SelectOp::Where) => "SelectOp::Where",

@@ -109,6 +109,11 @@ pub enum ViewOp {
         /// As in [`ViewOp::Select`].
         index: usize,
     },
+    /// The in-place form of a shape view (`unsqueeze_`, `squeeze_`, `t_`,
+    /// `transpose_`): the same layout and gradient as the op it wraps,
+    /// PyTorch's other node (`UnsqueezeBackward1`); see
+    /// [`Tensor::view_inplace`].
+    Inplace(Box<ViewOp>),
 }
 
 impl OpInfo for ViewOp {
@@ -133,6 +138,15 @@ impl OpInfo for ViewOp {
             ViewOp::SelectBackward { .. } => "SelectBackwardBackward0",
             ViewOp::Diagonal { .. } => "DiagonalBackward0",
             ViewOp::DiagonalBackward { .. } => "DiagonalBackwardBackward0",
+            ViewOp::Inplace(op) => match **op {
+                ViewOp::Unsqueeze(_) => "UnsqueezeBackward1",
+                ViewOp::T => "TBackward1",
+                ViewOp::Transpose(..) => "TransposeBackward1",
+                ViewOp::SqueezeAll => "SqueezeBackward3",
+                ViewOp::SqueezeDim(_) => "SqueezeBackward4",
+                ViewOp::SqueezeDims(_) => "SqueezeBackward5",
+                ref other => other.node_name(),
+            },
         }
     }
 
@@ -155,6 +169,13 @@ impl OpInfo for ViewOp {
             ViewOp::SelectBackward { .. } => "select_backward",
             ViewOp::Diagonal { .. } => "diagonal",
             ViewOp::DiagonalBackward { .. } => "diagonal_backward",
+            ViewOp::Inplace(op) => match **op {
+                ViewOp::Unsqueeze(_) => "unsqueeze_",
+                ViewOp::T => "t_",
+                ViewOp::Transpose(..) => "transpose_",
+                ViewOp::SqueezeAll | ViewOp::SqueezeDim(_) | ViewOp::SqueezeDims(_) => "squeeze_",
+                ref other => other.name(),
+            },
         }
     }
 
@@ -173,6 +194,7 @@ impl ViewOp {
         let [x] = inputs::<1>(self, ins)?;
         let l = x.layout();
         let layout = match self {
+            ViewOp::Inplace(op) => return op.forward(ins),
             ViewOp::Expand(shape) => l.broadcast_to(shape)?,
             ViewOp::View(shape) | ViewOp::ReshapeAlias(shape) | ViewOp::UnsafeView(shape) => {
                 l.view(shape).ok_or(Error::ViewStride)?

@@ -144,7 +144,7 @@ impl Tensor {
     pub fn t(&self) -> Result<Tensor> {
         let rank = self.layout().rank();
         if rank > 2 {
-            return Err(Error::TRank { rank });
+            return Err(Error::TRank { op: "t", rank });
         }
         self.view_op(ViewOp::T)
     }
@@ -180,6 +180,71 @@ impl Tensor {
     pub fn squeeze_dims(&self, dims: &[i64]) -> Result<Tensor> {
         let dims = wrap_dims(dims, self.layout().rank())?;
         self.view_op(ViewOp::SqueezeDims(dims))
+    }
+
+    /// PyTorch's in-place view ops (`unsqueeze_`, `squeeze_`, `t_`,
+    /// `transpose_`) given `op`, their out-of-place form with dimensions
+    /// already wrapped: the tensor that takes `self`'s place (the Python
+    /// object then holds it), a view of the same storage with `op`'s
+    /// layout. The version counter counts the change; a tensor with history
+    /// gets the in-place node (`UnsqueezeBackward1`), whose gradient is the
+    /// out-of-place op's. A leaf that requires grad is refused while grad
+    /// is recorded, as PyTorch refuses it; with grad off it stays a leaf
+    /// that requires grad.
+    ///
+    /// ```
+    /// use gradscope_core::{Tensor, ops::ViewOp};
+    /// let x = Tensor::ones(&[2, 3]);
+    /// let y = x.view_inplace(ViewOp::Unsqueeze(0))?;
+    /// assert_eq!((y.shape(), y.version()?), (&[1, 2, 3][..], 1));
+    /// # Ok::<(), gradscope_core::Error>(())
+    /// ```
+    pub fn view_inplace(&self, op: ViewOp) -> Result<Tensor> {
+        let leaf_with_grad = self.is_leaf() && self.requires_grad();
+        if leaf_with_grad && crate::grad_mode::is_grad_enabled() {
+            return Err(Error::LeafInplace);
+        }
+        let out = self.view_op(ViewOp::Inplace(Box::new(op)))?;
+        self.storage().bump_version();
+        Ok(if leaf_with_grad {
+            out.detach().requires_grad_(true)
+        } else {
+            out
+        })
+    }
+
+    /// PyTorch's `unsqueeze_(dim)`: see [`Tensor::view_inplace`].
+    pub fn unsqueeze_(&self, dim: i64) -> Result<Tensor> {
+        let dim = wrap_dim(dim, self.layout().rank() + 1)?;
+        self.view_inplace(ViewOp::Unsqueeze(dim))
+    }
+
+    /// PyTorch's `squeeze_()`, `squeeze_(dim)` (one entry in `dims`) or
+    /// `squeeze_(dims)`: see [`Tensor::view_inplace`].
+    pub fn squeeze_(&self, dims: Option<&[i64]>, one: bool) -> Result<Tensor> {
+        let rank = self.layout().rank();
+        let op = match dims {
+            None => ViewOp::SqueezeAll,
+            Some(&[d]) if one => ViewOp::SqueezeDim(wrap_dim(d, rank)?),
+            Some(dims) => ViewOp::SqueezeDims(wrap_dims(dims, rank)?),
+        };
+        self.view_inplace(op)
+    }
+
+    /// PyTorch's `t_()`: see [`Tensor::view_inplace`].
+    pub fn t_(&self) -> Result<Tensor> {
+        let rank = self.layout().rank();
+        if rank > 2 {
+            return Err(Error::TRank { op: "t_", rank });
+        }
+        self.view_inplace(ViewOp::T)
+    }
+
+    /// PyTorch's `transpose_(dim0, dim1)`: see [`Tensor::view_inplace`].
+    pub fn transpose_(&self, dim0: i64, dim1: i64) -> Result<Tensor> {
+        let rank = self.layout().rank();
+        let (a, b) = (wrap_dim(dim0, rank)?, wrap_dim(dim1, rank)?);
+        self.view_inplace(ViewOp::Transpose(a, b))
     }
 
     /// A size-1 dimension inserted at `dim`, PyTorch's `unsqueeze`.

@@ -638,6 +638,23 @@ class Tensor(_C.TensorBase):
     def int(self):
         return self._to_dtype(_C.int32)
 
+    # In-place views: this object takes the new shape (its version counts it).
+    def unsqueeze_(self, dim):
+        return self._view_inplace("unsqueeze_", [dim])
+
+    def squeeze_(self, dim=None):
+        if dim is None:
+            return self._view_inplace("squeeze_", [])
+        if isinstance(dim, (tuple, list)):
+            return self._view_inplace("squeeze_dims", list(dim))
+        return self._view_inplace("squeeze_dim", [dim])
+
+    def t_(self):
+        return self._view_inplace("t_", [])
+
+    def transpose_(self, dim0, dim1):
+        return self._view_inplace("transpose_", [dim0, dim1])
+
     def short(self):
         return self._to_dtype(_C.int16)
 

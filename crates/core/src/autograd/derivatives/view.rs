@@ -8,6 +8,10 @@ use crate::ops::view_shape::signed;
 use crate::tensor::Tensor;
 
 pub(super) fn backward(op: &ViewOp, b: &BackwardInputs<'_>) -> Result<Vec<Option<Tensor>>> {
+    // An in-place view's gradient is its out-of-place form's.
+    if let ViewOp::Inplace(op) = op {
+        return backward(op, b);
+    }
     let grad = b.grad;
     let shape = b.shape(0);
     let formula = || -> Result<Tensor> {
@@ -60,6 +64,10 @@ pub(super) fn backward(op: &ViewOp, b: &BackwardInputs<'_>) -> Result<Vec<Option
             ViewOp::DiagonalBackward {
                 offset, dim1, dim2, ..
             } => grad.diagonal(*offset, *dim1 as i64, *dim2 as i64),
+            // Unwrapped above: an in-place view never wraps another.
+            ViewOp::Inplace(_) => Err(crate::Error::Backend(
+                "internal error: nested in-place view".into(),
+            )),
         }
     };
     Ok(vec![b.when(0, formula)?])

@@ -35,6 +35,10 @@ pub(super) fn cases() -> Vec<Case> {
             t[0].squeeze_dims(&[1, 3])
         }),
         Case::new("unsqueeze", x(), |t| t[0].unsqueeze(1)),
+        Case::new("unsqueeze_ (of a non-leaf)", x(), |t| {
+            t[0].mul(&crate::Tensor::scalar(1.0))?
+                .view_inplace(crate::ops::ViewOp::Unsqueeze(1))
+        }),
         Case::new("slice (x[:, 1:5:2])", vec![real(&[2, 5])], |t| {
             t[0].slice(1, Some(1), Some(5), 2)
         }),
