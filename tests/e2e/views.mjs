@@ -11,9 +11,15 @@
 //   that line; the CSV export carries the same line and name columns;
 // - a node's details mark a saved tensor that shares its storage with
 //   another (`y * y` saves y twice: counted once);
+// - the graph saves as SVG (standalone: styles written into it) and PNG
+//   (the SVG drawn on a canvas), and the trace as Perfetto JSON, each from
+//   a button reached by Tab and Enter;
 // - a shape mismatch draws a failed node linked to its input, with the
 //   exception's message under the graph; a second backward marks the node
-//   where it stopped.
+//   where it stopped;
+// - after a 20-step training loop the graph draws one step's graph and
+//   sums up the 19 before it; scrubbed back, fewer; in the widget, the
+//   pass buttons step from one step's backward to the next.
 // Exits non-zero on any failure.
 import { launch } from "./browser.mjs";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -55,6 +61,19 @@ y = (x * x).sum()
 y.backward()
 y.backward()
 `;
+
+const LOOP = readFileSync(new URL("../corpus/e2e_loop.py", import.meta.url), "utf8");
+
+/// Presses the export button `testid` by keyboard (focus, then Enter) and
+/// returns the download: its file name and bytes.
+async function exported(page, testid) {
+  await page.getByTestId(testid).focus();
+  const [download] = await Promise.all([
+    page.waitForEvent("download", { timeout: 15_000 }),
+    page.keyboard.press("Enter"),
+  ]);
+  return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
+}
 
 const editor = (page) => page.locator(".editor-main:not([hidden]) .cm-content");
 
@@ -140,6 +159,37 @@ try {
     "y saved twice by y * y is marked as one storage, counted once");
   check(details.includes("storage: 4 KiB counted once"), "the node's saved bytes count y once");
 
+  console.log("exports:");
+  const svg = await exported(page, "export-graph-svg");
+  const svgText = svg.bytes.toString("utf8");
+  check(svg.name === "graph.svg" && svgText.startsWith("<svg") && svgText.includes('xmlns="http://www.w3.org/2000/svg"'),
+    `the graph downloads as graph.svg (${svg.bytes.length} bytes)`);
+  check(svgText.includes("MmBackward0") && /style="[^"]*fill:\s*rgb/.test(svgText) && !svgText.includes("spare"),
+    "the SVG carries the boxes' names and their colours inline, no hidden spare boxes");
+  // The file renders alone: drawn by the browser from nothing but itself.
+  const alone = await context.newPage();
+  await alone.setContent(`<img id="svg" src="data:image/svg+xml;base64,${svg.bytes.toString("base64")}">`);
+  const drawnSize = await alone.evaluate(async () => {
+    const img = document.getElementById("svg");
+    await img.decode();
+    return [img.naturalWidth, img.naturalHeight];
+  });
+  await alone.screenshot({ path: join(shots, "views-graph-export-svg.png") });
+  await alone.close();
+  check(drawnSize[0] > 100 && drawnSize[1] > 100, `the SVG renders alone (${drawnSize.join(" x ")})`);
+  const png = await exported(page, "export-graph-png");
+  const pngSize = [png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)];
+  check(png.name === "graph.png" && png.bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+    `the graph downloads as graph.png (${png.bytes.length} bytes)`);
+  check(pngSize[0] === 2 * drawnSize[0] && pngSize[1] === 2 * drawnSize[1],
+    `the PNG is the SVG at twice its size (${pngSize.join(" x ")})`);
+  const trace = await exported(page, "export-trace-json");
+  const perfetto = JSON.parse(trace.bytes.toString("utf8"));
+  const phases = new Set(perfetto.traceEvents.map((e) => e.ph));
+  check(trace.name === "gradscope-trace.json" && perfetto.traceEvents.some((e) => e.name === "MmBackward0" && e.ph === "i") &&
+    phases.has("C") && phases.has("M"),
+    `the trace downloads as Perfetto JSON (${perfetto.traceEvents.length} events: instants, memory counters)`);
+
   console.log("the graph at the error:");
   const status = await run(page, MISMATCH);
   check(status.startsWith("raised"), `the mismatch raised (status "${status}")`);
@@ -160,6 +210,69 @@ try {
   const stopped = (await boxes(page)).filter((b) => b.failed).map((b) => b.node);
   check(JSON.stringify(stopped) === JSON.stringify(["SumBackward0"]), `backward stopped at its root: ${stopped}`);
   await page.screenshot({ path: join(shots, "views-page.png") });
+
+  console.log("one step of a loop:");
+  check(await run(page, LOOP) === "finished", "the 20-step loop finished");
+  // The summary, without the pass buttons a page may put beside it.
+  const summary = page.locator("[data-testid=graph-passes] span");
+  const passes = await summary.textContent();
+  check(passes === "19 earlier graphs built and freed, identical in shape",
+    `the earlier steps are summed up: "${passes}"`);
+  const loopBoxes = await boxes(page);
+  check(loopBoxes.length <= 12 && loopBoxes.filter((b) => b.node === "AccumulateGrad").length === 2,
+    `one step's graph is drawn (${loopBoxes.map((b) => b.node).join(", ")})`);
+  await page.locator(".panel.graph").screenshot({ path: join(shots, "views-graph-one-step.png") });
+  // Scrubbed back to the middle of the run: fewer earlier steps.
+  await page.getByTestId("scrub").evaluate((input) => {
+    input.value = String(Math.floor(Number(input.max) / 2));
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  await page.waitForFunction(() => {
+    const text = document.querySelector("[data-testid=graph-passes] span")?.textContent ?? "";
+    return /^\d+ earlier/.test(text) && !text.startsWith("19 ");
+  }, null, { timeout: 5_000 }).catch(() => {});
+  const middle = await summary.textContent();
+  const earlier = Number(/^(\d+) earlier/.exec(middle)?.[1]);
+  check(earlier >= 5 && earlier <= 14 && middle.endsWith("identical in shape"), `halfway through, "${middle}"`);
+
+  // The widget steps from pass to pass: each stop is where a step's
+  // backward begins, its graph built whole and holding what it saved.
+  const widget = await context.newPage();
+  widget.on("pageerror", (err) => problems.push(`widget page error: ${err.message}`));
+  await widget.goto(`${url}embed.html?code=${encodeURIComponent(LOOP)}&panels=graph,memory&device=cpu`);
+  const widgetStatus = (want) => widget.waitForFunction((want) =>
+    (document.querySelector("[data-testid=status]")?.textContent ?? "").startsWith(want), want, { timeout: TIMEOUT });
+  await widgetStatus("ready");
+  await widget.getByTestId("run").click();
+  await widgetStatus("finished");
+  await widget.waitForTimeout(300);
+  const at = async () => ({
+    position: Number(/event (\d+)/.exec(await widget.getByTestId("position").textContent())?.[1]),
+    summary: await widget.locator("[data-testid=graph-passes] span").textContent(),
+    phases: await widget.locator("[data-testid=graph] g.node").evaluateAll((gs) => gs.map((g) => g.dataset.phase)),
+  });
+  const pass = async (testid) => {
+    const before = (await at()).position;
+    await widget.getByTestId(testid).focus();
+    await widget.keyboard.press("Enter");
+    await widget.waitForFunction((before) => !document.querySelector("[data-testid=position]")?.textContent
+      .startsWith(`event ${before} `), before, { timeout: 5_000 }).catch(() => {});
+    await widget.waitForTimeout(300);
+    return at();
+  };
+  const end = await at();
+  const last = await pass("previous-pass");
+  check(last.position < end.position && last.summary === "19 earlier graphs built and freed, identical in shape" &&
+    last.phases.includes("holding") && !last.phases.includes("freed"),
+    `◀ pass steps back to the last step's backward (event ${last.position}): its graph whole, holding saved`);
+  const before = await pass("previous-pass");
+  check(before.position < last.position && before.summary === "18 earlier graphs built and freed, identical in shape",
+    `and again to the step before (event ${before.position}): "${before.summary}"`);
+  const again = await pass("next-pass");
+  check(again.position === last.position, `pass ▶ steps forward to the last step again (event ${again.position})`);
+  await widget.screenshot({ path: join(shots, "views-widget-pass.png") });
+  await widget.close();
   check(problems.length === 0, `no page errors${problems.length ? `: ${problems.join("; ")}` : ""}`);
 } catch (err) {
   failed = true;

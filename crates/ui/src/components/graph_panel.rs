@@ -378,9 +378,19 @@ fn drawn(graph: &GraphAt, chosen: &BTreeMap<GroupKey, bool>) -> Drawn {
         edges: Edges::of(&layout.edges),
         size: (layout.width, layout.height),
         title,
-        counts: graph.phase_counts(),
+        counts: phase_counts(graph, shown),
         passes: pass.summary(),
     }
+}
+
+/// How many of the drawn nodes are in each phase, in `NodePhase::ALL`
+/// order: the legend counts what the view shows, not earlier passes.
+fn phase_counts(graph: &GraphAt, shown: &gradscope_trace::GraphState) -> [usize; 4] {
+    let mut counts = [0; 4];
+    for view in shown.nodes.keys().filter_map(|&id| graph.view(id)) {
+        counts[view.phase as usize] += 1;
+    }
+    counts
 }
 
 /// Props of [`PassLine`].
