@@ -832,6 +832,20 @@ impl PyTensor {
         Ok(zelf.to_owned())
     }
 
+    /// Makes this object stand for `source`'s engine tensor: what an
+    /// `out=` tensor of another shape becomes (PyTorch resizes it).
+    #[pymethod]
+    fn _replace(
+        zelf: &Py<Self>,
+        source: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyRef<PyTensor>> {
+        let source = tensor_arg(&source, vm)?;
+        *zelf.tensor.borrow_mut() = source;
+        remember(&zelf.to_owned().into(), vm);
+        Ok(zelf.to_owned())
+    }
+
     #[pymethod]
     fn fill_(zelf: &Py<Self>, value: f64, vm: &VirtualMachine) -> PyResult<PyRef<PyTensor>> {
         note_line(vm);

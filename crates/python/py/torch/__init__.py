@@ -101,9 +101,11 @@ from ._einsum import einsum
 
 
 def _with_generator(factory):
-    def function(*args, generator=None, **kwargs):
+    def function(*args, generator=None, out=None, **kwargs):
+        if out is not None:
+            kwargs.setdefault("dtype", out.dtype)
         with _drawing(generator):
-            return factory(*args, **kwargs)
+            return _into_out(factory.__name__, factory(*args, **kwargs), out)
 
     function.__name__ = function.__qualname__ = factory.__name__
     function.__module__ = "torch"
@@ -123,6 +125,21 @@ def randint(*args, generator=None, dtype=None, requires_grad=False, **kwargs):
 
 cat = concat = concatenate = _C.cat
 stack = _C.stack
+def svd(input, some=True, compute_uv=True, *, out=None):
+    """`(U, S, V)` with `input = U diag(S) V^T`, the singular vectors' signs
+    as PyTorch's CPU gives them (LAPACK's gesdd; see `torch.linalg._svd`).
+    No gradient flows through it in gradscope yet."""
+    from .linalg import _svd_factors
+
+    u, s, v = _svd_factors("svd", input, some or input.shape[-1] == input.shape[-2])
+    if not compute_uv:
+        m, n = input.shape[-2], input.shape[-1]
+        batch = tuple(input.shape[:-2])
+        u = zeros(batch + (m, m), dtype=input.dtype, device=input.device)
+        v = zeros(batch + (n, n), dtype=input.dtype, device=input.device)
+    return return_types.svd((u, s, v))
+
+
 def where(condition, input=None, other=None, *, out=None):
     """`input` where `condition` holds, else `other`; given only the
     condition, the indices where it holds (`nonzero(as_tuple=True)`)."""
@@ -137,9 +154,28 @@ OutOfMemoryError = _C.OutOfMemoryError
 cuda.OutOfMemoryError = OutOfMemoryError
 
 
+def _into_out(name, result, out):
+    """PyTorch's `out=`: the result written into `out`, which is returned
+    (taking the result's shape when its own differs, as PyTorch resizes it)."""
+    if out is None:
+        return result
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if is_grad_enabled() and (result.requires_grad or out.requires_grad):
+        raise RuntimeError(
+            f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+            "but one of the arguments requires grad."
+        )
+    if tuple(out.shape) == tuple(result.shape):
+        out.copy_(result)
+    else:
+        out._replace(result.to(out.dtype).clone())
+    return out
+
+
 def _method_as_function(name):
-    def function(input, *args, **kwargs):
-        return getattr(input, name)(*args, **kwargs)
+    def function(input, *args, out=None, **kwargs):
+        return _into_out(name, getattr(input, name)(*args, **kwargs), out)
 
     function.__name__ = name
     function.__qualname__ = name

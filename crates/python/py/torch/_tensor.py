@@ -638,6 +638,9 @@ class Tensor(_C.TensorBase):
     def int(self):
         return self._to_dtype(_C.int32)
 
+    def svd(self, some=True, compute_uv=True):
+        return _torch().svd(self, some, compute_uv)
+
     # In-place views: this object takes the new shape (its version counts it).
     def unsqueeze_(self, dim):
         return self._view_inplace("unsqueeze_", [dim])

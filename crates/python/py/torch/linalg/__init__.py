@@ -13,7 +13,7 @@ from torch import _composite
 from torch._shape import cross as _cross
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "cross", "multi_dot", "det", "slogdet", "inv", "solve",
-           "matrix_power", "LinAlgError", "matmul", "vecdot", "matrix_exp", "eigvalsh"]
+           "matrix_power", "LinAlgError", "matmul", "vecdot", "matrix_exp", "eigvalsh", "svd", "svdvals"]
 
 
 class _LinAlgError(RuntimeError):
@@ -312,3 +312,62 @@ def eigvalsh(A, UPLO="L"):
         results.append(sorted(a[i][i] for i in range(n)))
     out = torch.tensor(results, dtype=A.dtype)
     return out.reshape(tuple(A.shape[:-1])).to(A.device)
+
+
+def _svd_factors(name, A, reduced):
+    """U (..., m, k), S (..., k) and V (..., n, k) of A, as LAPACK's gesdd
+    gives them (see `torch.linalg._svd`); no gradient flows through them."""
+    from torch.linalg import _svd
+
+    if A.dim() < 2 and name == "svd":
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {A.dim()} dimensions instead")
+    if A.dim() < 2:
+        raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
+    if not A.is_floating_point():
+        names = {torch.int64: "Long", torch.int32: "Int", torch.int16: "Short", torch.int8: "Char",
+                 torch.uint8: "Byte", torch.bool: "Bool"}
+        raise NotImplementedError(
+            f"linalg.svd: Expected a floating point or complex tensor as input. Got {names.get(A.dtype, A.dtype)}"
+        )
+    if torch.is_grad_enabled() and A.requires_grad:
+        raise NotImplementedError(
+            f"gradscope: {name} has no gradient yet (PyTorch records LinalgSvdBackward0); "
+            "call it on A.detach() or under torch.no_grad()"
+        )
+    m, n = A.shape[-2], A.shape[-1]
+    if not reduced and m != n:
+        raise NotImplementedError(
+            f"gradscope: {name} of a non-square matrix gives only the reduced factors "
+            "(full_matrices=False, or some=True for torch.svd)"
+        )
+    k = _builtins.min(m, n)
+    batch = tuple(A.shape[:-2])
+    like = dict(dtype=A.dtype, device=A._device)
+    if k == 0:
+        return (torch.zeros(batch + (m, k), **like), torch.zeros(batch + (k,), **like),
+                torch.zeros(batch + (n, k), **like))
+    double = A.dtype == torch.float64
+    us, ss, vs = [], [], []
+    for mat in A.detach().cpu().to(torch.float64).reshape(-1, m, n).tolist():
+        u, s, v = _svd.svd_lists(mat, double)
+        us.append(u)
+        ss.append(s)
+        vs.append(v)
+    return (_C.tensor(us, **like).reshape(batch + (m, k)), _C.tensor(ss, **like).reshape(batch + (k,)),
+            _C.tensor(vs, **like).reshape(batch + (n, k)))
+
+
+def svd(A, full_matrices=True, *, driver=None, out=None):
+    """`(U, S, Vh)` with `A = U diag(S) Vh`, the singular vectors' signs as
+    PyTorch's CPU gives them. gradscope has no gradient for it yet, and the
+    complete factors (`full_matrices=True`) only of square matrices."""
+    from torch import return_types
+
+    u, s, v = _svd_factors("linalg.svd", A, not full_matrices or A.shape[-1] == A.shape[-2])
+    return return_types.linalg_svd((u, s, v.transpose(-2, -1)))
+
+
+def svdvals(A, *, driver=None, out=None):
+    """The singular values of A, largest first."""
+    return _svd_factors("linalg.svdvals", A, True)[1]
+
