@@ -351,10 +351,15 @@ class iinfo:
 
     __module__ = "torch"
 
+    _LIMITS = {"uint8": (8, 0, 255), "int8": (8, -128, 127), "int16": (16, -(2**15), 2**15 - 1),
+               "int32": (32, -(2**31), 2**31 - 1), "int64": (64, -(2**63), 2**63 - 1)}
+
     def __init__(self, type):
-        if type != int64:
+        name = str(type)[6:]
+        if name not in self._LIMITS:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
-        self.bits, self.max, self.min, self.dtype = 64, 2**63 - 1, -(2**63), "int64"
+        self.bits, self.min, self.max = self._LIMITS[name]
+        self.dtype = name
 
     def __repr__(self):
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
