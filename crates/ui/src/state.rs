@@ -58,6 +58,16 @@ pub enum Claims {
     },
 }
 
+/// The claim the learner asked to see in the views, and where its moment
+/// is in the run they show (`None`: that run does not reach it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClaimShown {
+    /// The claim's index in its lesson.
+    pub index: usize,
+    /// The trace position the views were moved to.
+    pub position: Option<usize>,
+}
+
 /// What the share link bar shows.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Link {
@@ -126,6 +136,11 @@ pub struct State {
     /// The open lesson's slug, if one is open.
     pub lesson: Option<&'static str>,
     pub claims: Claims,
+    /// The claim whose moment the views were moved to.
+    pub claim_shown: Option<ClaimShown>,
+    /// The lessons the learner ran with every claim holding, in the
+    /// lessons' order (kept in the browser, as the code is).
+    pub lessons_passed: Rc<[&'static str]>,
     /// The memory budget for the next run, in MiB; `None`: the engine's default.
     pub budget_mib: Option<u32>,
     /// The share link bar.
@@ -153,6 +168,8 @@ impl State {
             axis: Axis::Events,
             lesson: None,
             claims: Claims::Unchecked,
+            claim_shown: None,
+            lessons_passed: Rc::new([]),
             budget_mib: None,
             link: Link::Hidden,
             keep_saved: false,
@@ -220,6 +237,9 @@ pub enum Action {
     OpenLesson(Option<&'static str>),
     /// The worker was asked to check the open lesson's claims.
     CheckingClaims,
+    /// Move the views to the moment the open lesson's claim (by index)
+    /// measures, in the run they show.
+    ShowClaim(usize),
     SetAxis(Axis),
     /// Show the trace after this many events (the scrub slider).
     Seek(usize),
@@ -262,6 +282,7 @@ impl Reducible for State {
                 );
                 next.replay.playing = false;
                 next.output.clear();
+                next.claim_shown = None;
             }
             Action::Stopped => {
                 next.engine = Engine::Loading;
@@ -297,12 +318,14 @@ impl Reducible for State {
                 let lesson = slug.and_then(gradscope_lessons::find);
                 next.lesson = lesson.map(|l| l.slug);
                 next.claims = Claims::Unchecked;
+                next.claim_shown = None;
                 if let Some(lesson) = lesson {
                     next.source = lesson.program.into();
                     next.source_version += 1;
                 }
             }
             Action::CheckingClaims => next.claims = Claims::Checking,
+            Action::ShowClaim(index) => show_claim(&mut next, index),
             Action::SetAxis(axis) => next.axis = axis,
             Action::Seek(position) => {
                 next.replay.playing = false;
@@ -342,6 +365,7 @@ impl Reducible for State {
                     .and_then(gradscope_lessons::find)
                     .map(|l| l.slug);
                 next.claims = Claims::Unchecked;
+                next.claim_shown = None;
                 next.source = shared.code.into();
                 next.source_version += 1;
                 next.device = shared.device;
@@ -395,6 +419,9 @@ fn apply_replies(next: &mut State, replies: Vec<Reply>) {
                 figures,
             } => {
                 if next.lesson == Some(slug.as_str()) {
+                    if !claims.is_empty() && claims.iter().all(|c| c.passed) {
+                        mark_passed(next, &slug);
+                    }
                     next.claims = Claims::Checked {
                         claims: claims.into(),
                         figures: figures.into(),
@@ -422,6 +449,35 @@ fn apply_replies(next: &mut State, replies: Vec<Reply>) {
     }
     written.flush(&mut next.output);
     next.playback.push(batch);
+}
+
+/// Seeks to the moment claim `index` of the open lesson measures, in the
+/// trace the views show, and remembers which claim and where.
+fn show_claim(next: &mut State, index: usize) {
+    let Some(claim) = next
+        .lesson
+        .and_then(gradscope_lessons::find)
+        .and_then(|l| l.claims.get(index))
+    else {
+        return;
+    };
+    let raised = matches!(next.run, Run::Raised { .. });
+    let position = claim.at.position(next.playback.log().iter(), raised);
+    if let Some(position) = position {
+        next.replay.playing = false;
+        next.playback.seek(position);
+    }
+    next.claim_shown = Some(ClaimShown { index, position });
+}
+
+/// Adds `slug` to the lessons passed, kept in the lessons' order.
+fn mark_passed(next: &mut State, slug: &str) {
+    let passed: Vec<&'static str> = gradscope_lessons::lessons()
+        .iter()
+        .map(|l| l.slug)
+        .filter(|s| *s == slug || next.lessons_passed.contains(s))
+        .collect();
+    next.lessons_passed = passed.into();
 }
 
 /// A frame's output of one stream, not yet written to the console.
@@ -575,6 +631,106 @@ mod tests {
         assert_eq!(state.replay.per_second, 20);
         let state = reduce(state, Action::SetSpeed(0));
         assert_eq!(state.replay.per_second, 1);
+    }
+
+    #[test]
+    fn state_show_claim_seeks_to_its_moment_or_says_not_here() {
+        use gradscope_trace::{Event, EventKind};
+        let state = reduce(
+            State::new("x".into(), Device::Cpu),
+            Action::OpenLesson(Some("retain-graph")),
+        );
+        let ev = |seq, kind| Event {
+            seq,
+            time_us: seq,
+            line: None,
+            kind,
+        };
+        let op = || EventKind::OpCalled {
+            op: "mul".into(),
+            shape: vec![],
+        };
+        let events = vec![
+            ev(0, op()),
+            ev(
+                1,
+                EventKind::RangeBegan {
+                    name: "loop".into(),
+                },
+            ),
+            ev(2, op()),
+            ev(
+                3,
+                EventKind::RangeEnded {
+                    name: "loop".into(),
+                },
+            ),
+            ev(4, op()),
+        ];
+        let state = reduce(state, Action::Started);
+        let state = reduce(
+            state,
+            Action::Replies(vec![Reply::Events { events }, Reply::Finished]),
+        );
+        assert_eq!(state.playback.position(), 5);
+        // Claim 2 is about the saved bytes after the loop: its end.
+        let lesson = gradscope_lessons::find("retain-graph").expect("lesson");
+        assert_eq!(lesson.claims[1].at, gradscope_lessons::Moment::End("loop"));
+        let shown = reduce(state.clone(), Action::ShowClaim(1));
+        assert_eq!(shown.playback.position(), 4);
+        assert_eq!(
+            shown.claim_shown,
+            Some(ClaimShown {
+                index: 1,
+                position: Some(4)
+            })
+        );
+        // Claim 1's backward is not in this run: the views stay.
+        let missing = reduce(shown, Action::ShowClaim(0));
+        assert_eq!(missing.playback.position(), 4);
+        assert_eq!(
+            missing.claim_shown,
+            Some(ClaimShown {
+                index: 0,
+                position: None
+            })
+        );
+        // A new run forgets it.
+        assert_eq!(reduce(missing, Action::Started).claim_shown, None);
+    }
+
+    #[test]
+    fn state_lessons_passed_only_with_every_claim_holding() {
+        use gradscope_trace::protocol::ClaimResult;
+        let checked = |slug: &str, passed: bool| {
+            Action::Replies(vec![Reply::LessonChecked {
+                slug: slug.into(),
+                claims: vec![
+                    ClaimResult {
+                        text: "a".into(),
+                        passed: true,
+                        measured: "1".into(),
+                    },
+                    ClaimResult {
+                        text: "b".into(),
+                        passed,
+                        measured: "2".into(),
+                    },
+                ],
+                figures: vec![],
+            }])
+        };
+        let open = |state, slug| reduce(state, Action::OpenLesson(Some(slug)));
+        let state = open(State::new("x".into(), Device::Cpu), "retain-graph");
+        let state = reduce(state, checked("retain-graph", false));
+        assert!(state.lessons_passed.is_empty());
+        let state = reduce(state, checked("retain-graph", true));
+        let state = open(state, "graph-lifecycle");
+        // Another lesson's report is not this one's.
+        let state = reduce(state, checked("digits", true));
+        let state = reduce(state, checked("graph-lifecycle", true));
+        let state = reduce(state, checked("graph-lifecycle", true));
+        assert_eq!(&*state.lessons_passed, ["graph-lifecycle", "retain-graph"]);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::state::State;
 const SOURCE_KEY: &str = "gradscope.source";
 const DEVICE_KEY: &str = "gradscope.device";
 const BUDGET_KEY: &str = "gradscope.budget_mib";
+const PASSED_KEY: &str = "gradscope.lessons_passed";
 
 /// The memory budget the page offers, in MiB: the worker's default (1 GiB)
 /// is also its most, past which wasm32 could abort instead of raising.
@@ -77,6 +78,37 @@ pub fn use_saved_settings(state: &UseReducerHandle<State>) {
             clear_link_in_address();
         },
     );
+}
+
+/// The lessons the learner ran with every claim holding, as saved.
+pub fn load_passed() -> Vec<&'static str> {
+    storage()
+        .and_then(|s| s.get_item(PASSED_KEY).ok().flatten())
+        .map(|text| parse_passed(&text))
+        .unwrap_or_default()
+}
+
+/// Saved lesson slugs (`a,b`) as the lessons they name, in the lessons'
+/// order; a slug no lesson has any more is dropped.
+pub fn parse_passed(text: &str) -> Vec<&'static str> {
+    let saved: Vec<&str> = text.split(',').map(str::trim).collect();
+    gradscope_lessons::lessons()
+        .iter()
+        .map(|l| l.slug)
+        .filter(|slug| saved.contains(slug))
+        .collect()
+}
+
+/// Saves the lessons passed whenever another one is.
+#[hook]
+pub fn use_saved_progress(passed: &std::rc::Rc<[&'static str]>) {
+    use_effect_with(passed.clone(), |passed| {
+        if let Some(store) = storage()
+            && !passed.is_empty()
+        {
+            let _ = store.set_item(PASSED_KEY, &passed.join(","));
+        }
+    });
 }
 
 /// The share link in the page's address, if it holds one: its settings, or
@@ -172,6 +204,15 @@ pub fn set_lesson_in_address(slug: Option<&str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn storage_parses_lessons_passed_in_order() {
+        assert_eq!(
+            parse_passed("retain-graph, no such lesson,graph-lifecycle"),
+            vec!["graph-lifecycle", "retain-graph"]
+        );
+        assert!(parse_passed("").is_empty());
+    }
 
     #[test]
     fn storage_parses_budgets() {

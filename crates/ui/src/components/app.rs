@@ -13,6 +13,7 @@ use super::editor::Editor;
 use super::file_tabs::{FileTabs, read_dropped};
 use super::font_warmup::FontWarmup;
 use super::graph_panel::GraphPanel;
+use super::lesson_claims::LessonClaims;
 use super::lesson_menu::LessonMenu;
 use super::lesson_panel::LessonPanel;
 use super::memory_panel::MemoryPanel;
@@ -20,7 +21,7 @@ use super::share_bar::{ShareBar, ShareButton};
 use super::transport::Transport;
 use crate::share::Shared;
 use crate::state::{Action, Engine, Run, State};
-use crate::storage::{self, use_saved_settings};
+use crate::storage::{self, use_saved_progress, use_saved_settings};
 use crate::views::use_views;
 use crate::worker::use_engine;
 
@@ -32,6 +33,7 @@ pub fn App() -> Html {
         let mut state = State::new(saved.source, saved.device);
         state.budget_mib = saved.budget_mib;
         state.files = crate::files::load().into();
+        state.lessons_passed = storage::load_passed().into();
         let reduce = |state: State, action| {
             std::rc::Rc::unwrap_or_clone(yew::Reducible::reduce(std::rc::Rc::new(state), action))
         };
@@ -47,6 +49,7 @@ pub fn App() -> Html {
     });
     let engine = use_engine(state.dispatcher());
     use_saved_settings(&state);
+    use_saved_progress(&state.lessons_passed);
     // The extra files are kept as the code is (not a share link's, unrun).
     use_effect_with(
         (state.files.clone(), state.keep_saved),
@@ -113,9 +116,15 @@ pub fn App() -> Html {
     };
     let on_lesson = {
         let dispatch = state.dispatcher();
-        Callback::from(move |slug: Option<&'static str>| {
+        use_callback((), move |slug: Option<&'static str>, ()| {
             storage::set_lesson_in_address(slug);
             dispatch.dispatch(Action::OpenLesson(slug));
+        })
+    };
+    let on_show_claim = {
+        let dispatch = state.dispatcher();
+        use_callback((), move |index, ()| {
+            dispatch.dispatch(Action::ShowClaim(index))
         })
     };
     let on_share = {
@@ -235,7 +244,7 @@ pub fn App() -> Html {
             <header class="top">
                 <h1>{ "gradscope" }</h1>
                 <p class="tagline">{ "see what autograd really does" }</p>
-                <LessonMenu lesson={state.lesson} on_change={on_lesson} />
+                <LessonMenu lesson={state.lesson} on_change={on_lesson.clone()} />
                 <DeviceMenu device={state.device} webgpu={state.webgpu.clone()}
                             on_change={dispatch.reform(Action::SetDevice)} />
                 <span class="status" data-testid="status" role="status">{ status }</span>
@@ -244,7 +253,7 @@ pub fn App() -> Html {
             </header>
             if let Some(lesson) = lesson {
                 <LessonPanel slug={lesson.slug} source={AttrValue::from(state.source.to_string())}
-                             claims={state.claims.clone()} {on_control} />
+                             {on_control} passed={state.lessons_passed.clone()} on_open={Some(on_lesson.clone())} />
             }
             <section class="panel editor" aria-label="Program" data-testid="editor-panel"
                      ondragover={|e: DragEvent| e.prevent_default()}
@@ -270,12 +279,17 @@ pub fn App() -> Html {
                        on_step={dispatch.reform(|(by, forward)| Action::Step(by, forward))}
                        on_seek={dispatch.reform(Action::Seek)} replay={state.replay}
                        on_replay={Some((dispatch.reform(Action::Replay), dispatch.reform(Action::SetSpeed)))} />
+            if let Some(lesson) = lesson {
+                <LessonClaims slug={lesson.slug} claims={state.claims.clone()} shown={state.claim_shown}
+                              on_show={on_show_claim} />
+            }
             <GraphPanel log={graph_view.0} position={graph_view.1}
                         warm={matches!(state.engine, Engine::Ready { .. }) && !running} />
             <MemoryPanel log={memory_view.0} position={memory_view.1} axis={state.axis}
                          {on_axis} budget_mib={state.budget_mib} on_budget={Some(on_budget)} />
             <ChartsPanel log={charts_view.0} position={charts_view.1} />
-            <ConsolePanel output={state.output.clone()} run={state.run.clone()} />
+            <ConsolePanel output={state.output.clone()} run={state.run.clone()}
+                          log={playback.log().clone()} position={(!playback.is_live()).then_some(position)} />
             if matches!(state.engine, Engine::Ready { .. }) {
                 <FontWarmup />
             }

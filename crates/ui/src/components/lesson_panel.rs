@@ -1,10 +1,13 @@
-//! A lesson beside its program: the text, the controls bound to the
-//! program's top lines, and each claim with what the engine measured.
+//! A lesson's column: where it sits among the fourteen (previous, next,
+//! which were passed), its text at a reading measure, and its controls
+//! bound to the program's top lines. Its claims sit beside the views
+//! (`lesson_claims`).
 
-use gradscope_lessons::{ControlKind, ControlValue, Lesson};
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use gradscope_lessons::{ControlValue, Lesson, lessons};
 use yew::prelude::*;
 
+use super::lesson_claims::LessonClaims;
+use super::lesson_controls::LessonControls;
 use crate::state::Claims;
 
 /// Props of [`LessonPanel`].
@@ -14,10 +17,20 @@ pub struct Props {
     pub slug: &'static str,
     /// The editor's text: the controls show the values written in it.
     pub source: AttrValue,
-    pub claims: Claims,
     /// A control changed: its name and new value (the page rewrites the
     /// line and runs the program again).
     pub on_control: Callback<(&'static str, ControlValue)>,
+    /// The lessons run with every claim holding.
+    #[prop_or_default]
+    pub passed: std::rc::Rc<[&'static str]>,
+    /// Open another lesson (previous or next); without it (the widget)
+    /// there is no way through the lessons.
+    #[prop_or_default]
+    pub on_open: Option<Callback<Option<&'static str>>>,
+    /// The claims, drawn inside the panel (the widget); the page draws
+    /// them beside its views instead.
+    #[prop_or_default]
+    pub claims: Option<Claims>,
 }
 
 /// The open lesson.
@@ -26,153 +39,78 @@ pub fn LessonPanel(props: &Props) -> Html {
     let Some(lesson): Option<&'static Lesson> = gradscope_lessons::find(props.slug) else {
         return html! {};
     };
-    let controls = lesson.controls.iter().map(|control| {
-        let value = lesson.value_in(&props.source, control.name).ok();
-        let name = control.name;
-        let on_control = props.on_control.clone();
-        let id = format!("control-{name}");
-        let input = match (control.kind, value) {
-            (ControlKind::Bool, value) => {
-                let checked = value == Some(ControlValue::Bool(true));
-                let onchange = move |e: Event| {
-                    let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-                    on_control.emit((name, ControlValue::Bool(on)));
-                };
-                html! { <input type="checkbox" id={id.clone()} {checked} {onchange} /> }
-            }
-            (ControlKind::Int { min, max }, value) => {
-                let current = match value {
-                    Some(ControlValue::Int(v)) => v,
-                    _ => min,
-                };
-                let onchange = move |e: Event| {
-                    let text = e.target_unchecked_into::<HtmlInputElement>().value();
-                    if let Ok(v) = text.parse() {
-                        on_control.emit((name, ControlValue::Int(v)));
-                    }
-                };
-                html! {
-                    <>
-                        <input type="range" id={id.clone()} min={min.to_string()} max={max.to_string()}
-                               value={current.to_string()} {onchange} />
-                        <output for={id.clone()}>{ current }</output>
-                    </>
-                }
-            }
-            (ControlKind::Float { min, max }, value) => {
-                let current = match value {
-                    Some(ControlValue::Float(v)) => v,
-                    _ => min,
-                };
-                let step = ((max - min) / 100.0).to_string();
-                let onchange = move |e: Event| {
-                    let text = e.target_unchecked_into::<HtmlInputElement>().value();
-                    if let Ok(v) = text.parse::<f64>() {
-                        // Two significant decimals: a learning rate, not a float dump.
-                        let v = (v * 1000.0).round() / 1000.0;
-                        on_control.emit((name, ControlValue::Float(v)));
-                    }
-                };
-                html! {
-                    <>
-                        <input type="range" id={id.clone()} min={min.to_string()} max={max.to_string()}
-                               {step} value={current.to_string()} {onchange} />
-                        <output for={id.clone()}>{ current }</output>
-                    </>
-                }
-            }
-            (ControlKind::Choice(options), value) => {
-                let current = match value {
-                    Some(ControlValue::Choice(v)) => v,
-                    _ => String::new(),
-                };
-                let onchange = move |e: Event| {
-                    let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-                    on_control.emit((name, ControlValue::Choice(v)));
-                };
-                html! {
-                    <select id={id.clone()} {onchange}>
-                        { for options.iter().map(|o| html! {
-                            <option value={*o} selected={current == *o}>{ *o }</option>
-                        }) }
-                    </select>
-                }
-            }
-        };
+    let all = lessons();
+    let index = all.iter().position(|l| l.slug == lesson.slug).unwrap_or(0);
+    let step = |other: Option<&'static Lesson>, rel: &'static str, label: &'static str| {
+        let on_open = props.on_open.clone().unwrap_or_default();
+        match other {
+            Some(other) => html! {
+                <button class={classes!("lesson-step", rel)} data-testid={format!("lesson-{rel}")}
+                        title={format!("{}. {}", other.number, other.title)}
+                        aria-label={format!("{label} lesson: {}. {}", other.number, other.title)}
+                        onclick={move |_| on_open.emit(Some(other.slug))}>
+                    { if rel == "previous" { "← Previous" } else { "Next →" } }
+                </button>
+            },
+            None => html! {
+                <button class={classes!("lesson-step", rel)} data-testid={format!("lesson-{rel}")} disabled=true>
+                    { if rel == "previous" { "← Previous" } else { "Next →" } }
+                </button>
+            },
+        }
+    };
+    let previous = index.checked_sub(1).and_then(|i| all.get(i));
+    let next = all.get(index + 1);
+    let passed = props.passed.len();
+    let progress = all.iter().map(|l| {
+        let done = props.passed.contains(&l.slug);
+        let here = l.slug == lesson.slug;
+        let title = format!(
+            "{}. {}{}",
+            l.number,
+            l.title,
+            if done { ": every claim held" } else { "" }
+        );
         html! {
-            <div class="control" data-control={name}>
-                <label for={id} title={control.label}><code>{ name }</code>{ " " }{ control.label }</label>
-                { input }
-            </div>
+            <li class={classes!(done.then_some("passed"), here.then_some("here"))}
+                data-slug={l.slug} {title} aria-hidden="true"></li>
         }
     });
-    let (summary, claims, figures) = match &props.claims {
-        Claims::Unchecked => (
-            "Run the program to check the claims.".to_string(),
-            vec![],
-            vec![],
-        ),
-        Claims::Checking => ("checking the claims…".to_string(), vec![], vec![]),
-        Claims::Checked { claims, figures } => {
-            let passed = claims.iter().filter(|c| c.passed).count();
-            (
-                format!("{passed} of {} claims hold, as measured", claims.len()),
-                claims.to_vec(),
-                figures.to_vec(),
-            )
-        }
-    };
-    let claim_list = if claims.is_empty() {
-        lesson
-            .claims
-            .iter()
-            .map(|c| html! { <li class="claim unchecked">{ inline_code(c.text) }</li> })
-            .collect::<Html>()
-    } else {
-        claims
-            .iter()
-            .map(|c| {
-                let (class, mark) = if c.passed { ("claim passed", "✓") } else { ("claim failed", "✗") };
-                html! {
-                    <li class={class} data-passed={c.passed.to_string()}>
-                        <span class="mark" aria-label={if c.passed { "holds" } else { "fails" }}>{ mark }</span>
-                        { inline_code(&c.text) }
-                        <div class="measured">{ c.measured.clone() }</div>
-                    </li>
-                }
-            })
-            .collect::<Html>()
-    };
     html! {
         <section class="panel lesson" aria-label="Lesson" data-testid="lesson-panel">
-            <h2>{ format!("Lesson {} · {}", lesson.number, lesson.title) }</h2>
-            <div class="lesson-text">
-                { for lesson.text.split("\n\n").map(|p| html! { <p>{ inline_code(&p.replace('\n', " ")) }</p> }) }
-            </div>
-            { for lesson.files.iter().map(|file| html! {
-                <p class="data-note">
-                    { "Data: " }<code>{ file.name }</code>{ ", shipped with gradscope: " }
-                    <a href="data/README.md" target="_blank" rel="noopener">{ "source and licence" }</a>
-                </p>
-            }) }
-            if !lesson.controls.is_empty() {
-                <div class="controls" data-testid="controls">{ for controls }</div>
+            if props.on_open.is_some() {
+            <nav class="lesson-nav" aria-label="Lessons">
+                { step(previous, "previous", "Previous") }
+                <span class="lesson-count" data-testid="lesson-count">
+                    { format!("{} of {}", index + 1, all.len()) }
+                </span>
+                <ol class="lesson-progress" data-testid="lesson-progress"
+                    data-passed={passed.to_string()}>{ for progress }</ol>
+                <span class="sr-only">{ format!("{passed} of {} lessons run with every claim holding", all.len()) }</span>
+                { step(next, "next", "Next") }
+            </nav>
             }
-            <h3 data-testid="claims-summary">{ summary }</h3>
-            <ul class="claims" data-testid="claims">{ claim_list }</ul>
-            if !figures.is_empty() {
-                <dl class="figures" data-testid="figures">
-                    { for figures.iter().map(|(label, value)| html! {
-                        <><dt>{ label.clone() }</dt><dd>{ value.clone() }</dd></>
-                    }) }
-                </dl>
+            <h2>{ format!("Lesson {} · {}", lesson.number, lesson.title) }</h2>
+            <div class="lesson-text" tabindex="0" role="region" aria-label="Lesson text">
+                { for lesson.text.split("\n\n").map(|p| html! { <p>{ inline_code(&p.replace('\n', " ")) }</p> }) }
+                { for lesson.files.iter().map(|file| html! {
+                    <p class="data-note">
+                        { "Data: " }<code>{ file.name }</code>{ ", shipped with gradscope: " }
+                        <a href="data/README.md" target="_blank" rel="noopener">{ "source and licence" }</a>
+                    </p>
+                }) }
+            </div>
+            <LessonControls slug={lesson.slug} source={props.source.clone()}
+                            on_control={props.on_control.clone()} />
+            if let Some(claims) = props.claims.clone() {
+                <LessonClaims slug={lesson.slug} {claims} shown={None} on_show={Callback::noop()} />
             }
         </section>
     }
 }
 
 /// A paragraph with its `backticked` spans as code.
-fn inline_code(text: &str) -> Html {
+pub(crate) fn inline_code(text: &str) -> Html {
     text.split('`')
         .enumerate()
         .map(|(i, part)| {
