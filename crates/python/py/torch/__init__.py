@@ -58,6 +58,7 @@ float16 = half = _MissingDtype("float16", 2)
 bfloat16 = _MissingDtype("bfloat16", 2)
 
 from . import _meta
+from ._ops import ops
 
 
 def _meta_aware(factory, fills=False):
