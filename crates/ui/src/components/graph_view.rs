@@ -94,10 +94,18 @@ pub fn use_view(container: NodeRef, fit: Viewport) -> (Viewport, Callback<ViewAc
                         "wheel",
                         on_wheel.as_ref().unchecked_ref(),
                     );
-                    for (name, handler) in &on_drag {
+                    let (on_element, on_window) = on_drag;
+                    for (name, handler) in &on_element {
                         let _ = element.remove_event_listener_with_callback(
                             name,
                             handler.as_ref().unchecked_ref(),
+                        );
+                    }
+                    if let Some(window) = web_sys::window() {
+                        let _ = window.remove_event_listener_with_callback_and_bool(
+                            "click",
+                            on_window.as_ref().unchecked_ref(),
+                            true,
                         );
                     }
                 }
@@ -110,24 +118,42 @@ pub fn use_view(container: NodeRef, fit: Viewport) -> (Viewport, Callback<ViewAc
 
 type Handler = Closure<dyn FnMut(MouseEvent)>;
 
-/// Dragging with the main button pans; the handlers, by event name.
+/// How far (in view pixels, summed over the moves) the pointer travels
+/// with the button down before the gesture is a drag, not a click.
+const DRAG_AFTER: f64 = 4.0;
+
+/// Dragging with the main button pans; the handlers on the element, by
+/// event name, and the window's click handler.
+///
+/// A drag that begins and ends on a box (the box moves with the pointer)
+/// ends in a click on it, which opened a module group or selected a node
+/// the learner only meant to move the view by. The window's handler, in
+/// the capture phase, stops that click before the page's handlers see it
+/// (yew's listen at the app's root, in the capture phase too, so a handler
+/// on the element itself would run after them).
 fn drag_handlers(
     element: &Element,
     dispatch: UseReducerDispatcher<Chosen>,
     latest_fit: Rc<RefCell<Viewport>>,
-) -> Vec<(&'static str, Handler)> {
+) -> (Vec<(&'static str, Handler)>, Handler) {
     // Where the pointer was at the last move, while the button is down.
     let last: Rc<Cell<Option<(f64, f64)>>> = Rc::default();
+    // How far it has moved since the button went down.
+    let travelled: Rc<Cell<f64>> = Rc::default();
+    // Set from a drag's end until its click, or the next task.
+    let dragged: Rc<Cell<bool>> = Rc::default();
     let down = {
-        let last = last.clone();
+        let (last, travelled, dragged) = (last.clone(), travelled.clone(), dragged.clone());
         Handler::new(move |e: MouseEvent| {
             if e.button() == 0 {
                 last.set(Some((f64::from(e.client_x()), f64::from(e.client_y()))));
+                travelled.set(0.0);
+                dragged.set(false);
             }
         })
     };
     let moved = {
-        let last = last.clone();
+        let (last, travelled) = (last.clone(), travelled.clone());
         Handler::new(move |e: MouseEvent| {
             let Some((x0, y0)) = last.get() else { return };
             if e.buttons() & 1 == 0 {
@@ -136,16 +162,50 @@ fn drag_handlers(
             }
             let (x, y) = (f64::from(e.client_x()), f64::from(e.client_y()));
             last.set(Some((x, y)));
+            travelled.set(travelled.get() + (x - x0).hypot(y - y0));
             let fit = *latest_fit.borrow();
             dispatch.dispatch(ViewAction::Pan(x - x0, y - y0, fit));
         })
     };
-    let up = Handler::new(move |_: MouseEvent| last.set(None));
+    let up = {
+        let dragged = dragged.clone();
+        Handler::new(move |_: MouseEvent| {
+            if last.take().is_some() && travelled.get() > DRAG_AFTER {
+                dragged.set(true);
+                // The click, if any, comes before the next task.
+                let dragged = dragged.clone();
+                let clear = Closure::once_into_js(move || dragged.set(false));
+                if let Some(window) = web_sys::window() {
+                    let _ = window.set_timeout_with_callback(clear.unchecked_ref());
+                }
+            }
+        })
+    };
     let handlers = vec![("mousedown", down), ("mousemove", moved), ("mouseup", up)];
     for (name, handler) in &handlers {
         let _ = element.add_event_listener_with_callback(name, handler.as_ref().unchecked_ref());
     }
-    handlers
+    let on_click = {
+        let element = element.clone();
+        Handler::new(move |e: MouseEvent| {
+            let inside = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
+                .is_some_and(|t| element.contains(Some(&t)));
+            if dragged.replace(false) && inside {
+                e.stop_propagation();
+                e.prevent_default();
+            }
+        })
+    };
+    if let Some(window) = web_sys::window() {
+        let _ = window.add_event_listener_with_callback_and_bool(
+            "click",
+            on_click.as_ref().unchecked_ref(),
+            true,
+        );
+    }
+    (handlers, on_click)
 }
 
 /// Where a mouse event happened in `element`'s box.
