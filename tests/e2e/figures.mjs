@@ -297,6 +297,13 @@ try {
   const message = await page.getByTestId("traceback").getAttribute("data-message");
   check(raised.startsWith("raised") && kind === "ModuleNotFoundError" && message === "No module named 'model'",
     `the removed module is gone: ${kind}: ${message}`);
+  // How the run ended comes after every event: scrubbed back, not yet.
+  await page.getByTestId("scrub").fill("0");
+  const note = await page.getByTestId("console-later").textContent();
+  check(await page.getByTestId("traceback").count() === 0 && note.includes("how the run ended"),
+    `scrubbed back, the traceback is not there yet: "${note.trim()}"`);
+  await page.getByTestId("scrub").fill(await page.getByTestId("scrub").getAttribute("max"));
+  check(await page.getByTestId("traceback").count() === 1, "scrubbed to the end, it is");
   check(problems.length === 0, `no page errors${problems.length ? ": " + problems.join("; ") : ""}`);
 
   console.log("the widget's files:");
