@@ -3,6 +3,6 @@
 from .mtrand import (  # noqa: F401
     RandomState, seed, get_state, random_sample, random, sample, ranf, rand, uniform,
     standard_normal, randn, normal, randint, random_integers, shuffle, permutation, choice,
-    exponential, binomial, poisson,
+    exponential, binomial, poisson, laplace, lognormal,
 )
 from ._generator import Generator, PCG64, SeedSequence, default_rng  # noqa: F401

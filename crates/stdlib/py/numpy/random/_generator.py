@@ -224,37 +224,7 @@ class Generator:
         return self._fill(_size_tuple(size), bg.next_double, float64_dtype)
 
     def _poisson(self, lam):
-        """NumPy's random_poisson: multiplication below 10, PTRS above."""
-        bg = self.bit_generator
-        if lam >= 10:
-            slam, loglam = _math.sqrt(lam), _math.log(lam)
-            b = 0.931 + 2.53 * slam
-            a = -0.059 + 0.02483 * b
-            invalpha = 1.1239 + 1.1328 / (b - 3.4)
-            vr = 0.9277 - 3.6224 / (b - 2)
-            while True:
-                u = bg.next_double() - 0.5
-                v = bg.next_double()
-                us = 0.5 - abs(u)
-                k = int(_math.floor((2 * a / us + b) * u + lam + 0.43))
-                if us >= 0.07 and v <= vr:
-                    return k
-                if k < 0 or (us < 0.013 and v > us):
-                    continue
-                log_v = _math.log(v) if v > 0 else -_math.inf
-                if log_v + _math.log(invalpha) - _math.log(a / (us * us) + b) <= \
-                        -lam + k * loglam - _loggam(k + 1):
-                    return k
-        if lam == 0:
-            return 0
-        enlam = _math.exp(-lam)
-        x, prod = 0, 1.0
-        while True:
-            prod *= bg.next_double()
-            if prod > enlam:
-                x += 1
-            else:
-                return x
+        return poisson_draw(self.bit_generator.next_double, lam)
 
     def poisson(self, lam=1.0, size=None):
         """`Generator.poisson`, NumPy's draws for the same seed."""
@@ -266,33 +236,8 @@ class Generator:
             return self._poisson(lam)
         return self._fill(shape, lambda: self._poisson(lam), int64_dtype)
 
-    def _binomial_inversion(self, n, p):
-        bg = self.bit_generator
-        q = 1.0 - p
-        qn = _math.exp(n * _math.log(q))
-        np_ = n * p
-        bound = int(min(n, np_ + 10.0 * _math.sqrt(np_ * q + 1)))
-        x, px = 0, qn
-        u = bg.next_double()
-        while u > px:
-            x += 1
-            if x > bound:
-                x, px = 0, qn
-                u = bg.next_double()
-            else:
-                u -= px
-                px = ((n - x + 1) * p * px) / (x * q)
-        return x
-
     def _binomial(self, n, p):
-        if n == 0 or p == 0.0:
-            return 0
-        q = p if p <= 0.5 else 1.0 - p
-        if q * n > 30.0:
-            raise NotImplementedError("gradscope's numpy draws binomials by inversion only (n * min(p, 1 - p) <= 30); "
-                                      "NumPy's BTPE for larger means is missing")
-        x = self._binomial_inversion(n, q)
-        return x if p <= 0.5 else n - x
+        return binomial_draw(self.bit_generator.next_double, n, p)
 
     def binomial(self, n, p, size=None):
         """`Generator.binomial`, NumPy's draws for the same seed where
@@ -536,12 +481,7 @@ class Generator:
         bg = self.bit_generator
 
         def draw():
-            while True:
-                u = bg.next_double()
-                if u >= 0.5:
-                    return loc - scale * _math.log(2.0 - u - u)
-                if u > 0.0:
-                    return loc + scale * _math.log(u + u)
+            return laplace_draw(bg.next_double, loc, scale)
 
         return self._draws(size, draw)
 
@@ -702,6 +642,75 @@ def _loggam(x):
             gl -= _math.log(x0 - 1.0)
             x0 -= 1.0
     return gl
+
+
+def poisson_draw(next_double, lam):
+    """NumPy's random_poisson over a stream of doubles (Generator's and, as
+    legacy_random_poisson, RandomState's): multiplication below 10, PTRS above."""
+    if lam >= 10:
+        slam, loglam = _math.sqrt(lam), _math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha = 1.1239 + 1.1328 / (b - 3.4)
+        vr = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = next_double() - 0.5
+            v = next_double()
+            us = 0.5 - abs(u)
+            k = int(_math.floor((2 * a / us + b) * u + lam + 0.43))
+            if us >= 0.07 and v <= vr:
+                return k
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            log_v = _math.log(v) if v > 0 else -_math.inf
+            if log_v + _math.log(invalpha) - _math.log(a / (us * us) + b) <= -lam + k * loglam - _loggam(k + 1):
+                return k
+    if lam == 0:
+        return 0
+    enlam = _math.exp(-lam)
+    x, prod = 0, 1.0
+    while True:
+        prod *= next_double()
+        if prod > enlam:
+            x += 1
+        else:
+            return x
+
+
+def binomial_draw(next_double, n, p):
+    """NumPy's random_binomial over a stream of doubles, by its inversion
+    (n * min(p, 1 - p) <= 30); its BTPE for larger means is refused."""
+    if n == 0 or p == 0.0:
+        return 0
+    q = p if p <= 0.5 else 1.0 - p
+    if q * n > 30.0:
+        raise NotImplementedError("gradscope's numpy draws binomials by inversion only (n * min(p, 1 - p) <= 30); "
+                                  "NumPy's BTPE for larger means is missing")
+    qq = 1.0 - q
+    qn = _math.exp(n * _math.log(qq))
+    np_ = n * q
+    bound = int(min(n, np_ + 10.0 * _math.sqrt(np_ * qq + 1)))
+    x, px = 0, qn
+    u = next_double()
+    while u > px:
+        x += 1
+        if x > bound:
+            x, px = 0, qn
+            u = next_double()
+        else:
+            u -= px
+            px = ((n - x + 1) * q * px) / (x * qq)
+    return x if p <= 0.5 else n - x
+
+
+def laplace_draw(next_double, loc, scale):
+    """NumPy's random_laplace: the inverse CDF of one double (0.0 redrawn)."""
+    while True:
+        u = next_double()
+        if u >= 0.5:
+            return loc - scale * _math.log(2.0 - u - u)
+        if u > 0.0:
+            return loc + scale * _math.log(u + u)
 
 
 def default_rng(seed=None):
