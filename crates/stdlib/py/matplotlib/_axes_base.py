@@ -243,7 +243,7 @@ class AxesBase:
                 [(None, v) for v in getattr(artist, "_extra_y", ())]
         if name in ("Rectangle", "Polygon", "Circle", "FancyBboxPatch", "Wedge"):
             return artist.get_corners()
-        if name in ("ContourSet", "Quiver"):
+        if name in ("ContourSet", "Quiver", "QuadMesh"):
             return artist._limit_points()
         if name == "PathCollection":
             return list(artist._offsets)

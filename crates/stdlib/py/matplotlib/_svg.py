@@ -496,9 +496,31 @@ def _quiver(svg, q, t, ext):
                                          stroke))
 
 
+def _mesh(svg, mesh, t):
+    """pcolormesh's cells: its image when evenly spaced, else a rectangle
+    a cell (empty cells, NaN, left out)."""
+    if mesh._uniform():
+        _image(svg, mesh._image, t)
+        return
+    # rgba_rows gives the top row first; row i of C lies between ye[i] and ye[i + 1].
+    rows = mesh._image.rgba_rows(warn=svg.saving)[::-1]
+    xe, ye = mesh._xedges, mesh._yedges
+    for i, row in enumerate(rows):
+        for j, px in enumerate(row):
+            if px[3] == 0:
+                continue
+            (a, b), (c, d) = svg.pt(*t(xe[j], ye[i])), svg.pt(*t(xe[j + 1], ye[i + 1]))
+            # Not anti-aliased, as matplotlib draws a mesh: no seams between cells.
+            svg.add('<rect x="%s" y="%s" width="%s" height="%s" %s '
+                    'shape-rendering="crispEdges"/>' % (
+                        _num(min(a, c)), _num(min(b, d)), _num(abs(c - a)), _num(abs(d - b)),
+                        _fill_attr(px, mesh._alpha)))
+
+
 def _axes(svg, ax):
     from ._contour import ContourSet
     from ._quiver import Quiver
+    from .collections import QuadMesh
     from .collections import LineCollection, PathCollection, PolyCollection
     from .image import AxesImage
     from .lines import Line2D
@@ -556,6 +578,8 @@ def _axes(svg, ax):
             _contour(svg, artist, t)
         elif isinstance(artist, Quiver):
             _quiver(svg, artist, t, ext)
+        elif isinstance(artist, QuadMesh):
+            _mesh(svg, artist, t)
         elif isinstance(artist, PathCollection):
             _scatter(svg, artist, t)
         elif isinstance(artist, PolyCollection):

@@ -1,6 +1,6 @@
 """`Axes`: what programs draw with (plot, scatter, bar, hist, imshow,
 errorbar, fill_between, axhline/axvline, pie, boxplot, contour/contourf,
-quiver, text, legend), over the state in
+quiver, pcolormesh, hist2d, text, legend), over the state in
 `_axes_base`."""
 
 
@@ -496,11 +496,97 @@ class Axes(AxesBase):
         self.yaxis.set_major_locator(MaxNLocator(nbins=9, steps=[1, 2, 5, 10], integer=True))
         return im
 
-    def pcolormesh(self, *args, **kwargs):
-        C = args[-1] if args else kwargs.pop("C")
-        return self.imshow(C, origin="lower", aspect="auto",
-                           cmap=kwargs.get("cmap"), vmin=kwargs.get("vmin"),
-                           vmax=kwargs.get("vmax"))
+    def pcolormesh(self, *args, alpha=None, norm=None, cmap=None, vmin=None, vmax=None,
+                   shading=None, **kwargs):
+        """Cells coloured by C between edges X and Y (1-D, or the first row
+        and column of 2-D grids): X and Y one longer than C's sides are its
+        edges, as long are its cells' centres ('nearest'), absent are 0..n."""
+        from .cm import ScalarMappable
+        from .collections import QuadMesh
+        from .image import AxesImage
+        if len(args) == 1:
+            C, X, Y = args[0], None, None
+        elif len(args) == 3:
+            X, Y, C = args
+        else:
+            raise TypeError(f"pcolormesh() takes 1 or 3 positional arguments but {len(args)} "
+                            "were given")
+        data = [[float("nan") if v is None else v for v in row] for row in grid(C)]
+        rows, cols = len(data), len(data[0])
+
+        def edges(v, n, first):
+            if v is None:
+                return [float(i) for i in range(n + 1)]
+            v = tolist(v)
+            if isinstance(v, list) and v and isinstance(v[0], list):
+                v = v[0] if first else [row[0] for row in v]
+            v = [float(a) for a in v]
+            if len(v) == n + 1:
+                return v
+            if len(v) == n:
+                if n == 1:
+                    return [v[0] - 0.5, v[0] + 0.5]
+                mid = [(a + b) / 2 for a, b in zip(v, v[1:])]
+                return [v[0] - (mid[0] - v[0])] + mid + [v[-1] + (v[-1] - mid[-1])]
+            raise TypeError(f"Dimensions of C ({rows}, {cols}) are incompatible with X "
+                            f"({len(v) if first else cols}) and/or Y "
+                            f"({len(v) if not first else rows}); see help(pcolormesh)")
+
+        xe, ye = edges(X, cols, True), edges(Y, rows, False)
+        mappable = ScalarMappable(norm if norm is not None else Normalize(vmin, vmax), cmap)
+        vals = [float(v) for row in data for v in row]
+        mappable.set_array(vals)
+        mappable.norm.autoscale_None([v for v in vals if v == v])
+        image = AxesImage(data, (xe[0], xe[-1], ye[0], ye[-1]), "lower", mappable,
+                          alpha=alpha)
+        mesh = QuadMesh(xe, ye, image, alpha=alpha, label=kwargs.pop("label", None),
+                        zorder=kwargs.pop("zorder", None))
+        image.axes = self
+        self._add(mesh)
+        return mesh
+
+    def hist2d(self, x, y, bins=10, range=None, density=False, weights=None, cmin=None,
+               cmax=None, **kwargs):
+        """np.histogram2d's counts drawn by pcolormesh, limits at the edges;
+        returns (counts, xedges, yedges, mesh)."""
+        from bisect import bisect_right
+        xs, ys = flat(x), flat(y)
+        if len(xs) != len(ys):
+            raise ValueError("x and y must have the same length.")
+        ws = None if weights is None else flat(weights)
+        nb = bins if isinstance(bins, (list, tuple)) and len(bins) == 2 else [bins, bins]
+        out_edges = []
+        for k, (vals, b) in enumerate(zip((xs, ys), nb)):
+            b = tolist(b)
+            if isinstance(b, list):
+                out_edges.append([float(v) for v in b])
+                continue
+            lo, hi = (float(v) for v in range[k]) if range is not None else \
+                (min(vals), max(vals))
+            if lo == hi:
+                lo, hi = lo - 0.5, hi + 0.5
+            out_edges.append(_linspace(lo, hi, int(b) + 1))
+        xe, ye = out_edges
+        h = [[0.0] * (len(ye) - 1) for _ in xe[:-1]]
+        for k, (a, b) in enumerate(zip(xs, ys)):
+            i, j = bisect_right(xe, a) - 1, bisect_right(ye, b) - 1
+            if a == xe[-1]:
+                i -= 1
+            if b == ye[-1]:
+                j -= 1
+            if 0 <= i < len(h) and 0 <= j < len(h[0]) and xe[0] <= a and ye[0] <= b:
+                h[i][j] += 1.0 if ws is None else ws[k]
+        if density:
+            total = sum(map(sum, h))
+            for i, row in enumerate(h):
+                for j, v in enumerate(row):
+                    row[j] = v / total / ((xe[i + 1] - xe[i]) * (ye[j + 1] - ye[j]))
+        shown = [[None if (cmin is not None and v < cmin) or (cmax is not None and v > cmax)
+                  else v for v in (h[i][j] for i in _range(len(h)))] for j in _range(len(ye) - 1)]
+        mesh = self.pcolormesh(xe, ye, shown, **kwargs)
+        self.set_xlim(xe[0], xe[-1])
+        self.set_ylim(ye[0], ye[-1])
+        return _np_array(h), _np_array(xe), _np_array(ye), mesh
 
     pcolor = pcolormesh
 
@@ -1059,6 +1145,9 @@ def _datasets(x):
             return [[float(row[j]) for row in raw] for j in range(len(raw[0]))]
         return [flat(r) for r in raw]
     return [flat(raw)]
+
+
+_range = range
 
 
 def _percentile(data, q):

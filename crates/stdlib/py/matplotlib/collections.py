@@ -1,5 +1,6 @@
 """Collections: scatter's points (`PathCollection`), `fill_between`'s
-polygons (`PolyCollection`) and errorbar's bars (`LineCollection`)."""
+polygons (`PolyCollection`), errorbar's bars (`LineCollection`) and
+pcolormesh's cells (`QuadMesh`)."""
 
 from .lines import Artist
 
@@ -128,3 +129,39 @@ class LineCollection(Collection):
 
     def set_segments(self, segments):
         self._segments = segments
+
+
+class QuadMesh(Collection):
+    """pcolormesh's cells between `xedges` and `yedges`, coloured from
+    `image` (an `AxesImage` of the values, rows from the bottom): drawn as
+    that image when the edges are evenly spaced, else a rectangle a cell."""
+
+    def __init__(self, xedges, yedges, image, **kwargs):
+        super().__init__(**kwargs)
+        self._xedges, self._yedges = list(xedges), list(yedges)
+        self._image = image
+        self._mappable = image._mappable
+        x0, x1, y0, y1 = xedges[0], xedges[-1], yedges[0], yedges[-1]
+        self.sticky_x = [min(x0, x1), max(x0, x1)]
+        self.sticky_y = [min(y0, y1), max(y0, y1)]
+
+    def _limit_points(self):
+        return [(self._xedges[0], self._yedges[0]), (self._xedges[-1], self._yedges[-1])]
+
+    def _uniform(self):
+        def even(edges):
+            step = (edges[-1] - edges[0]) / (len(edges) - 1)
+            return all(abs(b - a - step) <= 1e-9 * abs(step) for a, b in zip(edges, edges[1:]))
+        return even(self._xedges) and even(self._yedges)
+
+    def get_array(self):
+        return self._image.get_array()
+
+    def set_clim(self, vmin=None, vmax=None):
+        self._image.set_clim(vmin, vmax)
+
+    def get_clim(self):
+        return self._image.get_clim()
+
+    def set_cmap(self, cmap):
+        self._image.set_cmap(cmap)

@@ -310,7 +310,7 @@ for _name in ("plot", "scatter", "bar", "barh", "hist", "imshow", "matshow", "er
               "fill_between", "fill_betweenx", "axhline", "axvline", "axhspan", "axvspan",
               "hlines", "vlines", "text", "annotate", "semilogy", "semilogx", "loglog",
               "step", "stem", "pie", "boxplot", "violinplot", "contour", "contourf", "quiver",
-              "pcolormesh", "pcolor", "bar_label", "clabel", "margins", "tick_params", "locator_params",
+              "pcolormesh", "pcolor", "bar_label", "clabel", "hist2d", "margins", "tick_params", "locator_params",
               "ticklabel_format", "twinx", "twiny", "minorticks_on", "minorticks_off",
               "autoscale"):
     globals()[_name] = _gca_method(_name)
