@@ -14,7 +14,10 @@
 // - two training runs with different learning rates overlay their loss
 //   curves in the charts panel, over the longer run's steps;
 // - the SVG button downloads memory.svg: the panel's own chart with its
-//   styles written on its elements, the comparison included.
+//   styles written on its elements, the comparison included;
+// - the memory view zooms to one training step (s), closer (+), pans
+//   (arrows, a drag), zooms about the pointer under the wheel, and goes
+//   back to the whole run (0, the whole-run button).
 // Exits non-zero on any failure.
 import { launch } from "./browser.mjs";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -194,6 +197,44 @@ try {
   check(loss["steps"][0] === "6" && loss["steps"][1] === "10", `steps side by side: ${loss["steps"]}`);
   check(loss["last loss"] && loss["last loss"][2].endsWith("%"), `last losses side by side: ${loss["last loss"]}`);
   await page.locator(".panel.charts").screenshot({ path: join(shots, "compare-loss.png") });
+
+  console.log("memory zoom:");
+  const zoomOf = async () => (await page.getByTestId("memory-zoom").getAttribute("data-zoom")).split(",").map(Number);
+  const startLabel = () => page.locator("[data-testid=memory-chart] .axis.start").textContent();
+  check(JSON.stringify(await zoomOf()) === "[0,1]" && await startLabel() === "0", "the whole run at first");
+  await page.getByTestId("memory-zoom").focus();
+  await page.keyboard.press("s");
+  const [s0, s1] = await zoomOf();
+  // The tenth step, forward mark to the run's end: about a tenth of it.
+  check(s1 === 1 && s1 - s0 > 0.05 && s1 - s0 < 0.2, `s shows the last training step: ${s0.toFixed(3)} to ${s1}`);
+  check(/^event \d+$/.test(await startLabel()), `its left edge is labelled: "${await startLabel()}"`);
+  const forwardMarks = await page.locator("[data-testid=marks-forward] path").getAttribute("d");
+  check(forwardMarks && forwardMarks.match(/M/g).length === 1, `one forward mark in the step: ${forwardMarks}`);
+  await page.screenshot({ path: join(shots, "compare-zoom-step.png"), clip: await page.locator(".panel.memory").boundingBox() });
+  await page.keyboard.press("+");
+  const [p0, p1] = await zoomOf();
+  check(p1 - p0 < (s1 - s0) * 0.7, `+ zooms closer: width ${(p1 - p0).toFixed(4)}`);
+  await page.keyboard.press("ArrowLeft");
+  const [l0] = await zoomOf();
+  check(l0 < p0, `ArrowLeft pans left: ${p0.toFixed(4)} -> ${l0.toFixed(4)}`);
+  await page.keyboard.press("0");
+  check(JSON.stringify(await zoomOf()) === "[0,1]", "0 shows the whole run again");
+  const box = await page.getByTestId("memory-chart").boundingBox();
+  await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.4);
+  await page.mouse.wheel(0, -300);
+  await page.waitForFunction(() => document.querySelector("[data-testid=memory-zoom]").dataset.zoom !== "0.000000,1.000000",
+    null, { timeout: 5000 });
+  const [w0, w1] = await zoomOf();
+  check(w1 - w0 < 1, `the wheel zooms in about the pointer: ${w0.toFixed(3)} to ${w1.toFixed(3)}`);
+  check(await page.evaluate(() => window.scrollY) === 0, "the page did not scroll under the wheel");
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.4, { steps: 4 });
+  await page.mouse.up();
+  const [d0] = await zoomOf();
+  check(d0 > w0, `dragging left shows what lies to the right: ${w0.toFixed(3)} -> ${d0.toFixed(3)}`);
+  await page.getByTestId("memory-zoom-whole").click();
+  check(JSON.stringify(await zoomOf()) === "[0,1]" && await page.getByTestId("memory-zoom-whole").count() === 0,
+    "the whole-run button goes back to the whole run, and goes");
   check(problems.length === 0, `no page errors${problems.length ? `: ${problems.join("; ")}` : ""}`);
 } catch (err) {
   failed = true;

@@ -48,7 +48,8 @@ pub fn ChartsPanel(props: &Props) -> Html {
             let steps = pinned_series.map_or(series.steps(), |p| shared_steps(&series, p));
             let (w, h) = (*w as f64, PLOT_HEIGHT);
             let mut losses = vec![&series.loss[..]];
-            losses.extend(pinned_series.map(|p| &p.loss[..]));
+            // A pinned run without a loss (no backward) adds no line.
+            losses.extend(pinned_series.map(|p| &p.loss[..]).filter(|l| !l.is_empty()));
             let loss = Plot::of(&losses, steps, *scale, w, h);
             let mut lines = vec![&series.grad_norm[..]];
             lines.extend(series.params.iter().take(MAX_PARAMS).map(|p| &p.points[..]));

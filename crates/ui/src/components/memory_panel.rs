@@ -12,7 +12,10 @@
 
 use gradscope_trace::compare::{CompareRow, Comparison, MemoryOverlay, RunFacts, matching_ledger};
 use gradscope_trace::memory::MemoryTracker;
-use gradscope_trace::memory_chart::{Axis, MarkerKind, MemoryChart, MemoryRecord, bytes_label};
+use gradscope_trace::memory_chart::{
+    Axis, Frame, MarkerKind, MemoryChart, MemoryRecord, bytes_label,
+};
+use gradscope_trace::memory_zoom::Zoom;
 
 use gradscope_trace::svg::{push_command, push_tenths, tenths};
 use gradscope_trace::training_charts::{TrainingBuilder, budget_y, span_layers};
@@ -21,6 +24,8 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::memory_live::LiveTensors;
+
+mod zoom;
 use crate::follow::use_follow;
 use crate::pin::{Pinned, use_pin};
 use crate::size::use_width;
@@ -130,6 +135,13 @@ pub fn MemoryPanel(props: &Props) -> Html {
     // The chart and its span layers change with the trace, not with the
     // cursor: stepping and scrubbing reuse both.
     let training = use_follow::<TrainingBuilder>(&props.log, props.log.len());
+    let zoom = zoom::use_zoom(
+        container.clone(),
+        zoom::PlotBox {
+            left: LEFT,
+            width: plot_width,
+        },
+    );
     let drawn = {
         let record = record.clone();
         use_memo(
@@ -139,18 +151,20 @@ pub fn MemoryPanel(props: &Props) -> Html {
                 plot_width as i64,
                 device.clone(),
                 comparing.clone(),
+                *zoom,
             ),
-            move |(_, axis, w, device, comparing)| {
+            move |(_, axis, w, device, comparing, zoom)| {
                 let record = record.borrow();
+                let size = (*w as f64, PLOT_HEIGHT);
                 let (chart, pinned) = match comparing {
                     Some(p) => {
-                        let overlay = MemoryOverlay::of(
+                        let overlay = MemoryOverlay::of_zoomed(
                             record.get(),
                             device,
                             p.record(),
                             *axis,
-                            *w as f64,
-                            PLOT_HEIGHT,
+                            size,
+                            *zoom,
                         );
                         let pinned_device = matching_ledger(p.record(), device);
                         let series = training.borrow().get().series();
@@ -161,7 +175,14 @@ pub fn MemoryPanel(props: &Props) -> Html {
                         (overlay.current, Some((overlay.pinned, comparison)))
                     }
                     None => (
-                        MemoryChart::of_ledger(record.get(), device, *axis, *w as f64, PLOT_HEIGHT),
+                        MemoryChart::of_ledger_zoomed(
+                            record.get(),
+                            device,
+                            *axis,
+                            size,
+                            Frame::default(),
+                            *zoom,
+                        ),
                         None,
                     ),
                 };
@@ -195,6 +216,23 @@ pub fn MemoryPanel(props: &Props) -> Html {
         (tracker.device_bytes(&device), tracker.reserved(&device))
     };
     let cursor = chart.cursor_x(&props.log, props.position);
+    let step_zoom = chart.step_zoom(record.borrow().get(), props.position);
+    let onkeydown = {
+        let zoom = zoom.clone();
+        move |e: KeyboardEvent| {
+            if let Some(next) = zoom::key_zoom(&e, *zoom, step_zoom) {
+                e.prevent_default();
+                zoom.set(next);
+            }
+        }
+    };
+    let zoom_reset = (!zoom.is_whole()).then(|| {
+        let zoom = zoom.clone();
+        html! {
+            <button type="button" data-testid="memory-zoom-whole" onclick={move |_| zoom.set(Zoom::WHOLE)}
+                    title="show the whole run again (key 0)">{ "whole run" }</button>
+        }
+    });
     let spans = layers.iter().map(|layer| {
         let words = format!("{} ({} in the trace)", layer.label, layer.count);
         html! {
@@ -221,7 +259,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
             </g>
         }
     });
-    let peak = chart.peak.as_ref().map(|p| {
+    let peak = chart.peak.as_ref().filter(|p| chart.shows(p.x)).map(|p| {
         let anchor = if p.x > plot_width * 0.7 {
             "end"
         } else {
@@ -388,7 +426,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
                             { for ledger_buttons }
                         </div>
                     }
-                    { pin_button }
+                    { for zoom_reset }{ pin_button }
                     <button type="button" data-testid="export-memory-svg" onclick={export_svg}
                             title="save the memory timeline as an SVG picture, as drawn here">
                         { "SVG" }
@@ -402,7 +440,10 @@ pub fn MemoryPanel(props: &Props) -> Html {
                     </div>
                 </div>
             </div>
-            <div class="chart" ref={container}>
+            <div class="chart" ref={container} tabindex="0" {onkeydown} data-testid="memory-zoom"
+                 data-zoom={format!("{:.6},{:.6}", zoom.start, zoom.end)}
+                 aria-label="memory timeline: + and - zoom, arrows pan, s shows the training step at the cursor, 0 the whole run; the wheel zooms and dragging pans"
+                 title="wheel or + and - zoom, drag or arrows pan, s: the step at the cursor, 0: the whole run">
                 <svg data-testid="memory-chart" role="img" width={tenths(width)} ref={svg_ref}
                      height={tenths(TOP + PLOT_HEIGHT + BOTTOM)}
                      data-device={device.clone()}
@@ -411,9 +452,13 @@ pub fn MemoryPanel(props: &Props) -> Html {
                         { for ticks }{ for spans }{ for bands }{ for overlay }{ for reserved_line }{ for peak }
                         { for budget }{ for compare_text }
                         <g data-testid="memory-markers">{ for marks }</g>
-                        <line class="cursor" x1={tenths(cursor)} x2={tenths(cursor)} y1="-4"
-                              y2={tenths(MARKS_TOP + MARKS_HEIGHT)} />
-                        <text class="axis start" x="0" y={tenths(MARKS_TOP + MARKS_HEIGHT + 12.0)}>{ "0" }</text>
+                        if chart.shows(cursor) {
+                            <line class="cursor" x1={tenths(cursor)} x2={tenths(cursor)} y1="-4"
+                                  y2={tenths(MARKS_TOP + MARKS_HEIGHT)} />
+                        }
+                        <text class="axis start" x="0" y={tenths(MARKS_TOP + MARKS_HEIGHT + 12.0)}>
+                            { chart.start_label.clone() }
+                        </text>
                         <text class="axis end" x={tenths(plot_width)} y={tenths(MARKS_TOP + MARKS_HEIGHT + 12.0)}>
                             { chart.end_label.clone() }
                         </text>
@@ -455,7 +500,9 @@ fn overlay_layer(chart: &MemoryChart, pinned: &MemoryChart, plot_width: f64) -> 
         html! {
             <g class="pinned-peak" data-testid="pinned-peak" data-bytes={p.bytes.to_string()}>
                 { ruler("pinned", p.y) }
-                <circle cx={tenths(p.x)} cy={tenths(p.y)} r="3.5" />
+                if pinned.shows(p.x) {
+                    <circle cx={tenths(p.x)} cy={tenths(p.y)} r="3.5" />
+                }
                 <text x={tenths(plot_width - 2.0)} y={tenths((p.y - 3.0).max(9.0))}>
                     { format!("pinned {}", bytes_label(p.bytes)) }
                 </text>

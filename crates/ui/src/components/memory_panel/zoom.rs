@@ -1,0 +1,156 @@
+//! The memory view's zoom: the wheel (about the pointer), a drag and the
+//! keys move a `gradscope_trace::memory_zoom::Zoom`; the panel draws the
+//! stretch it says.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use gradscope_trace::memory_zoom::{PAN_STEP, ZOOM_STEP, Zoom};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
+use web_sys::{AddEventListenerOptions, Element, KeyboardEvent, WheelEvent};
+use yew::prelude::*;
+
+/// Where the plot sits in the chart's box: its left edge and width, in
+/// CSS pixels, as the latest render drew it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlotBox {
+    pub left: f64,
+    pub width: f64,
+}
+
+impl PlotBox {
+    /// The view fraction (0 the plot's left edge, 1 its right) at a
+    /// client x in `element`.
+    fn at(&self, element: &Element, client_x: i32) -> f64 {
+        let rect = element.get_bounding_client_rect();
+        ((f64::from(client_x) - rect.left() - self.left) / self.width.max(1.0)).clamp(0.0, 1.0)
+    }
+}
+
+/// The zoom shown and a setter; installs the wheel and drag handlers on
+/// `container` (the wheel's listener is not passive, so the page does not
+/// scroll under a zoom).
+#[hook]
+pub fn use_zoom(container: NodeRef, plot: PlotBox) -> UseStateHandle<Zoom> {
+    let zoom = use_state_eq(|| Zoom::WHOLE);
+    // The handlers live as long as the element; they read the latest
+    // zoom and plot box from here.
+    let latest = use_mut_ref(|| (Zoom::WHOLE, plot));
+    *latest.borrow_mut() = (*zoom, plot);
+    {
+        let (zoom, latest) = (zoom.clone(), latest.clone());
+        use_effect_with(container, move |container| {
+            let element = container.cast::<Element>();
+            let handlers = element
+                .as_ref()
+                .map(|element| install(element, zoom.setter(), latest));
+            move || {
+                if let (Some(element), Some(handlers)) = (element, handlers) {
+                    for (name, handler) in &handlers {
+                        let _ = element.remove_event_listener_with_callback(
+                            name,
+                            handler.as_ref().unchecked_ref(),
+                        );
+                    }
+                }
+            }
+        });
+    }
+    zoom
+}
+
+type Handler = Closure<dyn FnMut(web_sys::Event)>;
+
+/// The wheel, mousedown, mousemove and mouseup handlers, installed.
+fn install(
+    element: &Element,
+    set: UseStateSetter<Zoom>,
+    latest: Rc<RefCell<(Zoom, PlotBox)>>,
+) -> Vec<(&'static str, Handler)> {
+    let wheel = {
+        let (set, latest, element) = (set.clone(), latest.clone(), element.clone());
+        Handler::new(move |e: web_sys::Event| {
+            let Some(e) = e.dyn_ref::<WheelEvent>() else {
+                return;
+            };
+            if e.delta_y() == 0.0 {
+                return;
+            }
+            e.prevent_default();
+            let (zoom, plot) = *latest.borrow();
+            let factor = if e.delta_y() < 0.0 {
+                ZOOM_STEP
+            } else {
+                1.0 / ZOOM_STEP
+            };
+            let next = zoom.zoom_at(factor, plot.at(&element, e.client_x()));
+            latest.borrow_mut().0 = next;
+            set.set(next);
+        })
+    };
+    // Where the pointer was at the last move, while the button is down.
+    let last: Rc<Cell<Option<i32>>> = Rc::default();
+    let down = {
+        let last = last.clone();
+        Handler::new(move |e: web_sys::Event| {
+            if let Some(e) = e.dyn_ref::<web_sys::MouseEvent>()
+                && e.button() == 0
+            {
+                last.set(Some(e.client_x()));
+            }
+        })
+    };
+    let moved = {
+        let last = last.clone();
+        Handler::new(move |e: web_sys::Event| {
+            let Some(e) = e.dyn_ref::<web_sys::MouseEvent>() else {
+                return;
+            };
+            let Some(x0) = last.get() else { return };
+            if e.buttons() & 1 == 0 {
+                last.set(None);
+                return;
+            }
+            last.set(Some(e.client_x()));
+            let (zoom, plot) = *latest.borrow();
+            // Dragging right shows what lies to the left.
+            let next = zoom.pan(-f64::from(e.client_x() - x0) / plot.width.max(1.0));
+            latest.borrow_mut().0 = next;
+            set.set(next);
+        })
+    };
+    let up = Handler::new(move |_: web_sys::Event| last.set(None));
+    let options = AddEventListenerOptions::new();
+    options.set_passive(false);
+    let _ = element.add_event_listener_with_callback_and_add_event_listener_options(
+        "wheel",
+        wheel.as_ref().unchecked_ref(),
+        &options,
+    );
+    let handlers = vec![("mousedown", down), ("mousemove", moved), ("mouseup", up)];
+    for (name, handler) in &handlers {
+        let _ = element.add_event_listener_with_callback(name, handler.as_ref().unchecked_ref());
+    }
+    let mut all = vec![("wheel", wheel)];
+    all.extend(handlers);
+    all
+}
+
+/// The zoom a key asks for, from `zoom`: `+` and `-` about the middle,
+/// the arrows pan, `0` (or Home) the whole run, `s` the training step at
+/// the cursor (`step`, when the run has one there). `None`: not a zoom key.
+pub fn key_zoom(e: &KeyboardEvent, zoom: Zoom, step: Option<Zoom>) -> Option<Zoom> {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        return None;
+    }
+    Some(match e.key().as_str() {
+        "+" | "=" => zoom.zoom_at(ZOOM_STEP, 0.5),
+        "-" | "_" => zoom.zoom_at(1.0 / ZOOM_STEP, 0.5),
+        "ArrowLeft" => zoom.pan(-PAN_STEP),
+        "ArrowRight" => zoom.pan(PAN_STEP),
+        "0" | "Home" => Zoom::WHOLE,
+        "s" | "S" => step?,
+        _ => return None,
+    })
+}
