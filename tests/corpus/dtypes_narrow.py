@@ -94,3 +94,15 @@ except RuntimeError as err:
 print(torch.result_type(torch.tensor([1], dtype=torch.int8), torch.tensor([1], dtype=torch.uint8)),
       torch.result_type(torch.tensor(1, dtype=torch.int32), 2), torch.result_type(torch.tensor([1], dtype=torch.int16), 2.5),
       torch.promote_types(torch.uint8, torch.int8), torch.can_cast(torch.int32, torch.int8))
+for f in [lambda: torch.rand(2, dtype=torch.int32), lambda: torch.randn(2, dtype=torch.uint8), lambda: torch.ones(2, dtype=torch.int8).mean(),
+          lambda: torch.tensor([1, 2], dtype=torch.int16) / torch.tensor([2, 2], dtype=torch.int16), lambda: torch.ones(2, dtype=torch.int32).exp(),
+          lambda: torch.ones(2, dtype=torch.int32).sqrt(), lambda: torch.zeros(2, dtype=torch.uint8).fill_(-1), lambda: torch.ones(2, 2, dtype=torch.int32).softmax(0),
+          lambda: torch.ones(2, dtype=torch.int32).requires_grad_(), lambda: torch.nn.functional.cross_entropy(torch.ones(2, 3), torch.tensor([0, 1], dtype=torch.int32)),
+          lambda: torch.arange(3.0)[torch.tensor([0, 1], dtype=torch.int8)], 
+          lambda: (torch.ones(2, dtype=torch.bool) + torch.ones(2, dtype=torch.uint8)), lambda: torch.ones(2, dtype=torch.int32).pow(2),
+          lambda: torch.ones(2, dtype=torch.int32) ** 0.5, lambda: torch.ones(2, dtype=torch.uint8) < 2, lambda: torch.tensor([200], dtype=torch.uint8).to(torch.int8),
+          lambda: torch.ones(2, 2, dtype=torch.int32).argmax(1), lambda: torch.ones(2, dtype=torch.int32).float().dtype, lambda: torch.tensor([1.7, -1.7]).int()]:
+    try:
+        print(f())
+    except Exception as e:
+        print(type(e).__name__, e)

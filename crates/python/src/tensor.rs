@@ -639,7 +639,12 @@ impl PyTensor {
 
     #[pygetset(setter)]
     fn set_requires_grad(zelf: &Py<Self>, value: bool, vm: &VirtualMachine) -> PyResult<()> {
-        set_requires_grad(&zelf.tensor(), value, vm)?;
+        set_requires_grad(
+            &zelf.tensor(),
+            value,
+            "floating point and complex dtype",
+            vm,
+        )?;
         remember(&zelf.to_owned().into(), vm);
         Ok(())
     }
@@ -650,7 +655,9 @@ impl PyTensor {
         requires_grad: OptionalArg<bool>,
         vm: &VirtualMachine,
     ) -> PyResult<PyRef<PyTensor>> {
-        set_requires_grad(&zelf.tensor(), requires_grad.unwrap_or(true), vm)?;
+        // PyTorch's requires_grad_() names only floating point dtypes.
+        let value = requires_grad.unwrap_or(true);
+        set_requires_grad(&zelf.tensor(), value, "floating point dtype", vm)?;
         remember(&zelf.to_owned().into(), vm);
         Ok(zelf.to_owned())
     }
@@ -847,9 +854,18 @@ impl PyTensor {
     }
 
     #[pymethod]
-    fn fill_(zelf: &Py<Self>, value: f64, vm: &VirtualMachine) -> PyResult<PyRef<PyTensor>> {
+    fn fill_(
+        zelf: &Py<Self>,
+        value: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyRef<PyTensor>> {
         note_line(vm);
-        zelf.tensor().fill_(value).py(vm)?;
+        let number =
+            convert::scalar(&value, vm)?.ok_or_else(|| convert::expected("Number", &value, vm))?;
+        let integral = matches!(number, convert::Scalar::Int(_));
+        zelf.tensor()
+            .fill_number(number.as_f64(), integral)
+            .py(vm)?;
         Ok(zelf.to_owned())
     }
 
@@ -925,7 +941,7 @@ impl AsMapping for PyTensor {
     }
 }
 
-fn set_requires_grad(t: &Tensor, value: bool, vm: &VirtualMachine) -> PyResult<()> {
+fn set_requires_grad(t: &Tensor, value: bool, kinds: &str, vm: &VirtualMachine) -> PyResult<()> {
     if !t.is_leaf() {
         let message = if value {
             "you can only change requires_grad flags of leaf variables."
@@ -935,9 +951,7 @@ fn set_requires_grad(t: &Tensor, value: bool, vm: &VirtualMachine) -> PyResult<(
         return Err(vm.new_runtime_error(message));
     }
     if value && !t.dtype().is_float() {
-        return Err(vm.new_runtime_error(
-            "only Tensors of floating point and complex dtype can require gradients",
-        ));
+        return Err(vm.new_runtime_error(format!("only Tensors of {kinds} can require gradients")));
     }
     let _ = t.clone().requires_grad_(value);
     Ok(())

@@ -120,7 +120,13 @@ impl Tensor {
     /// a zero gradient through `FillBackward2`; a view's base gets
     /// `CopySlices`, which gives the filled elements none.
     pub fn fill_(&self, value: f64) -> Result<Tensor> {
-        self.dtype().check_fits(value, false, DType::c_name)?;
+        self.fill_number(value, false)
+    }
+
+    /// [`Tensor::fill_`] with a Python number that was an `int` when
+    /// `integral`: uint8 then takes it down to -255, as PyTorch's check does.
+    pub fn fill_number(&self, value: f64, integral: bool) -> Result<Tensor> {
+        self.dtype().check_fits(value, integral, DType::c_name)?;
         self.apply_inplace("fill_", |t| {
             Ok(Tensor::full_dtype(t.shape(), value, t.dtype()))
         })

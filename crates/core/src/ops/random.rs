@@ -368,11 +368,23 @@ impl Tensor {
     /// # Ok::<(), gradscope_core::Error>(())
     /// ```
     pub fn rand(shape: &[i64], dtype: DType) -> Result<Tensor> {
+        if !dtype.is_float() {
+            return Err(Error::KernelDtype {
+                kernel: "check_uniform_bounds",
+                dtype,
+            });
+        }
         uniform(shape, 0.0, 1.0, dtype)
     }
 
     /// Standard normal samples, PyTorch's `torch.randn(shape, dtype=...)`.
     pub fn randn(shape: &[i64], dtype: DType) -> Result<Tensor> {
+        if !dtype.is_float() {
+            return Err(Error::KernelDtype {
+                kernel: "normal_kernel_cpu",
+                dtype,
+            });
+        }
         normal(shape, 0.0, 1.0, dtype)
     }
 

@@ -157,7 +157,9 @@ class Tensor(_C.TensorBase):
     def fill_(self, value):
         if self._is_meta:
             return self
-        return _C.TensorBase.fill_(self, float(value))
+        # A Python int stays one: uint8 takes ints down to -255, no negative float.
+        plain_int = isinstance(value, int) and not isinstance(value, bool)
+        return _C.TensorBase.fill_(self, value if plain_int else float(value))
 
     def all(self, dim=None, keepdim=False):
         falses = self.logical_not().long()
