@@ -1,6 +1,6 @@
 """`Axes`: what programs draw with (plot, scatter, bar, hist, imshow,
-errorbar, fill_between, axhline/axvline, pie, boxplot, contour/contourf,
-quiver, pcolormesh, hist2d, text, legend), over the state in
+errorbar, fill_between, axhline/axvline, pie, boxplot, violinplot,
+contour/contourf, quiver, pcolormesh, hist2d, text, legend), over the state in
 `_axes_base`."""
 
 
@@ -969,8 +969,103 @@ class Axes(AxesBase):
             axis.set_major_formatter(FixedFormatter(labels_out))
         return out
 
-    def violinplot(self, dataset, **kwargs):
-        raise NotImplementedError("violin plots are not drawn by the playground's pyplot yet")
+    def violinplot(self, dataset, positions=None, vert=None, widths=0.5, showmeans=False,
+                   showextrema=True, showmedians=False, quantiles=None, points=100,
+                   bw_method=None, side="both", facecolor=None, linecolor=None,
+                   orientation="vertical"):
+        """Each dataset's Gaussian kernel density (Scott's bandwidth unless
+        `bw_method` says) at `points` values from its min to its max,
+        mirrored about its position and filled at alpha 0.3, with lines at
+        the extrema (and means, medians, quantiles when asked), as
+        matplotlib's violinplot; returns the dict of its collections."""
+        import math
+        if vert is not None:
+            orientation = "vertical" if vert else "horizontal"
+        if isinstance(dataset, (list, tuple)) and dataset and not all(
+                isinstance(v, (int, float)) for v in dataset):
+            datasets = [flat(v) for v in dataset]
+        else:
+            datasets = _datasets(dataset)
+        n = len(datasets)
+        positions = list(_range(1, n + 1)) if positions is None else flat(positions)
+        widths = [float(widths)] * n if isinstance(widths, (int, float)) else flat(widths)
+        if len(positions) != n:
+            raise ValueError("List of violinplot statistics and `positions` values must have "
+                             "the same length")
+        if len(widths) != n:
+            raise ValueError("List of violinplot statistics and `widths` values must have "
+                             "the same length")
+        # As matplotlib's _reshape_2D: one list of numbers is one violin's.
+        if quantiles is None:
+            qs = [[]] * n
+        elif all(isinstance(v, (int, float)) for v in tolist(quantiles)):
+            qs = [flat(quantiles)]
+        else:
+            qs = [flat(q) for q in quantiles]
+        if len(qs) != n:
+            raise ValueError("List of violinplot statistics and `quantiles` values must "
+                             "have the same length")
+        stats = []
+        for data, q in zip(datasets, qs):
+            data = sorted(data)
+            m = len(data)
+            if callable(bw_method):
+                factor = None
+            elif bw_method is None or bw_method == "scott":
+                factor = m ** (-1.0 / 5)
+            elif bw_method == "silverman":
+                factor = (m * 3 / 4.0) ** (-1.0 / 5)
+            else:
+                factor = float(bw_method)
+            mean = sum(data) / m
+            var = sum((v - mean) ** 2 for v in data) / (m - 1)
+            if factor is None:
+                factor = float(bw_method(_Kde(data, var)))
+            cov = var * factor ** 2
+            norm = math.sqrt(2 * math.pi * cov) * m
+            coords = _linspace(data[0], data[-1], points)
+            vals = [sum(math.exp(-(x - c) ** 2 / (2 * cov)) for x in data) / norm
+                    for c in coords]
+            stats.append({"coords": coords, "vals": vals, "mean": mean,
+                          "median": _percentile(data, 50), "min": data[0], "max": data[-1],
+                          "quantiles": [_percentile(data, 100 * v) for v in q]})
+        color = self._next_line_color() if facecolor is None or linecolor is None else None
+        faces = [to_rgba(c) for c in (_cycle(facecolor, n) if facecolor is not None
+                                      else [color] * n)]
+        alpha = None if facecolor is not None else 0.3
+        lines = [to_rgba(c) for c in (_cycle(linecolor, n) if linecolor is not None
+                                      else [color] * n)]
+        vertical = orientation == "vertical"
+        fill = self.fill_betweenx if vertical else self.fill_between
+        perp = self.hlines if vertical else self.vlines
+        par = self.vlines if vertical else self.hlines
+        out = {"bodies": []}
+        for st, pos, w, face in zip(stats, positions, widths, faces):
+            top = max(st["vals"]) if st["vals"] else 1.0
+            vals = [0.5 * w * v / top for v in st["vals"]]
+            low = [pos - v for v in vals] if side in ("both", "low") else [pos] * len(vals)
+            high = [pos + v for v in vals] if side in ("both", "high") else [pos] * len(vals)
+            out["bodies"].append(fill(st["coords"], low, high, facecolor=face, alpha=alpha))
+        left = [p - (0.25 * w if side in ("both", "low") else 0)
+                for p, w in zip(positions, widths)]
+        right = [p + (0.25 * w if side in ("both", "high") else 0)
+                 for p, w in zip(positions, widths)]
+        if showmeans:
+            out["cmeans"] = perp([st["mean"] for st in stats], left, right, colors=lines)
+        if showextrema:
+            out["cmaxes"] = perp([st["max"] for st in stats], left, right, colors=lines)
+            out["cmins"] = perp([st["min"] for st in stats], left, right, colors=lines)
+            out["cbars"] = par(positions, [st["min"] for st in stats],
+                               [st["max"] for st in stats], colors=lines)
+        if showmedians:
+            out["cmedians"] = perp([st["median"] for st in stats], left, right, colors=lines)
+        qvals = [v for st in stats for v in st["quantiles"]]
+        if qvals:
+            counts = [len(st["quantiles"]) for st in stats]
+            qleft = [v for v, c in zip(left, counts) for _ in _range(c)]
+            qright = [v for v, c in zip(right, counts) for _ in _range(c)]
+            out["cquantiles"] = perp(qvals, qleft, qright, colors=lines)
+        return out
 
     def contour(self, *args, **kwargs):
         from ._contour import ContourSet
@@ -1148,6 +1243,22 @@ def _datasets(x):
 
 
 _range = range
+
+
+class _Kde:
+    """What a callable bw_method is given: the data and its covariance."""
+
+    def __init__(self, data, var):
+        self.dataset = [list(data)]
+        self.dim, self.num_dp = 1, len(data)
+        self.data_covariance = var
+
+
+def _cycle(colors, n):
+    seq = [colors] if isinstance(colors, str) or (
+        isinstance(colors, tuple) and len(colors) in (3, 4) and
+        all(isinstance(v, (int, float)) for v in colors)) else list(colors)
+    return [seq[k % len(seq)] for k in _range(n)]
 
 
 def _percentile(data, q):
