@@ -60,7 +60,8 @@ from ._index_tricks import (  # noqa: F401
     unravel_index, ravel_multi_index, ndindex, ndenumerate,
 )
 from ._nanfunctions import (  # noqa: F401
-    nanmax, nanmin, nanargmax, nanargmin, nanprod, nancumsum, nanvar, nanstd, nanmedian,
+    nanmax, nanmin, nanargmax, nanargmin, nanprod, nancumsum, nanvar, nanstd, nanmedian, nanquantile,
+    nanpercentile,
 )
 from ._elementwise import (  # noqa: F401
     bitwise_xor, left_shift, right_shift, gcd, lcm, invert, bitwise_not, bitwise_invert, copysign, fmod,
