@@ -373,8 +373,11 @@ class ContourSet(Collection):
 
 def clabel(ax, cs, levels=None, *, fontsize=None, inline=True, inline_spacing=5, fmt=None,
            colors=None, use_clabeltext=False, manual=False, rightside_up=True, zorder=None):
-    """Labels each contour level at the middle of its longest line, in the
-    line's colour (matplotlib also breaks the line under the label)."""
+    """Labels each contour level halfway along its longest line, turned to
+    the line and in its colour, where that line is long enough to hold the
+    label; `inline` cuts the line under it (matplotlib also places several
+    along a long line, where it is straightest)."""
+    from .text import text_extent
     from .ticker import ScalarFormatter
     if cs.filled:
         return []
@@ -382,12 +385,17 @@ def clabel(ax, cs, levels=None, *, fontsize=None, inline=True, inline_spacing=5,
     chosen = lev if levels is None else [float(v) for v in tolist(levels)]
     if fmt is None:
         fmt = ScalarFormatter(useOffset=False)
+        fmt.create_dummy_axis()
+    size = fontsize if fontsize is not None else rcParams["font.size"]
+    t = ax._to_display()
+    px_per_pt = ax.figure.dpi / 72.0
     texts = []
     for k, level in enumerate(lev):
         if level not in chosen or not cs._paths[k]:
             continue
-        path = max(cs._paths[k], key=len)
-        x, y = path[len(path) // 2]
+        shown = [[t(x, y) for x, y in path] for path in cs._paths[k]]
+        lengths = [_arc(pts)[-1] for pts in shown]
+        which = max(range(len(shown)), key=lambda i: lengths[i])
         if isinstance(fmt, dict):
             text = fmt.get(level, "%1.3f" % level)
         elif callable(getattr(fmt, "format_ticks", None)):
@@ -396,9 +404,48 @@ def clabel(ax, cs, levels=None, *, fontsize=None, inline=True, inline_spacing=5,
             text = fmt(level)
         else:
             text = fmt % level
+        width = text_extent(text, size)[0] * px_per_pt
+        # As matplotlib: a line shorter than 1.2 labels' widths gets none.
+        if lengths[which] < 1.2 * width:
+            continue
+        path, pts = cs._paths[k][which], shown[which]
+        arc = _arc(pts)
+        mid = arc[-1] / 2
+        x, y, seg = _along(path, arc, mid)
+        (ax0, ay0), (ax1, ay1) = pts[seg], pts[seg + 1]
+        angle = math.degrees(math.atan2(ay1 - ay0, ax1 - ax0))
+        if rightside_up:
+            angle = (angle + 90) % 180 - 90
+        if inline:
+            gap = width / 2 + inline_spacing
+            before = [p for p, a in zip(path, arc) if a < mid - gap]
+            after = [p for p, a in zip(path, arc) if a > mid + gap]
+            if mid - gap > 0:
+                before.append(_along(path, arc, mid - gap)[:2])
+            if mid + gap < arc[-1]:
+                after.insert(0, _along(path, arc, mid + gap)[:2])
+            cs._paths[k][which:which + 1] = [p for p in (before, after) if len(p) > 1]
         color = cs._rgba[k] if colors is None else colors
-        t = ax.text(x, y, text, ha="center", va="center", color=color,
-                    fontsize=fontsize if fontsize is not None else rcParams["font.size"])
-        texts.append(t)
+        texts.append(ax.text(x, y, text, ha="center", va="center", color=color, fontsize=size,
+                             rotation=angle))
     cs.labelTexts = texts
     return texts
+
+
+def _arc(pts):
+    """Cumulative length along display points, from 0."""
+    out = [0.0]
+    for a, b in zip(pts, pts[1:]):
+        out.append(out[-1] + math.hypot(b[0] - a[0], b[1] - a[1]))
+    return out
+
+
+def _along(path, arc, s):
+    """The data point at display length `s` along `path`, and its segment."""
+    for i in range(len(path) - 1):
+        if arc[i + 1] >= s or i == len(path) - 2:
+            span = arc[i + 1] - arc[i]
+            f = (s - arc[i]) / span if span else 0.0
+            (x0, y0), (x1, y1) = path[i], path[i + 1]
+            return x0 + f * (x1 - x0), y0 + f * (y1 - y0), i
+    return path[0][0], path[0][1], 0
