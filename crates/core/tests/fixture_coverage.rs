@@ -19,6 +19,7 @@ const FIXTURES: &[&str] = &[
     include_str!("../../../tests/fixtures/autograd.json"),
     include_str!("../../../tests/fixtures/autograd_api.json"),
     include_str!("../../../tests/fixtures/elementwise.json"),
+    include_str!("../../../tests/fixtures/inplace_views.json"),
     include_str!("../../../tests/fixtures/nn.json"),
     include_str!("../../../tests/fixtures/optim.json"),
     include_str!("../../../tests/fixtures/reduce.json"),
