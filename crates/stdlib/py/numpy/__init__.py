@@ -68,6 +68,7 @@ from ._elementwise import (  # noqa: F401
     logaddexp2, modf, ldexp, sinc, real, imag, conj, conjugate, iscomplexobj, isrealobj, iscomplex, isreal,
     gradient, lexsort, partition, argpartition, block, fromfunction,
     diagflat, extract, compress, trim_zeros, resize, rollaxis, unique_values, unique_counts, unique_inverse,
+    put, choose, asarray_chkfinite,
 )
 from ._elementwise import divmod_ as divmod  # noqa: F401
 from ._strings import str_, genfromtxt, loadtxt  # noqa: F401

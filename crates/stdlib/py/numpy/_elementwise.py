@@ -411,3 +411,50 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
             raise ValueError("window shape cannot be larger than input array shape")
         t = t.unfold(ax, w, 1)
     return _wrap(t, x._dtype)
+
+
+def put(a, ind, v, mode="raise"):
+    """`np.put`: a.flat[ind] = v in place, v repeated to the indices' length."""
+    if not isinstance(a, ndarray):
+        raise TypeError(f"argument 1 must be numpy.ndarray, not {type(a).__name__}")
+    idx = _asarray(ind).reshape(-1).tolist()
+    vals = _asarray(v).reshape(-1).tolist()
+    n = a.size
+    flat = a.reshape(-1)
+    for i, k in enumerate(idx):
+        if mode == "raise" and not -n <= k < n:
+            raise IndexError(f"index {k} is out of bounds for axis 0 with size {n}")
+        if mode == "wrap":
+            k %= n
+        elif mode == "clip":
+            k = min(max(k, 0), n - 1)
+        flat[k] = vals[i % len(vals)]
+    if not a._t.is_contiguous():
+        a[...] = flat.reshape(a.shape)
+
+
+def choose(a, choices, out=None, mode="raise"):
+    """`np.choose`: from choices[a[i]] at each position, all broadcast."""
+    from ._shaping import broadcast_arrays, stack
+
+    idx = _asarray(a)
+    parts = broadcast_arrays(idx, *[_asarray(c) for c in choices])
+    idx, opts = parts[0], parts[1:]
+    n = len(opts)
+    if mode == "raise" and bool(((idx < 0) | (idx >= n)).any()):
+        raise ValueError("invalid entry in choice array")
+    if mode == "wrap":
+        idx = idx % n
+    elif mode == "clip":
+        idx = idx.clip(0, n - 1)
+    stacked = stack(opts)
+    return _wrap(stacked._t.gather(0, idx._t.unsqueeze(0)).squeeze(0), stacked._dtype)
+
+
+def asarray_chkfinite(a, dtype=None, order=None):
+    """`np.asarray_chkfinite`: `asarray`, refusing infs and NaNs."""
+    arr = _asarray(a, dtype=dtype)
+    if arr._dtype.kind == "f" and not bool(arr._t.isfinite().all()):
+        raise ValueError("array must not contain infs or NaNs")
+    return arr
+

@@ -560,6 +560,28 @@ class Generator:
             for i, j in enumerate(order):
                 x[i] = items[j]
 
+    def permuted(self, x, *, axis=None, out=None):
+        """`Generator.permuted`: a shuffled copy, the whole array flattened
+        when axis is None, else each 1-d lane along the axis in C order."""
+        from .._creation import asarray
+        from .._shaping import moveaxis
+        import itertools
+
+        arr = asarray(x).copy() if out is None else out
+        if out is not None:
+            out[...] = asarray(x)
+        if axis is None:
+            flat = arr.reshape(-1)
+            self.shuffle(flat)
+            arr[...] = flat.reshape(arr.shape)
+            return arr
+        moved = moveaxis(arr, axis, -1)
+        for idx in itertools.product(*map(range, moved.shape[:-1])):
+            lane = moved[idx].copy()
+            self.shuffle(lane)
+            moved[idx] = lane
+        return arr
+
     def permutation(self, x, axis=0):
         from .._creation import arange, asarray
 
