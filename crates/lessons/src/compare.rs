@@ -67,6 +67,19 @@ impl Comparison {
     }
 }
 
+/// Bytes as the figures write them (`1.5 KiB`), exact below a KiB.
+///
+/// ```
+/// assert_eq!(gradscope_lessons::format_bytes(73728), "72.0 KiB");
+/// ```
+pub fn format_bytes(n: u64) -> String {
+    match n {
+        0..1024 => format!("{n} B"),
+        1024..1_048_576 => format!("{:.1} KiB", n as f64 / 1024.0),
+        _ => format!("{:.2} MiB", n as f64 / 1_048_576.0),
+    }
+}
+
 /// The numbers in a figure's text, in order, each with its unit applied
 /// (`72.0 KiB` is 73728): a number is a run of digits (with a point and an
 /// exponent) not glued to a word before it (`b64` is a label, not 64).

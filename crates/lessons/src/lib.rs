@@ -33,7 +33,7 @@ mod runner;
 #[cfg(feature = "checks")]
 pub use check::check;
 pub use check::{ClaimReport, Figure, LessonReport, Verdict};
-pub use compare::{ChartKind, ChartRows, Comparison, Unit, numbers_in};
+pub use compare::{ChartKind, ChartRows, Comparison, Unit, format_bytes, numbers_in};
 pub use controls::ControlValue;
 pub use error::LessonError;
 pub use measure::{BackwardStats, CapturedGrad, GradStats, Measurements, Phase, RaisedError};

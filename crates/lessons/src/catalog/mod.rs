@@ -37,14 +37,7 @@ pub(crate) static LESSONS: [Lesson; 14] = [
     digits::LESSON,
 ];
 
-/// Bytes as people read them (`1.5 KiB`), exact below a KiB.
-pub(crate) fn bytes(n: u64) -> String {
-    match n {
-        0..1024 => format!("{n} B"),
-        1024..1_048_576 => format!("{:.1} KiB", n as f64 / 1024.0),
-        _ => format!("{:.2} MiB", n as f64 / 1_048_576.0),
-    }
-}
+pub(crate) use crate::compare::format_bytes as bytes;
 
 /// Whether `a` and `b` agree within `tol`, relative to their size (and
 /// absolutely near zero).

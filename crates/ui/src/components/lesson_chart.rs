@@ -139,9 +139,7 @@ fn lines(rows: &ChartRows, unit: Unit) -> (String, Html) {
 /// to four significant digits.
 fn format_value(v: f64, unit: Unit) -> String {
     match unit {
-        Unit::Bytes if v < 1024.0 => format!("{v:.0} B"),
-        Unit::Bytes if v < 1_048_576.0 => format!("{:.1} KiB", v / 1024.0),
-        Unit::Bytes => format!("{:.2} MiB", v / 1_048_576.0),
+        Unit::Bytes => gradscope_lessons::format_bytes(v.round().max(0.0) as u64),
         Unit::Plain if v.fract() == 0.0 && v.abs() < 1e9 => format!("{v:.0}"),
         Unit::Plain if v.abs() >= 100.0 => format!("{v:.1}"),
         Unit::Plain => format!("{v:.4}"),
