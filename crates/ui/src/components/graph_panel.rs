@@ -228,11 +228,15 @@ pub fn GraphPanel(props: &Props) -> Html {
                     </div>
                 </div>
             </div>
-            <ul class="legend">{ for legend }</ul>
-            if let Some(summary) = drawn.passes.clone() {
-                <PassLine {summary} log={props.log.clone()} position={props.position}
-                          on_seek={props.on_seek.clone()} />
-            }
+            // The passes' line shares the legend's row where it fits: the
+            // widget's graph view has little height to give.
+            <div class="graph-legend-row">
+                <ul class="legend">{ for legend }</ul>
+                if let Some(summary) = drawn.passes.clone() {
+                    <PassLine {summary} log={props.log.clone()} position={props.position}
+                              on_seek={props.on_seek.clone()} />
+                }
+            </div>
             <div class="graph-view" ref={container} tabindex="0" data-testid="graph-view" role="group"
                  aria-label="autograd graph view: drag or arrow keys pan, wheel or + and - zoom, 0 fits; Enter on a module group opens or collapses it"
                  onkeydown={key_handler(dispatch.clone(), centre, fit)}>
