@@ -1,7 +1,8 @@
 //! The integer dtypes (uint8, int8, int16, int32 beside int64) against
 //! PyTorch: promotion, casts, printing, element sizes, reductions, wrapping
 //! in-place arithmetic and the overflow check on Python numbers, from
-//! `tests/fixtures/record_dtypes.py`.
+//! `tests/fixtures/record_dtypes.py`; printing, reductions, in-place
+//! arithmetic and `fill_` on every device.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed test should panic
 
 use gradscope_core::ops::UnaryOp;
@@ -161,6 +162,12 @@ every_target! {
         }
     }
 
+}
+
+// The integer dtypes keep their values on the host on every device; these
+// run with the GPU as the default device too, where their ops take the
+// host path.
+test_device! {
     fn integer_tensors_print_and_size_as_pytorch() {
         for case in fixture("printing").as_array().unwrap() {
             let d = dtype(case["dtype"].as_str().unwrap());
