@@ -163,6 +163,14 @@ pub fn App() -> Html {
         let dispatch = state.dispatcher();
         use_callback((), move |axis, ()| dispatch.dispatch(Action::SetAxis(axis)))
     };
+    // The graph's pass buttons (previous or next step's backward), made
+    // once for the same reason.
+    let on_graph_seek = {
+        let dispatch = state.dispatcher();
+        use_callback((), move |position, ()| {
+            dispatch.dispatch(Action::Seek(position))
+        })
+    };
     let on_budget = {
         let dispatch = state.dispatcher();
         use_callback((), move |mib, ()| dispatch.dispatch(Action::SetBudget(mib)))
@@ -283,7 +291,7 @@ pub fn App() -> Html {
                 <LessonClaims slug={lesson.slug} claims={state.claims.clone()} shown={state.claim_shown}
                               on_show={on_show_claim} />
             }
-            <GraphPanel log={graph_view.0} position={graph_view.1}
+            <GraphPanel log={graph_view.0} position={graph_view.1} on_seek={Some(on_graph_seek)}
                         warm={matches!(state.engine, Engine::Ready { .. }) && !running} />
             <MemoryPanel log={memory_view.0} position={memory_view.1} axis={state.axis}
                          {on_axis} budget_mib={state.budget_mib} on_budget={Some(on_budget)} />

@@ -126,6 +126,14 @@ fn Widget(props: &WidgetProps) -> Html {
         Callback::from(move |()| engine.stop())
     };
     let dispatch = state.dispatcher().to_callback();
+    // Made once: a new callback each render made the graph panel's props
+    // differ every frame of a run, and it re-rendered with nothing new.
+    let on_graph_seek = {
+        let dispatch = state.dispatcher();
+        use_callback((), move |position, ()| {
+            dispatch.dispatch(Action::Seek(position))
+        })
+    };
     let on_edit = dispatch.reform(|source| Action::Edited {
         source,
         external: false,
@@ -181,7 +189,8 @@ fn Widget(props: &WidgetProps) -> Html {
                         </section>
                     }
                     if show.console {
-                        <ConsolePanel output={state.output.clone()} run={state.run.clone()} />
+                        <ConsolePanel output={state.output.clone()} run={state.run.clone()}
+                                      log={playback.log().clone()} position={(!playback.is_live()).then_some(position)} />
                     }
                 </div>
             }
@@ -189,7 +198,7 @@ fn Widget(props: &WidgetProps) -> Html {
                 <div class="right">
                     if show.graph {
                         <GraphPanel log={graph_view.0} position={graph_view.1}
-                                    on_seek={Some(dispatch.reform(Action::Seek))} />
+                                    on_seek={Some(on_graph_seek)} />
                     }
                     if show.memory {
                         <MemoryPanel log={memory_view.0} position={memory_view.1} axis={state.axis}
