@@ -293,6 +293,35 @@ impl BackgroundBuild {
 /// the playground and its controls, the embeddable widget (its demo article served from a
 /// second port, another origin), then the engine's worker. All run; any
 /// failing fails the stage.
+/// The e2e scripts run against the served site after the playground's,
+/// with what each checks.
+const PAGE_SCRIPTS: [(&str, &str); 6] = [
+    (
+        "tests/e2e/playground_controls.mjs",
+        "the memory chart's marks, replay's speed, frame times while a loop trains",
+    ),
+    (
+        "tests/e2e/figures.mjs",
+        "figures, progress bars and extra files in the console and editor",
+    ),
+    (
+        "tests/e2e/views.mjs",
+        "names on the graph, memory by line, node details, the graph at the error, exports",
+    ),
+    (
+        "tests/e2e/compare_runs.mjs",
+        "a pinned run compared with the next (issue 27)",
+    ),
+    (
+        "tests/e2e/lessons.mjs",
+        "every lesson's controls and claims in view, claims moving the views (issue 30)",
+    ),
+    (
+        "tests/e2e/numpy.mjs",
+        "every NumPy fixture in the page's worker, and NumPy fetched only when imported",
+    ),
+];
+
 fn e2e(ctx: &Ctx) -> Result<()> {
     let script = ctx.root.join("tests/e2e/playground.mjs");
     if !script.is_file() {
@@ -313,34 +342,23 @@ fn e2e(ctx: &Ctx) -> Result<()> {
         println!("e2e: screenshot at {}", ctx.show(&screenshot));
     }
 
-    // The memory chart's marks, replay's speed, and frame times while a
-    // loop trains (its own page, so the playground's script stays its own).
-    let mut cmd = ctx.cmd("node");
-    cmd.arg("tests/e2e/playground_controls.mjs")
-        .env("GRADSCOPE_URL", server.url());
-    println!("{}", util::display(&cmd));
-    let controls = util::run_with_timeout(&mut cmd, E2E_LIMIT);
-
-    // Figures, progress bars and extra files in the console and editor.
-    let mut cmd = ctx.cmd("node");
-    cmd.arg("tests/e2e/figures.mjs")
-        .env("GRADSCOPE_URL", server.url())
-        .env("GRADSCOPE_SHOTS", &out_dir);
-    println!("{}", util::display(&cmd));
-    let figures = util::run_with_timeout(&mut cmd, E2E_LIMIT);
-
-    // Names on the graph, memory by line, node details, the graph at the error.
-    let mut cmd = ctx.cmd("node");
-    cmd.arg("tests/e2e/views.mjs")
-        .env("GRADSCOPE_URL", server.url())
-        .env("GRADSCOPE_SHOTS", &out_dir);
-    println!("{}", util::display(&cmd));
-    let views = util::run_with_timeout(&mut cmd, E2E_LIMIT);
+    // The page's other scripts, each in its own page, so each stays its own.
+    let mut results = vec![playground];
+    for (script, what) in PAGE_SCRIPTS {
+        println!("\ne2e: {what}");
+        let mut cmd = ctx.cmd("node");
+        cmd.arg(script)
+            .env("GRADSCOPE_URL", server.url())
+            .env("GRADSCOPE_SHOTS", &out_dir);
+        println!("{}", util::display(&cmd));
+        results.push(util::run_with_timeout(&mut cmd, E2E_LIMIT));
+    }
 
     let widget = widget_e2e(ctx, &site, &server.url(), &out_dir);
     let engine = engine_e2e(ctx, &server.url());
     drop(server);
-    let failed: Vec<String> = [playground, controls, figures, views, widget, engine]
+    results.extend([widget, engine]);
+    let failed: Vec<String> = results
         .into_iter()
         .filter_map(|result| result.err().map(|err| format!("{err:#}")))
         .collect();
