@@ -13,6 +13,8 @@ use gradscope_trace::memory_chart::MemoryRecord;
 use gradscope_trace::training_charts::TrainingSeries;
 use yew::prelude::*;
 
+use crate::share::PinnedProgram;
+
 /// A pinned run: its trace, and the views of it a comparison reads, made
 /// once, the first time one is asked for.
 #[derive(Clone, Debug)]
@@ -22,6 +24,9 @@ pub struct Pinned {
     id: u32,
     /// The run's trace (its batches shared with the log it came from).
     pub log: EventLog,
+    /// The program that made it (as [`ran`] last noted), for a share link
+    /// to carry the pair; `None` when the page did not run it.
+    pub program: Option<Rc<PinnedProgram>>,
     views: Rc<OnceCell<(MemoryRecord, TrainingSeries)>>,
 }
 
@@ -62,6 +67,8 @@ impl Pinned {
 #[derive(Default)]
 struct Store {
     pinned: Option<Pinned>,
+    /// The program of the last run sent to the engine.
+    last_run: Option<Rc<PinnedProgram>>,
     next_id: u32,
     next_listener: u32,
     listeners: Vec<(u32, Callback<()>)>,
@@ -85,6 +92,12 @@ fn notify() {
     }
 }
 
+/// Notes the program of a run just sent to the engine: pinning that
+/// run's trace pins this program with it.
+pub fn ran(program: PinnedProgram) {
+    STORE.with(|s| s.borrow_mut().last_run = Some(Rc::new(program)));
+}
+
 /// Pins `log`, the run shown, in place of any pinned before.
 pub fn pin(log: &EventLog) {
     STORE.with(|s| {
@@ -93,6 +106,7 @@ pub fn pin(log: &EventLog) {
         store.pinned = Some(Pinned {
             id: store.next_id,
             log: log.clone(),
+            program: store.last_run.clone(),
             views: Rc::default(),
         });
     });
@@ -117,13 +131,20 @@ pub fn follow(log: &EventLog) {
             .is_some_and(|p| log.len() > p.log.len() && log.extends(&p.log));
         if longer {
             store.next_id += 1;
+            let program = store.pinned.as_ref().and_then(|p| p.program.clone());
             store.pinned = Some(Pinned {
                 id: store.next_id,
                 log: log.clone(),
+                program,
                 views: Rc::default(),
             });
         }
     });
+}
+
+/// The pinned run, if any, read once (no subscription): what Share reads.
+pub fn pinned() -> Option<Pinned> {
+    STORE.with(|s| s.borrow().pinned.clone())
 }
 
 /// The pinned run, if any; the component re-renders when it changes.

@@ -49,6 +49,30 @@ pub struct Shared {
     /// The extra files beside the program (`model.py`), if any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<crate::files::ProgramFile>,
+    /// The run pinned when the link was made, to run first and pin, so
+    /// the comparison appears when this program runs. Absent from links
+    /// made without a pin (and from every link made before pins could
+    /// travel), which open as they always did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pinned: Option<Box<PinnedProgram>>,
+}
+
+/// The pinned run's program, as it ran: its code, device, budget and files
+/// (the lesson is the link's own: a pair compares two settings of one
+/// lesson's program, or two free programs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PinnedProgram {
+    /// The program.
+    pub code: String,
+    /// The device it ran on.
+    pub device: Device,
+    /// The memory budget it ran with, in MiB, if one was set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_mib: Option<u32>,
+    /// Its extra files, if any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<crate::files::ProgramFile>,
 }
 
 /// Why a link could not be made or opened.
@@ -152,10 +176,13 @@ impl Shared {
         {
             return Err(ShareError::Lesson(slug.clone()));
         }
-        // The files as the page would let a learner make them.
-        let mut files = Vec::new();
-        for file in &shared.files {
-            files = crate::files::put(&files, file.clone()).map_err(ShareError::Json)?;
+        // The files as the page would let a learner make them (the pinned
+        // program's too: they are written into the worker's file system).
+        for list in std::iter::once(&shared.files).chain(shared.pinned.iter().map(|p| &p.files)) {
+            let mut files = Vec::new();
+            for file in list {
+                files = crate::files::put(&files, file.clone()).map_err(ShareError::Json)?;
+            }
         }
         Ok(shared)
     }
@@ -229,6 +256,11 @@ mod tests {
 
     const BASE: &str = "http://127.0.0.1:8080/";
 
+    /// A link to `print(1)` on the CPU as the page wrote it before pins
+    /// could travel (the `to_fragment` of commit 35bd1d4, unchanged since
+    /// but for the new field; miniz stores so short a text uncompressed).
+    const OLD_LINK: &str = "#v1=ASQA2_97ImNvZGUiOiJwcmludCgxKVxuIiwiZGV2aWNlIjoiY3B1In0";
+
     fn shared(code: &str) -> Shared {
         Shared {
             code: code.into(),
@@ -236,6 +268,7 @@ mod tests {
             lesson: Some("forgot-zero-grad".into()),
             budget_mib: Some(64),
             files: Vec::new(),
+            pinned: None,
         }
     }
 
@@ -263,6 +296,7 @@ mod tests {
             lesson: None,
             budget_mib: None,
             files: Vec::new(),
+            pinned: None,
         };
         assert_eq!(
             Shared::from_fragment(&plain.to_fragment(BASE)?),
@@ -291,6 +325,77 @@ mod tests {
             Some(Err(ShareError::Json(_)))
         ));
         Ok(())
+    }
+
+    #[test]
+    fn share_carries_a_pinned_pair() -> Result<(), ShareError> {
+        let lesson = gradscope_lessons::find("forgot-zero-grad").map_or("", |l| l.program);
+        let pinned = PinnedProgram {
+            code: lesson.replace("ZERO_GRAD = False", "ZERO_GRAD = True"),
+            device: Device::Cpu,
+            budget_mib: Some(32),
+            files: vec![crate::files::ProgramFile {
+                name: "model.py".into(),
+                text: "W = 2\n".into(),
+            }],
+        };
+        let pair = Shared {
+            pinned: Some(Box::new(pinned.clone())),
+            ..shared(lesson)
+        };
+        let fragment = pair.to_fragment(BASE)?;
+        assert!(fragment.starts_with("#v1="));
+        assert_eq!(Shared::from_fragment(&fragment), Some(Ok(pair.clone())));
+        // Two near-identical programs cost little more than one: deflate
+        // finds the second in the first.
+        let single = shared(lesson).to_fragment(BASE)?;
+        assert!(
+            fragment.len() < single.len() + single.len() / 4,
+            "{} bytes for the pair, {} for one",
+            fragment.len(),
+            single.len()
+        );
+        // The pinned program's files are checked as the program's are.
+        let hostile = Shared {
+            pinned: Some(Box::new(PinnedProgram {
+                files: vec![crate::files::ProgramFile {
+                    name: "../etc/passwd".into(),
+                    text: String::new(),
+                }],
+                ..pinned
+            })),
+            ..shared("")
+        };
+        assert!(matches!(
+            Shared::from_fragment(&hostile.to_fragment(BASE)?),
+            Some(Err(ShareError::Json(_)))
+        ));
+        // Unknown fields in the pinned program are refused, as at the top.
+        let extra = fragment_of(
+            br#"{"code":"x","device":"cpu","pinned":{"code":"y","device":"cpu","lesson":"z"}}"#,
+        );
+        assert!(matches!(
+            Shared::from_fragment(&extra),
+            Some(Err(ShareError::Json(_)))
+        ));
+        Ok(())
+    }
+
+    #[test]
+    fn share_opens_links_made_before_pins_travelled() {
+        // The JSON a page wrote before `pinned` existed: every field it had.
+        let old = fragment_of(
+            br#"{"code":"print(1)\n","device":"webgpu","lesson":"forgot-zero-grad","budget_mib":64}"#,
+        );
+        assert_eq!(Shared::from_fragment(&old), Some(Ok(shared("print(1)\n"))));
+        // And a link without a pin is written as it was: no `pinned` key.
+        let json = serde_json::to_string(&shared("x")).unwrap_or_default();
+        assert!(!json.contains("pinned"), "{json}");
+        // A recorded link made by the page before this change opens too.
+        assert_eq!(
+            Shared::from_fragment(OLD_LINK).map(|r| r.map(|s| (s.code, s.device, s.pinned))),
+            Some(Ok(("print(1)\n".to_string(), Device::Cpu, None)))
+        );
     }
 
     #[test]

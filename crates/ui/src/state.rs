@@ -10,7 +10,7 @@ use gradscope_trace::step::StepBy;
 use yew::Reducible;
 
 use crate::console::{Console, Stream};
-use crate::share::Shared;
+use crate::share::{PinnedProgram, Shared};
 
 /// Where the engine's worker stands.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,6 +83,36 @@ pub enum Link {
     NotMade(String),
 }
 
+/// A pinned program a share link brought, on its way to being pinned.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pair {
+    /// None (the usual case).
+    None,
+    /// Shown beside the code; Run runs it first.
+    Opened(Rc<PinnedProgram>),
+    /// Running: when it ends, the page pins its run and runs the code.
+    Running(Rc<PinnedProgram>),
+}
+
+impl Pair {
+    /// The pinned program, opened or running.
+    pub fn program(&self) -> Option<&Rc<PinnedProgram>> {
+        match self {
+            Pair::None => None,
+            Pair::Opened(p) | Pair::Running(p) => Some(p),
+        }
+    }
+
+    /// The running pinned program, once its run `run` has ended (finished
+    /// or raised): the moment to pin it and run the code.
+    pub fn ended(&self, run: &Run) -> Option<&Rc<PinnedProgram>> {
+        match (self, run) {
+            (Pair::Running(p), Run::Finished | Run::Raised { .. }) => Some(p),
+            _ => None,
+        }
+    }
+}
+
 /// Replay speeds the transport offers, in statements per second.
 pub const SPEEDS: [u32; 5] = [1, 2, 5, 10, 20];
 
@@ -150,6 +180,8 @@ pub struct State {
     pub keep_saved: bool,
     /// The learner's extra files beside the program (`files`).
     pub files: Rc<[crate::files::ProgramFile]>,
+    /// A share link's pinned program, until it ran and was pinned.
+    pub pair: Pair,
 }
 
 impl State {
@@ -174,6 +206,7 @@ impl State {
             link: Link::Hidden,
             keep_saved: false,
             files: Rc::new([]),
+            pair: Pair::None,
         }
     }
 
@@ -245,6 +278,9 @@ pub enum Action {
     Seek(usize),
     /// Step forward (`true`) or back.
     Step(StepBy, bool),
+    /// Step to the next (`true`) or previous training pass: where a
+    /// step's backward begins, as the graph's pass buttons do.
+    StepPass(bool),
     /// Start (`true`) or pause replaying the trace, a statement at a time;
     /// started at the end, it starts over from the beginning.
     Replay(bool),
@@ -263,6 +299,12 @@ pub enum Action {
     DismissLink,
     /// The learner changed the extra files (a refused change is a notice).
     Files(crate::files::Change),
+    /// The link's pinned program was sent to run first.
+    RunPair,
+    /// Its run was pinned and the code sent to run: the pair is done.
+    PairPinned,
+    /// The reader set the link's pinned program aside (not to be run).
+    DropPair,
 }
 
 impl Reducible for State {
@@ -288,6 +330,10 @@ impl Reducible for State {
                 next.engine = Engine::Loading;
                 if next.run == Run::Running {
                     next.run = Run::Stopped;
+                }
+                // Stopped before it could be pinned: Run starts the pair over.
+                if let Pair::Running(p) = &next.pair {
+                    next.pair = Pair::Opened(p.clone());
                 }
             }
             Action::Edited { source, external } => {
@@ -335,6 +381,16 @@ impl Reducible for State {
                 next.replay.playing = false;
                 next.playback.step(by, forward);
             }
+            Action::StepPass(forward) => {
+                next.replay.playing = false;
+                let (log, at) = (next.playback.log(), next.playback.position());
+                let to = if forward {
+                    gradscope_trace::step::next_pass(log, at)
+                } else {
+                    gradscope_trace::step::previous_pass(log, at)
+                };
+                next.playback.seek(to);
+            }
             Action::Replay(play) => {
                 let len = next.playback.log().len();
                 let can = play && len > 0 && next.run != Run::Running;
@@ -371,6 +427,10 @@ impl Reducible for State {
                 next.device = shared.device;
                 next.budget_mib = shared.budget_mib;
                 next.files = shared.files.into();
+                next.pair = match shared.pinned {
+                    Some(p) => Pair::Opened(Rc::from(p)),
+                    None => Pair::None,
+                };
                 next.keep_saved = true;
                 next.link = Link::Opened;
             }
@@ -385,6 +445,12 @@ impl Reducible for State {
                 }
                 Err(why) => next.output.notice(&why),
             },
+            Action::RunPair => {
+                if let Pair::Opened(p) = &next.pair {
+                    next.pair = Pair::Running(p.clone());
+                }
+            }
+            Action::PairPinned | Action::DropPair => next.pair = Pair::None,
         }
         Rc::new(next)
     }
@@ -517,6 +583,7 @@ mod tests {
             lesson: Some("forgot-zero-grad".into()),
             budget_mib: Some(32),
             files: Vec::new(),
+            pinned: None,
         }
     }
 
@@ -806,5 +873,86 @@ mod tests {
                 (Stream::Notice, "note\n".into()),
             ]
         );
+    }
+
+    #[test]
+    fn state_link_with_a_pin_runs_the_pair_in_order() {
+        let pinned = PinnedProgram {
+            code: "ZERO_GRAD = True\n".into(),
+            device: Device::Cpu,
+            budget_mib: None,
+            files: Vec::new(),
+        };
+        let with_pin = Shared {
+            pinned: Some(Box::new(pinned.clone())),
+            ..link()
+        };
+        let state = reduce(
+            State::new("mine".into(), Device::Cpu),
+            Action::OpenLink(Ok(with_pin)),
+        );
+        assert_eq!(state.pair, Pair::Opened(Rc::new(pinned.clone())));
+        assert_eq!(&*state.source, "ZERO_GRAD = False\n");
+        // Run sends the pinned program; until its run ends nothing is pinned.
+        let state = reduce(reduce(state, Action::RunPair), Action::Started);
+        assert_eq!(state.pair, Pair::Running(Rc::new(pinned.clone())));
+        assert_eq!(state.pair.ended(&state.run), None);
+        let state = reduce(state, Action::Replies(vec![Reply::Finished]));
+        assert_eq!(state.pair.ended(&state.run).map(|p| &**p), Some(&pinned));
+        let state = reduce(state, Action::PairPinned);
+        assert_eq!(state.pair, Pair::None);
+        // Stopped while the pinned program ran: Run starts the pair over.
+        let state = reduce(
+            State::new("mine".into(), Device::Cpu),
+            Action::OpenLink(Ok(Shared {
+                pinned: Some(Box::new(pinned.clone())),
+                ..link()
+            })),
+        );
+        let state = reduce(reduce(state, Action::RunPair), Action::Started);
+        let state = reduce(state, Action::Stopped);
+        assert_eq!(state.pair, Pair::Opened(Rc::new(pinned)));
+        assert_eq!(reduce(state, Action::DropPair).pair, Pair::None);
+        // A link without a pin brings none, and clears one a link brought.
+        let state = reduce(
+            State::new("mine".into(), Device::Cpu),
+            Action::OpenLink(Ok(link())),
+        );
+        assert_eq!(state.pair, Pair::None);
+    }
+
+    #[test]
+    fn state_step_pass_goes_to_each_backward() {
+        use gradscope_trace::{Event, EventKind};
+        let pass = [
+            EventKind::OpCalled {
+                op: "mul".into(),
+                shape: vec![],
+            },
+            EventKind::BackwardBegan {
+                root: 1,
+                retain_graph: false,
+            },
+            EventKind::BackwardEnded,
+        ];
+        let events = Event::numbered(pass.iter().chain(&pass).cloned());
+        let state = reduce(State::new("x".into(), Device::Cpu), Action::Started);
+        let state = reduce(
+            state,
+            Action::Replies(vec![Reply::Events { events }, Reply::Finished]),
+        );
+        let state = reduce(state, Action::Seek(0));
+        let mut at = Vec::new();
+        let mut state = state;
+        for _ in 0..3 {
+            state = reduce(state, Action::StepPass(true));
+            at.push(state.playback.position());
+        }
+        assert_eq!(at, [1, 4, 6]);
+        for _ in 0..3 {
+            state = reduce(state, Action::StepPass(false));
+            at.push(state.playback.position());
+        }
+        assert_eq!(at, [1, 4, 6, 4, 1, 0]);
     }
 }

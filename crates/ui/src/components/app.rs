@@ -17,10 +17,10 @@ use super::lesson_claims::LessonClaims;
 use super::lesson_menu::LessonMenu;
 use super::lesson_panel::LessonPanel;
 use super::memory_panel::MemoryPanel;
-use super::share_bar::{ShareBar, ShareButton};
+use super::share_bar::{PinnedNote, ShareBar, ShareButton};
 use super::transport::Transport;
-use crate::share::Shared;
-use crate::state::{Action, Engine, Run, State};
+use crate::share::{PinnedProgram, Shared};
+use crate::state::{Action, Engine, Pair, Run, State};
 use crate::storage::{self, use_saved_progress, use_saved_settings};
 use crate::views::use_views;
 use crate::worker::use_engine;
@@ -84,11 +84,34 @@ pub fn App() -> Html {
         lesson.map(|l| l.slug),
         state.files.clone(),
     );
+    let usable = |asked: Device| match (asked, &state.webgpu) {
+        (Device::Webgpu, Some(WebGpu::Available { .. })) => Device::Webgpu,
+        _ => Device::Cpu,
+    };
+    // A share link's pinned program runs first (see the effect below).
+    let pair_waiting = match &state.pair {
+        Pair::Opened(p) => Some((p.clone(), usable(p.device))),
+        _ => None,
+    };
     let on_run = {
-        let engine = engine.clone();
+        let (engine, dispatch) = (engine.clone(), state.dispatcher());
+        let state_device = state.device;
         use_callback(
-            deps.clone(),
-            move |(), (source, device, budget, _, files)| {
+            (deps.clone(), pair_waiting),
+            move |(), ((source, device, budget, _, files), pair)| {
+                if let Some((pinned, pinned_device)) = pair {
+                    dispatch.dispatch(Action::RunPair);
+                    crate::pin::ran((**pinned).clone());
+                    let budget = pinned.budget_mib.map(|mib| u64::from(mib) << 20);
+                    engine.run(&pinned.code, &pinned.files, *pinned_device, budget);
+                    return;
+                }
+                crate::pin::ran(PinnedProgram {
+                    code: source.to_string(),
+                    device: state_device,
+                    budget_mib: budget.map(|b| (b >> 20) as u32),
+                    files: files.to_vec(),
+                });
                 engine.run(source, files, *device, *budget);
                 if let Some(lesson) = lesson {
                     engine.check_lesson(lesson.slug, *device);
@@ -96,14 +119,51 @@ pub fn App() -> Html {
             },
         )
     };
+    // The pinned program's run ended: pin it, and run the code beside it.
+    {
+        let (engine, dispatch) = (engine.clone(), state.dispatcher());
+        let ended = state.pair.ended(&state.run).is_some();
+        let log = state.playback.log().clone();
+        let (source, files, budget_mib) =
+            (state.source.clone(), state.files.clone(), state.budget_mib);
+        let state_device = state.device;
+        use_effect_with(ended, move |ended| {
+            if *ended {
+                crate::pin::pin(&log);
+                crate::pin::ran(PinnedProgram {
+                    code: source.to_string(),
+                    device: state_device,
+                    budget_mib,
+                    files: files.to_vec(),
+                });
+                engine.run(
+                    &source,
+                    &files,
+                    device,
+                    budget_mib.map(|mib| u64::from(mib) << 20),
+                );
+                if let Some(lesson) = lesson {
+                    engine.check_lesson(lesson.slug, device);
+                }
+                dispatch.dispatch(Action::PairPinned);
+            }
+        });
+    }
     let on_control = {
         let (engine, dispatch) = (engine.clone(), state.dispatcher());
+        let state_device = state.device;
         use_callback(
             deps,
             move |(name, value), (source, device, budget, _, files)| {
                 let Some(lesson) = lesson else { return };
                 // A line the learner deleted leaves the control inert.
                 if let Ok(next) = lesson.set_controls_in(source, &[(name, value)]) {
+                    crate::pin::ran(PinnedProgram {
+                        code: next.clone(),
+                        device: state_device,
+                        budget_mib: budget.map(|b| (b >> 20) as u32),
+                        files: files.to_vec(),
+                    });
                     engine.run(&next, files, *device, *budget);
                     engine.check_lesson(lesson.slug, *device);
                     dispatch.dispatch(Action::Edited {
@@ -135,8 +195,22 @@ pub fn App() -> Html {
             lesson: state.lesson.map(str::to_string),
             budget_mib: state.budget_mib,
             files: state.files.to_vec(),
+            pinned: None,
         };
-        Callback::from(move |()| dispatch.dispatch(Action::Shared(storage::share(&shared))))
+        // The link's own pinned program while it waits to run, else the
+        // pinned run's program, read when Share is pressed.
+        let waiting = state.pair.program().cloned();
+        Callback::from(move |()| {
+            let pinned = waiting
+                .clone()
+                .or_else(|| crate::pin::pinned().and_then(|p| p.program))
+                .map(|p| Box::new((*p).clone()));
+            let shared = Shared {
+                pinned,
+                ..shared.clone()
+            };
+            dispatch.dispatch(Action::Shared(storage::share(&shared)))
+        })
     };
     let on_stop = {
         let engine = engine.clone();
@@ -257,7 +331,7 @@ pub fn App() -> Html {
                             on_change={dispatch.reform(Action::SetDevice)} />
                 <span class="status" data-testid="status" role="status">{ status }</span>
                 <ShareButton {on_share} />
-                <ShareBar link={state.link.clone()} on_dismiss={dispatch.reform(|()| Action::DismissLink)} />
+                <ShareBar link={state.link.clone()} pair={state.pair.program().is_some()} on_dismiss={dispatch.reform(|()| Action::DismissLink)} />
             </header>
             if let Some(lesson) = lesson {
                 <LessonPanel slug={lesson.slug} source={AttrValue::from(state.source.to_string())}
@@ -266,6 +340,11 @@ pub fn App() -> Html {
             <section class="panel editor" aria-label="Program" data-testid="editor-panel"
                      ondragover={|e: DragEvent| e.prevent_default()}
                      ondrop={on_drop}>
+                if let Some(pinned) = state.pair.program() {
+                    <PinnedNote code={AttrValue::from(pinned.code.clone())}
+                                running={matches!(state.pair, Pair::Running(_))}
+                                on_drop={dispatch.reform(|()| Action::DropPair)} />
+                }
                 <FileTabs files={state.files.clone()} active={(*active).clone()}
                           on_select={on_select} on_change={on_files.clone()} />
                 <div class="editor-main" hidden={open_file.is_some()}>
@@ -286,7 +365,8 @@ pub fn App() -> Html {
                        {on_run} {on_stop} {on_reset}
                        on_step={dispatch.reform(|(by, forward)| Action::Step(by, forward))}
                        on_seek={dispatch.reform(Action::Seek)} replay={state.replay}
-                       on_replay={Some((dispatch.reform(Action::Replay), dispatch.reform(Action::SetSpeed)))} />
+                       on_replay={Some((dispatch.reform(Action::Replay), dispatch.reform(Action::SetSpeed)))}
+                       on_pass={Some(dispatch.reform(Action::StepPass))} />
             if let Some(lesson) = lesson {
                 <LessonClaims slug={lesson.slug} claims={state.claims.clone()} shown={state.claim_shown}
                               on_show={on_show_claim} />

@@ -13,7 +13,8 @@ pub struct ButtonProps {
     pub on_share: Callback<()>,
 }
 
-/// Puts the program and its settings in a link.
+/// Puts the program and its settings in a link (and the pinned run's
+/// program, when one is pinned).
 #[function_component]
 pub fn ShareButton(props: &ButtonProps) -> Html {
     let onclick = props.on_share.reform(|_| ());
@@ -27,6 +28,9 @@ pub fn ShareButton(props: &ButtonProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct BarProps {
     pub link: Link,
+    /// Whether the opened link carries a pinned program too.
+    #[prop_or_default]
+    pub pair: bool,
     pub on_dismiss: Callback<()>,
 }
 
@@ -35,6 +39,14 @@ pub struct BarProps {
 pub fn ShareBar(props: &BarProps) -> Html {
     let (class, text, url) = match &props.link {
         Link::Hidden => return html! {},
+        Link::Opened if props.pair => (
+            "opened",
+            "Opened a shared comparison: a pinned program (shown above the code) and this one. \
+             Neither has run: Run runs the pinned one first, pins it, then runs this one beside it. \
+             Your own saved code stays until you edit or run this one."
+                .to_string(),
+            None,
+        ),
         Link::Opened => (
             "opened",
             "Opened a shared program. It has not run: press Run to run it. \
@@ -67,5 +79,38 @@ pub fn ShareBar(props: &BarProps) -> Html {
             <button type="button" class="dismiss" aria-label="close this message"
                     onclick={on_dismiss}>{ "×" }</button>
         </div>
+    }
+}
+
+/// Props of [`PinnedNote`].
+#[derive(Properties, PartialEq)]
+pub struct NoteProps {
+    /// The pinned program's code.
+    pub code: AttrValue,
+    /// Whether it is running now (on its way to being pinned).
+    pub running: bool,
+    /// Set it aside: Run then runs only the code.
+    pub on_drop: Callback<()>,
+}
+
+/// A share link's pinned program, read-only above the editor until it has
+/// run and been pinned. A note rather than a tab: it is the baseline the
+/// learner's code is compared with, not a file the program imports, and
+/// editing it would change what the link's author measured.
+#[function_component]
+pub fn PinnedNote(props: &NoteProps) -> Html {
+    let on_drop = props.on_drop.reform(|_| ());
+    let summary = if props.running {
+        "Pinned program from the link: running, to be pinned"
+    } else {
+        "Pinned program from the link: Run runs it first and pins it, then the code below"
+    };
+    html! {
+        <details class="pinned-program" data-testid="pinned-program" open=true>
+            <summary>{ summary }</summary>
+            <pre aria-label="pinned program (read-only)" tabindex="0">{ props.code.clone() }</pre>
+            <button type="button" data-testid="drop-pinned" disabled={props.running}
+                    onclick={on_drop}>{ "Don't run it" }</button>
+        </details>
     }
 }

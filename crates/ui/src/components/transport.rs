@@ -29,6 +29,10 @@ pub struct Props {
     /// per second); without them (the widget) there is no replay control.
     #[prop_or_default]
     pub on_replay: Option<(Callback<bool>, Callback<u32>)>,
+    /// Step to the next (`true`) or previous training pass (where a step's
+    /// backward begins); without it there are no pass buttons.
+    #[prop_or_default]
+    pub on_pass: Option<Callback<bool>>,
 }
 
 /// The controls bar.
@@ -46,6 +50,29 @@ pub fn Transport(props: &Props) -> Html {
                     onclick={move |_| on_step.emit((by, forward))}>{ text }</button>
         }
     };
+    // The same stops as the graph's pass buttons; a trace without a
+    // backward has none, and the buttons go to its ends.
+    let passes = props.on_pass.as_ref().map(|on_pass| {
+        let pass = |forward: bool, text: &'static str, label: &'static str, testid: &'static str| {
+            let on_pass = on_pass.clone();
+            let disabled = if forward {
+                props.position >= props.len
+            } else {
+                props.position == 0
+            };
+            html! {
+                <button type="button" class="step pass" aria-label={label} title={label}
+                        data-testid={testid} {disabled}
+                        onclick={move |_| on_pass.emit(forward)}>{ text }</button>
+            }
+        };
+        html! {
+            <span class="steps passes" role="group" aria-label="training passes">
+                { pass(false, "◀ pass", "back to the previous step's backward", "transport-pass-back") }
+                { pass(true, "pass ▶", "forward to the next step's backward", "transport-pass-next") }
+            </span>
+        }
+    });
     let on_seek = props.on_seek.clone();
     let oninput = move |e: InputEvent| {
         let value = e.target_unchecked_into::<HtmlInputElement>().value();
@@ -102,6 +129,7 @@ pub fn Transport(props: &Props) -> Html {
                 { step(StepBy::Op, true, "→", "forward one op") }
                 { step(StepBy::Statement, true, "⇥", "forward one statement") }
             </span>
+            { for passes }
             { for replay }
             <input type="range" class="scrub" data-testid="scrub" aria-label="trace position"
                    min="0" max={props.len.to_string()} value={props.position.to_string()}
