@@ -394,6 +394,14 @@ def _enter_program(file_name, args):
     folder = "/" if file_name.startswith("<") else _parent(_abs(file_name))
     sys.path.insert(0, folder)
     _program_dir = folder
+    # Every program runs in one interpreter (the page's worker, the corpus
+    # test), where `python prog.py` starts a new process: what an earlier
+    # program set in a module it imported (print options, open figures) is
+    # put back as a fresh import has it.
+    for name in ("torch", "numpy", "matplotlib.pyplot"):
+        reset = getattr(sys.modules.get(name), "_gradscope_new_process", None)
+        if reset is not None:
+            reset()
 
 
 import _gradscope_importer  # noqa: E402,F401  (installs the program's modules' finder)

@@ -336,6 +336,9 @@ impl Runtime {
 /// The engine offers only scoped guards, so the reset guards are kept.
 fn reset_engine_modes() {
     use gradscope_core::grad_mode::{self, GradModeGuard};
+    // The random stream starts where a fresh process's does, so a program
+    // without `manual_seed` prints the same numbers each time it runs.
+    gradscope_core::ops::random::manual_seed(gradscope_core::ops::random::DEFAULT_SEED);
     grad_mode::set_detect_anomaly(false);
     if grad_mode::is_inference_mode_enabled() {
         std::mem::forget(GradModeGuard::inference_mode(false));

@@ -348,3 +348,29 @@ fn index_results_stay_on_the_inputs_device() {
     assert_eq!(out.error.map(|e| e.message), None, "{}", out.stderr);
     assert_eq!(out.stdout, "['cpu']\n['webgpu:0']\n");
 }
+
+/// Each program starts as a new process would: what an earlier program
+/// set in the modules it imported (tensors' and arrays' print options,
+/// torch's random stream, pyplot's open figures) does not reach the next.
+/// The page runs every program in one interpreter, and the corpus test
+/// too; PyTorch's `python prog.py` starts afresh each time.
+#[test]
+fn a_program_finds_the_state_a_new_process_has() {
+    let mut rt = Runtime::new();
+    let program = "\
+import torch, numpy as np
+import matplotlib.pyplot as plt
+print(torch.rand(2), torch.initial_seed())
+print(torch.tensor([1.23456]), np.array([1.23456789]))
+print(plt.get_fignums())
+torch.set_printoptions(precision=1)
+np.set_printoptions(precision=2)
+plt.figure()
+";
+    let first = rt.run(program);
+    assert_eq!(first.error, None, "{}", first.stderr);
+    let second = rt.run(program);
+    assert_eq!(second.error, None, "{}", second.stderr);
+    assert_eq!(second.stdout, first.stdout);
+    assert!(first.stdout.contains("67280421310721"), "{}", first.stdout);
+}

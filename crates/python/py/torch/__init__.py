@@ -785,6 +785,13 @@ class _PrinterOptions:
 _PRINT_OPTS = _PrinterOptions()
 
 
+def _gradscope_new_process():
+    """Print options as a fresh `import torch` has them (the runtime calls
+    this as each program starts; the engine's own state it resets itself)."""
+    _PRINT_OPTS.__dict__.clear()
+    set_printoptions(profile="default")
+
+
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
                      sci_mode=None):
     """How tensors print, as PyTorch's `set_printoptions`: each option given

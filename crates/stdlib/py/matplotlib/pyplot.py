@@ -23,6 +23,15 @@ _figures = {}
 _current = [None]
 
 
+def _gradscope_new_process():
+    """No figure open and the default style, as a fresh `import
+    matplotlib.pyplot` has them (the runtime calls this as each program
+    starts)."""
+    _figures.clear()
+    _current[0] = None
+    rcdefaults()
+
+
 def _host():
     gs = sys.modules.get("_gradscope")
     if gs is None:
