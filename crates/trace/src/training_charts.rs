@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 use crate::event::{Event, EventKind, TensorId};
 use crate::follow::Fold;
 use crate::memory_chart::{MemoryChart, Span};
+use crate::memory_zoom::Zoom;
 use crate::svg::{push_command, push_rect};
 
 /// One value at one step.
@@ -651,6 +652,53 @@ pub fn merge_spans(spans: &[Span], gap: f64) -> Vec<(Span, usize)> {
     merged
 }
 
+/// The steps a zoom shows of a run of `steps` steps: the steps whose
+/// stretch of the run (step `k` spans `k/steps..(k+1)/steps`) meets the
+/// zoom's, never fewer than one. The memory view's [`Zoom`] moves over the
+/// run the same way, so the same keys and wheel zoom both.
+///
+/// ```
+/// use gradscope_trace::memory_zoom::Zoom;
+/// use gradscope_trace::training_charts::zoomed_steps;
+/// assert_eq!(zoomed_steps(200, Zoom::WHOLE), 0..200);
+/// assert_eq!(zoomed_steps(200, Zoom::new(0.25, 0.5)), 50..100);
+/// // Closer than one step: that step alone.
+/// assert_eq!(zoomed_steps(200, Zoom::new(0.5001, 0.5002)), 100..101);
+/// ```
+pub fn zoomed_steps(steps: usize, zoom: Zoom) -> std::ops::Range<usize> {
+    if steps == 0 {
+        return 0..0;
+    }
+    let n = steps as f64;
+    // A hair inside each edge, so a zoom ending exactly where a step
+    // begins does not show that step.
+    let first = ((zoom.start * n + 1e-9).floor() as usize).min(steps - 1);
+    let end = ((zoom.end * n - 1e-9).ceil() as usize).clamp(first + 1, steps);
+    first..end
+}
+
+/// The zoom that shows step `step` (from 0) alone, of `steps`: what the
+/// `s` key asks for at the cursor.
+pub fn step_zoom(steps: usize, step: usize) -> Option<Zoom> {
+    (step < steps).then(|| {
+        let n = steps as f64;
+        Zoom::new(step as f64 / n, (step + 1) as f64 / n)
+    })
+}
+
+/// The points of `points` in `window`, their steps counted from its start,
+/// so [`Plot::of`] over `window.len()` steps draws that stretch.
+pub fn window_points(points: &[Point], window: &std::ops::Range<usize>) -> Vec<Point> {
+    points
+        .iter()
+        .filter(|p| window.contains(&p.step))
+        .map(|p| Point {
+            step: p.step - window.start,
+            value: p.value,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1066,5 +1114,51 @@ mod tests {
         assert_eq!(budget_y(&chart, 500), Some(25.0));
         assert_eq!(budget_y(&chart, 1000), Some(0.0));
         assert_eq!(budget_y(&chart, 1001), None);
+    }
+
+    #[test]
+    fn training_zoom_windows_the_steps() {
+        use crate::memory_zoom::Zoom;
+        // Every zoom the keys can reach shows at least one step, within the run.
+        let mut zoom = Zoom::WHOLE;
+        for _ in 0..40 {
+            zoom = zoom.zoom_at(1.5, 0.7);
+            let w = zoomed_steps(7, zoom);
+            assert!(!w.is_empty() && w.end <= 7, "{zoom:?}: {w:?}");
+        }
+        assert_eq!(zoomed_steps(7, zoom), 4..5);
+        assert_eq!(zoomed_steps(0, Zoom::WHOLE), 0..0);
+        assert_eq!(zoomed_steps(1, Zoom::new(0.9, 1.0)), 0..1);
+        // Half the run: the steps in that half, and the one it cuts.
+        assert_eq!(zoomed_steps(5, Zoom::new(0.0, 0.5)), 0..3);
+        assert_eq!(zoomed_steps(4, Zoom::new(0.5, 1.0)), 2..4);
+        // `s` at a step shows exactly that step.
+        for k in 0..9 {
+            let z = step_zoom(9, k).unwrap_or_default();
+            assert_eq!(zoomed_steps(9, z), k..k + 1);
+        }
+        assert_eq!(step_zoom(9, 9), None);
+        // The points in the window, counted from its start.
+        let points: Vec<Point> = (0..6)
+            .filter(|s| s % 2 == 0)
+            .map(|step| Point {
+                step,
+                value: step as f64 * 10.0,
+            })
+            .collect();
+        assert_eq!(
+            window_points(&points, &(1..5)),
+            [
+                Point {
+                    step: 1,
+                    value: 20.0
+                },
+                Point {
+                    step: 3,
+                    value: 40.0
+                }
+            ]
+        );
+        assert!(window_points(&points, &(5..6)).is_empty());
     }
 }

@@ -2,14 +2,29 @@
 //! `gradscope_trace::training_charts`: this only writes the SVG. With a
 //! run pinned (`crate::pin`) and another shown, the pinned run's loss is
 //! drawn faint under this run's, both over the longer run's steps.
+//!
+//! The charts zoom as the memory view does, with its keys, wheel and drag
+//! (its `zoom` module, included by path: the same hook and the same keys,
+//! not a copy), from the whole run to one step; the value axis fits the
+//! steps shown, so a late loss that the first steps dwarfed can be read.
 
 use gradscope_trace::EventLog;
 use gradscope_trace::compare::shared_steps;
+use gradscope_trace::memory_zoom::Zoom;
 use gradscope_trace::svg::{push_command, tenths};
 use gradscope_trace::training_charts::{
-    Marker, Plot, PlotLine, Scale, TrainingBuilder, line_style,
+    Marker, Plot, PlotLine, Scale, TrainingBuilder, line_style, step_zoom, window_points,
+    zoomed_steps,
 };
 use yew::prelude::*;
+
+// The memory view's zoom module, compiled here a second time: its
+// `mod zoom` in memory_panel.rs is private, and that file is not this
+// change's to edit. Making it `pub(super)` there and writing
+// `use super::memory_panel::zoom;` here is the follow-up that drops this.
+#[allow(clippy::duplicate_mod)]
+#[path = "memory_panel/zoom.rs"]
+mod zoom;
 
 use crate::follow::use_follow;
 use crate::pin::use_pin;
@@ -41,27 +56,83 @@ pub fn ChartsPanel(props: &Props) -> Html {
     let builder = use_follow::<TrainingBuilder>(&props.log, props.log.len());
     let series = use_memo(props.log.clone(), move |_| builder.borrow().get().series());
     let pinned = use_pin().filter(|p| p.compares_with(&props.log));
-    let plots = use_memo(
-        (props.log.clone(), *scale, plot_width as i64, pinned.clone()),
-        |(_, scale, w, pinned)| {
-            let pinned_series = pinned.as_ref().map(|p| p.series());
-            let steps = pinned_series.map_or(series.steps(), |p| shared_steps(&series, p));
-            let (w, h) = (*w as f64, PLOT_HEIGHT);
-            let mut losses = vec![&series.loss[..]];
-            // A pinned run without a loss (no backward) adds no line.
-            losses.extend(pinned_series.map(|p| &p.loss[..]).filter(|l| !l.is_empty()));
-            let loss = Plot::of(&losses, steps, *scale, w, h);
-            let mut lines = vec![&series.grad_norm[..]];
-            lines.extend(series.params.iter().take(MAX_PARAMS).map(|p| &p.points[..]));
-            (loss, Plot::of(&lines, steps, *scale, w, h), steps)
+    let zoom = zoom::use_zoom(
+        container.clone(),
+        zoom::PlotBox {
+            left: LEFT,
+            width: plot_width,
         },
     );
-    let (loss_plot, grad_plot, steps) = (&plots.0, &plots.1, plots.2);
+    let plots = use_memo(
+        (
+            props.log.clone(),
+            *scale,
+            plot_width as i64,
+            pinned.clone(),
+            *zoom,
+        ),
+        |(_, scale, w, pinned, zoom)| {
+            let pinned_series = pinned.as_ref().map(|p| p.series());
+            let steps = pinned_series.map_or(series.steps(), |p| shared_steps(&series, p));
+            let window = zoomed_steps(steps, *zoom);
+            let cut = |points: &[_]| window_points(points, &window);
+            let (w, h) = (*w as f64, PLOT_HEIGHT);
+            let mut losses = vec![cut(&series.loss)];
+            // A pinned run without a loss (no backward) adds no line.
+            losses.extend(
+                pinned_series
+                    .filter(|p| !p.loss.is_empty())
+                    .map(|p| cut(&p.loss)),
+            );
+            let losses: Vec<&[_]> = losses.iter().map(Vec::as_slice).collect();
+            let loss = Plot::of(&losses, window.len(), *scale, w, h);
+            let mut lines = vec![cut(&series.grad_norm)];
+            lines.extend(
+                series
+                    .params
+                    .iter()
+                    .take(MAX_PARAMS)
+                    .map(|p| cut(&p.points)),
+            );
+            let lines: Vec<&[_]> = lines.iter().map(Vec::as_slice).collect();
+            let grad = Plot::of(&lines, window.len(), *scale, w, h);
+            (loss, grad, steps, window)
+        },
+    );
+    let (loss_plot, grad_plot, steps, window) = (&plots.0, &plots.1, plots.2, plots.3.clone());
     let own_steps = series.steps();
-    let cursor = series
-        .steps_at(props.position)
-        .checked_sub(1)
-        .map(|step| loss_plot.step_x(step));
+    let cursor_step = series.steps_at(props.position).checked_sub(1);
+    let cursor = cursor_step
+        .filter(|step| window.contains(step))
+        .map(|step| loss_plot.step_x(step - window.start));
+    let at_cursor = cursor_step.and_then(|step| step_zoom(steps, step));
+    let onkeydown = {
+        let zoom = zoom.clone();
+        move |e: KeyboardEvent| {
+            if let Some(next) = zoom::key_zoom(&e, *zoom, at_cursor) {
+                e.prevent_default();
+                zoom.set(next);
+            }
+        }
+    };
+    let zoom_reset = (!zoom.is_whole()).then(|| {
+        let zoom = zoom.clone();
+        html! {
+            <button type="button" data-testid="charts-zoom-whole" onclick={move |_| zoom.set(Zoom::WHOLE)}
+                    title="show every step again (key 0)">{ "all steps" }</button>
+        }
+    });
+    let axis_label = if window.len() == steps {
+        if steps == 1 {
+            "step 1".to_string()
+        } else {
+            format!("steps 1–{steps}")
+        }
+    } else if window.len() == 1 {
+        format!("step {} of {steps}", window.start + 1)
+    } else {
+        format!("steps {}–{} of {steps}", window.start + 1, window.end)
+    };
     let scale_button = |value: Scale, label: &'static str| {
         let scale = scale.clone();
         html! {
@@ -98,8 +169,9 @@ pub fn ChartsPanel(props: &Props) -> Html {
                         <line class="cursor" x1={tenths(x)} x2={tenths(x)} y1="-4"
                               y2={tenths(PLOT_HEIGHT)} />
                     }
-                    <text class="axis end" x={tenths(plot_width)} y={tenths(PLOT_HEIGHT + 12.0)}>
-                        { if steps == 1 { "step 1".to_string() } else { format!("steps 1–{steps}") } }
+                    <text class="axis end" x={tenths(plot_width)} y={tenths(PLOT_HEIGHT + 12.0)}
+                          data-testid="charts-steps">
+                        { axis_label.clone() }
                     </text>
                 </g>
             </svg>
@@ -134,11 +206,17 @@ pub fn ChartsPanel(props: &Props) -> Html {
         <section class="panel charts" aria-label="Training charts">
             <div class="panel-head">
                 <h2 data-testid="charts-title">{ title }</h2>
-                <div class="toggle" role="group" aria-label="value scale">
-                    { scale_button(Scale::Linear, "linear") }{ scale_button(Scale::Log, "log") }
+                <div class="toggles">
+                    { for zoom_reset }
+                    <div class="toggle" role="group" aria-label="value scale">
+                        { scale_button(Scale::Linear, "linear") }{ scale_button(Scale::Log, "log") }
+                    </div>
                 </div>
             </div>
-            <div class="chart" ref={container}>
+            <div class="chart" ref={container} tabindex="0" {onkeydown} data-testid="charts-zoom"
+                 data-zoom={format!("{:.6},{:.6}", zoom.start, zoom.end)}
+                 aria-label="training charts: + and - zoom, arrows pan, s shows the step at the cursor, 0 every step; the wheel zooms and dragging pans"
+                 title="wheel or + and - zoom, drag or arrows pan, s: the step at the cursor, 0: every step">
                 if own_steps == 0 && !pinned_loss {
                     <p class="empty">{ "Loss and gradient norms appear here: one point per backward()." }</p>
                 } else {
