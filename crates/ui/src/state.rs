@@ -317,6 +317,10 @@ impl Reducible for State {
             Action::WorkerFailed(message) => next.engine = Engine::Failed(message),
             Action::Started => {
                 next.keep_saved = false;
+                // "It has not run" is no longer true.
+                if next.link == Link::Opened {
+                    next.link = Link::Hidden;
+                }
                 next.run = Run::Running;
                 // The last run's trace is freed while the page idles.
                 crate::graveyard::bury(
@@ -894,8 +898,10 @@ mod tests {
         assert_eq!(state.pair, Pair::Opened(Rc::new(pinned.clone())));
         assert_eq!(&*state.source, "ZERO_GRAD = False\n");
         // Run sends the pinned program; until its run ends nothing is pinned.
+        assert_eq!(state.link, Link::Opened);
         let state = reduce(reduce(state, Action::RunPair), Action::Started);
         assert_eq!(state.pair, Pair::Running(Rc::new(pinned.clone())));
+        assert_eq!(state.link, Link::Hidden, "the bar said it had not run");
         assert_eq!(state.pair.ended(&state.run), None);
         let state = reduce(state, Action::Replies(vec![Reply::Finished]));
         assert_eq!(state.pair.ended(&state.run).map(|p| &**p), Some(&pinned));
