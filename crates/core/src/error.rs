@@ -615,6 +615,11 @@ pub enum Error {
     #[error("Integers to negative integer powers are not allowed.")]
     IntegerNegativePower,
 
+    /// Integer `//`, `%`, `fmod` or rounding `div` by zero: PyTorch's CPU
+    /// kernels raise a RuntimeError whose whole message is this word.
+    #[error("ZeroDivisionError")]
+    ZeroDivision,
+
     /// `add`/`sub` of integer tensors with a float `alpha`.
     #[error("For integral input tensors, argument alpha must not be a floating point number.")]
     AlphaFloat,
@@ -1259,6 +1264,7 @@ impl Error {
             | Error::EyeNegative { .. }
             | Error::RandomRange { .. }
             | Error::IntegerNegativePower
+            | Error::ZeroDivision
             | Error::AlphaFloat
             | Error::ClampNoBounds
             | Error::WhereCondition { .. }

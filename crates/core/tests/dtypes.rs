@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed test should panic
 
 use gradscope_core::ops::UnaryOp;
+use gradscope_core::ops::int_division::IntDivision;
 use gradscope_core::{DType, Error, Result, Tensor};
 use serde_json::Value;
 
@@ -228,6 +229,42 @@ test_device! {
             let err = y.add_(&Tensor::scalar(1.5)).unwrap_err();
             assert_error(&err, &case["float_error"], &format!("{d} += 1.5"));
         }
+    }
+
+    fn integer_division_computes_in_integers() {
+        let cases = fixture("int_division");
+        for case in cases.as_array().unwrap() {
+            let (op, lhs, rhs) = (
+                case["op"].as_str().unwrap(),
+                case["lhs"].as_str().unwrap(),
+                case["rhs"].as_str().unwrap(),
+            );
+            let n = case["lhs_values"].as_array().unwrap().len();
+            let a = tensor(&case["lhs_values"], &[n], dtype(lhs));
+            let b = match rhs {
+                "int" | "int_neg" | "int_big" => Tensor::scalar_int(case["rhs_values"].as_i64().unwrap()),
+                "int64_0d" => tensor(&case["rhs_values"], &[], DType::Int64),
+                name => tensor(&case["rhs_values"], &[n], dtype(name)),
+            };
+            let mode = match op {
+                "floor_divide" => IntDivision::Floor,
+                "trunc" => IntDivision::Trunc,
+                "remainder" => IntDivision::Remainder,
+                "fmod" => IntDivision::Fmod,
+                other => panic!("no op {other}"),
+            };
+            let what = format!("{op}({lhs} {:?}, {rhs} {:?})", case["lhs_values"], case["rhs_values"]);
+            match (a.int_division(&b, mode), &case["error"]) {
+                (Ok(out), Value::Null) => {
+                    assert_eq!(out.dtype(), dtype(case["dtype"].as_str().unwrap()), "{what}");
+                    assert_values(&out, &case["out"], &what);
+                }
+                (Err(e), Value::Null) => panic!("{what}: {e}"),
+                (Ok(_), want) => panic!("{what}: expected {want}"),
+                (Err(e), want) => assert_error(&e, want, &what),
+            }
+        }
+        assert!(cases.as_array().unwrap().len() > 250);
     }
 
     fn fill_checks_the_number_fits() {

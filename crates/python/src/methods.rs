@@ -7,6 +7,7 @@
 //! `tensor.rs`; operators are the number slots there.
 
 use gradscope_core::ops::UnaryOp;
+use gradscope_core::ops::int_division::IntDivision;
 use gradscope_core::{Result, Tensor};
 use rustpython_vm::builtins::{PyInt, PyList, PyTuple};
 use rustpython_vm::function::FuncArgs;
@@ -75,6 +76,20 @@ pub(crate) const BINARY: &[(&str, &str, Binary)] = &[
     ("expand_as", "other", Tensor::expand_as),
     ("view_as", "other", Tensor::view_as),
     ("reshape_as", "other", Tensor::reshape_as),
+    // Integer rounding division, exact in integers; `torch/_tensor.py`
+    // calls these for integer operands and composes the float forms.
+    ("_floor_divide_int", "other", |a, b| {
+        a.int_division(b, IntDivision::Floor)
+    }),
+    ("_trunc_divide_int", "other", |a, b| {
+        a.int_division(b, IntDivision::Trunc)
+    }),
+    ("_remainder_int", "other", |a, b| {
+        a.int_division(b, IntDivision::Remainder)
+    }),
+    ("_fmod_int", "other", |a, b| {
+        a.int_division(b, IntDivision::Fmod)
+    }),
 ];
 
 /// In-place methods returning the tensor itself: `x.add_(1) is x`.

@@ -8,6 +8,7 @@ pub mod compare;
 pub mod factory;
 pub mod index;
 pub mod index_methods;
+pub mod int_division;
 pub mod inplace;
 pub mod join;
 pub mod matmul;

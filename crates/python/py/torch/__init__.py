@@ -609,12 +609,20 @@ def any(input, dim=None, keepdim=False):
     return input.any(dim, keepdim)
 
 
+def _number_as_operand(input, other):
+    # `torch.floor_divide(7, t)`: the number as a tensor of the dtype the
+    # pair promotes to, so the division happens in that dtype.
+    if isinstance(input, Tensor):
+        return input
+    return tensor(input, dtype=result_type(input, other))
+
+
 def remainder(input, other):
-    return input.remainder(other)
+    return _number_as_operand(input, other).remainder(other)
 
 
 def floor_divide(input, other):
-    return input.floor_divide(other)
+    return _number_as_operand(input, other).floor_divide(other)
 
 
 def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, **kwargs):

@@ -190,19 +190,25 @@ class Tensor(_C.TensorBase):
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         return bool(self.isclose(other, rtol, atol, equal_nan).all())
 
-    def remainder(self, other):
-        if self.is_floating_point() or (isinstance(other, Tensor) and other.is_floating_point()) or isinstance(other, float):
-            def forward():
-                return self - (self / other).floor() * other
+    def _integral_with(self, other):
+        # Whether `self op other` promotes to an integer dtype (or bool): then
+        # the rounding divisions compute exactly in integers in the engine.
+        if self.is_floating_point() or isinstance(other, float):
+            return False
+        return not (isinstance(other, Tensor) and other.is_floating_point())
 
-            if isinstance(other, Tensor):
-                # remainder's formula: grad for self, -grad * floor(self / other) for other.
-                return _composite.op("RemainderBackward1", [self, other], forward,
-                                     lambda g, x, y: [g, -g * (x / y).floor()], ("self", "other"))
-            return _composite.node("RemainderBackward0", self, forward, lambda g: g)
-        q = (self.double() / (other.double() if isinstance(other, Tensor) else other)).floor()
-        out = self.double() - q * (other.double() if isinstance(other, Tensor) else other)
-        return out.to(_torch().result_type(self, other))
+    def remainder(self, other):
+        if self._integral_with(other):
+            return _C.TensorBase._remainder_int(self, other)
+
+        def forward():
+            return self - (self / other).floor() * other
+
+        if isinstance(other, Tensor):
+            # remainder's formula: grad for self, -grad * floor(self / other) for other.
+            return _composite.op("RemainderBackward1", [self, other], forward,
+                                 lambda g, x, y: [g, -g * (x / y).floor()], ("self", "other"))
+        return _composite.node("RemainderBackward0", self, forward, lambda g: g)
 
     __mod__ = remainder
 
@@ -210,12 +216,14 @@ class Tensor(_C.TensorBase):
         return _C.tensor(other, dtype=self.dtype).remainder(self)
 
     def floor_divide(self, other):
-        out = (self / other).floor()
-        if not self.is_floating_point() and not (isinstance(other, float) or (isinstance(other, Tensor) and other.is_floating_point())):
-            return out.to(_torch().result_type(self, other))
-        return out
+        if self._integral_with(other):
+            return _C.TensorBase._floor_divide_int(self, other)
+        return (self / other).floor()
 
     __floordiv__ = floor_divide
+
+    def __rfloordiv__(self, other):
+        return _torch().floor_divide(other, self)
 
     def div(self, other, *, rounding_mode=None):
         if rounding_mode is None:
@@ -223,10 +231,9 @@ class Tensor(_C.TensorBase):
         if rounding_mode == "floor":
             return self.floor_divide(other)
         if rounding_mode == "trunc":
-            out = _C.TensorBase.div(self, other).trunc()
-            integral = not self.is_floating_point() and not (
-                isinstance(other, float) or (isinstance(other, Tensor) and other.is_floating_point()))
-            return out.to(_torch().result_type(self, other)) if integral else out
+            if self._integral_with(other):
+                return _C.TensorBase._trunc_divide_int(self, other)
+            return _C.TensorBase.div(self, other).trunc()
         raise RuntimeError(
             f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
 
@@ -420,6 +427,9 @@ class Tensor(_C.TensorBase):
         return _composite.node("FracBackward0", self, lambda: self - self.trunc(), lambda g: g)
 
     def fmod(self, other):
+        if self._integral_with(other):
+            return _C.TensorBase._fmod_int(self, other)
+
         def forward():
             return self - (self / other).trunc() * other
 
