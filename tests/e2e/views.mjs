@@ -10,7 +10,8 @@
 //   bytes, name and line, and choosing one puts the editor's cursor on
 //   that line; the CSV export carries the same line and name columns;
 // - a node's details mark a saved tensor that shares its storage with
-//   another (`y * y` saves y twice: counted once);
+//   another (`y * y` saves y twice: counted once), and give each saved
+//   tensor's dtype, strides and version;
 // - the graph saves as SVG (standalone: styles written into it) and PNG
 //   (the SVG drawn on a canvas), and the trace as Perfetto JSON, each from
 //   a button reached by Tab and Enter;
@@ -155,8 +156,11 @@ try {
   console.log(`    | ${details}`);
   check(details.startsWith("MulBackward0: holding saved") && details.includes("the program calls it z"),
     "the details name the node's tensor");
-  check(details.includes("other (64, 16) 4 KiB, same storage as self (counted once)"),
+  check(details.includes("other (64, 16) float32 4 KiB, stride (16, 1), version 0, same storage as self (counted once)"),
     "y saved twice by y * y is marked as one storage, counted once");
+  // torch 2.15's z.grad_fn._saved_other: float32, stride (16, 1), offset 0, _version 0.
+  check(details.includes("self (64, 16) float32 4 KiB, stride (16, 1), version 0"),
+    "each saved tensor shows its dtype, strides and version (offset 0 left out)");
   check(details.includes("storage: 4 KiB counted once"), "the node's saved bytes count y once");
 
   console.log("exports:");

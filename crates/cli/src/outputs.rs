@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use gradscope_trace::layout::{NODE_HEIGHT, NODE_WIDTH};
 use gradscope_trace::{
     Event, EventKind, FAILED_NODE, GraphLayout, GraphNode, GraphState, NodeId, NodeStatus,
+    SavedInfo,
 };
 use serde_json::Value;
 
@@ -94,10 +95,22 @@ fn backward_graph(events: &[Event]) -> GraphState {
     graph
 }
 
-/// A saved tensor's label as torchviz's `show_saved` prints it.
-fn saved_label(name: &str, shape: &[usize], bytes: u64) -> String {
-    let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
-    format!("{name}\n({}) {bytes} B", dims.join(", "))
+/// A saved tensor's label as torchviz's `show_saved` prints it (name, then
+/// shape), with its bytes, and its dtype, strides, offset and version on a
+/// third line where the trace recorded them.
+fn saved_label(saved: &SavedInfo) -> String {
+    let list = |items: Vec<String>| items.join(", ");
+    let dims = list(saved.shape.iter().map(usize::to_string).collect());
+    let mut label = format!("{}\n({dims}) {} B", saved.name, saved.bytes);
+    if !saved.dtype.is_empty() {
+        let strides = list(saved.strides.iter().map(i64::to_string).collect());
+        label.push_str(&format!("\n{} stride ({strides})", saved.dtype));
+        if saved.offset != 0 {
+            label.push_str(&format!(" offset {}", saved.offset));
+        }
+        label.push_str(&format!(" version {}", saved.version));
+    }
+    label
 }
 
 fn escape(s: &str) -> String {
@@ -148,7 +161,7 @@ pub fn dot(events: &[Event]) -> String {
             } else {
                 "white"
             };
-            let label = saved_label(&saved.name, &saved.shape, saved.bytes);
+            let label = saved_label(saved);
             let _ = writeln!(
                 out,
                 "  s{}_{i} [label=\"{}\", fillcolor={fill}];\n  s{}_{i} -> n{} [style=dotted, dir=none];",
@@ -295,7 +308,7 @@ fn fill_of(node: &GraphNode) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gradscope_trace::{Category, SavedInfo};
+    use gradscope_trace::Category;
 
     fn events() -> Vec<Event> {
         let kinds = vec![
@@ -327,6 +340,10 @@ mod tests {
                     storage: 1,
                     bytes: 16,
                     deferred: false,
+                    dtype: "float32".into(),
+                    strides: vec![1, 2],
+                    offset: 0,
+                    version: 1,
                 }],
                 leaf: None,
             },
@@ -449,7 +466,7 @@ mod tests {
     fn outputs_graph_marks_saved_tensors() {
         let text = dot(&events());
         assert!(text.contains("n2 -> n1;"));
-        assert!(text.contains("self\\n(2, 2) 16 B"));
+        assert!(text.contains("self\\n(2, 2) 16 B\\nfloat32 stride (1, 2) version 1"));
         assert!(text.contains("fillcolor=orange"));
         let picture = svg(&events());
         assert!(picture.starts_with("<svg") && picture.contains("MulBackward0"));

@@ -539,3 +539,40 @@ fn names_cost_on_the_chain() {
     );
     assert!(on <= off * 1.10, "names on {on} us/op, off {off} us/op");
 }
+
+#[test]
+fn saved_tensors_carry_dtype_strides_offset_and_version() {
+    // `other` of x * v is a narrowed transpose of a tensor changed once in
+    // place: torch 2.15's `y.grad_fn._saved_other` has stride (1, 3),
+    // storage_offset 1, _version 1, float64. The trace must say what the
+    // program itself reads off the tensor it saved.
+    let mut rt = Runtime::new();
+    let (out, events) = gradscope_core::trace::record(|| {
+        rt.run(
+            "import torch\nw = torch.randn(4, 3, dtype=torch.float64)\nw.add_(1)\nv = w.t()[1:]\n\
+             x = torch.ones(2, 4, dtype=torch.float64, requires_grad=True)\ny = x * v\n\
+             s = y.grad_fn._saved_other\n\
+             print(list(s.shape), str(s.dtype)[6:], list(s.stride()), s.storage_offset(), s._version)\n",
+        )
+    });
+    if let Some(err) = out.error {
+        panic!("raised {}: {}", err.type_name, err.message);
+    }
+    let saved: Vec<_> = events
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            EventKind::NodeCreated { name, saved, .. } if name == "MulBackward0" => Some(saved),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let [other] = saved.as_slice() else {
+        panic!("MulBackward0 saved {saved:?}");
+    };
+    assert_eq!(other.name, "other");
+    let traced = format!(
+        "{:?} {} {:?} {} {}\n",
+        other.shape, other.dtype, other.strides, other.offset, other.version
+    );
+    assert_eq!(traced, out.stdout);
+}

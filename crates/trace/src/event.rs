@@ -86,7 +86,11 @@ impl Event {
 }
 
 /// A tensor saved for backward by a graph node, as the memory view sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// The dtype, strides, offset and version came later: a trace written
+/// before them reads them as empty and zero (`serde(default)`), and the
+/// node details then leave them out.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedInfo {
     /// What PyTorch calls it (`self`, `other`, `result`).
     pub name: String,
@@ -99,6 +103,20 @@ pub struct SavedInfo {
     /// Not held: inside a checkpoint, recomputed when backward needs it.
     #[serde(default)]
     pub deferred: bool,
+    /// Its dtype as `torch.` names it (`float32`); empty in older traces.
+    #[serde(default)]
+    pub dtype: String,
+    /// Its strides in elements, as `stride()` gives them (empty when
+    /// deferred or in older traces).
+    #[serde(default)]
+    pub strides: Vec<i64>,
+    /// Its offset into the storage in elements, `storage_offset()`.
+    #[serde(default)]
+    pub offset: u64,
+    /// The storage's version counter when it was saved (`_version`), the
+    /// one backward checks.
+    #[serde(default)]
+    pub version: u64,
 }
 
 /// A tensor that a statement which raised reads.

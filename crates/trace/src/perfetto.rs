@@ -108,6 +108,7 @@ mod tests {
                     storage: 1,
                     bytes: 16,
                     deferred: false,
+                    ..SavedInfo::default()
                 }],
                 leaf: None,
             },

@@ -14,6 +14,14 @@ pub struct SavedDetail {
     pub shape: Vec<usize>,
     /// Its storage's bytes.
     pub bytes: u64,
+    /// Its dtype (`float32`); empty for a trace that did not record it.
+    pub dtype: String,
+    /// Its strides in elements, `stride()`.
+    pub strides: Vec<i64>,
+    /// Its offset into the storage in elements, `storage_offset()`.
+    pub offset: u64,
+    /// Its storage's version when saved, `_version`.
+    pub version: u64,
     /// The storage.
     pub storage: StorageId,
     /// Kept now: the node has not released it and it is not deferred.
@@ -37,16 +45,29 @@ impl SavedDetail {
         }
     }
 
-    /// `self (4, 3) 48 B, same storage as other, shared with
-    /// AddBackward0 (y) self`.
+    /// `self (4, 3) float32 48 B, stride (3, 1), version 0, same storage
+    /// as other (counted once), shared with AddBackward0 (y) self`; the
+    /// offset only when not 0; dtype, stride and version only when the
+    /// trace recorded them.
     pub fn describe(&self, bytes_label: impl Fn(u64) -> String) -> String {
-        let dims: Vec<String> = self.shape.iter().map(usize::to_string).collect();
-        let mut out = format!(
-            "{} ({}) {}",
-            self.name,
-            dims.join(", "),
-            bytes_label(self.bytes)
-        );
+        let list = |items: Vec<String>| items.join(", ");
+        let shape = list(self.shape.iter().map(usize::to_string).collect());
+        let mut out = if self.dtype.is_empty() {
+            format!("{} ({shape}) {}", self.name, bytes_label(self.bytes))
+        } else {
+            let strides = list(self.strides.iter().map(i64::to_string).collect());
+            let mut out = format!(
+                "{} ({shape}) {} {}, stride ({strides})",
+                self.name,
+                self.dtype,
+                bytes_label(self.bytes)
+            );
+            if self.offset != 0 {
+                out.push_str(&format!(", offset {}", self.offset));
+            }
+            out.push_str(&format!(", version {}", self.version));
+            out
+        };
         if !self.held {
             out.push_str(", released");
         }
@@ -66,7 +87,7 @@ impl SavedDetail {
 /// ```
 /// use gradscope_trace::{Event, EventKind, GraphState, SavedInfo};
 /// use gradscope_trace::saved::saved_details;
-/// let saved = |name: &str| SavedInfo { name: name.into(), shape: vec![2], storage: 7, bytes: 8, deferred: false };
+/// let saved = |name: &str| SavedInfo { name: name.into(), shape: vec![2], storage: 7, bytes: 8, ..SavedInfo::default() };
 /// let graph = GraphState::at(&Event::numbered([EventKind::NodeCreated {
 ///     node: 1, name: "MulBackward0".into(), sequence_nr: 0, next: vec![],
 ///     saved: vec![saved("self"), saved("other")], leaf: None,
@@ -110,6 +131,10 @@ pub fn saved_details(graph: &GraphState, id: NodeId) -> Vec<SavedDetail> {
                 name: s.name.clone(),
                 shape: s.shape.clone(),
                 bytes: s.bytes,
+                dtype: s.dtype.clone(),
+                strides: s.strides.clone(),
+                offset: s.offset,
+                version: s.version,
                 storage: s.storage,
                 held: held && !s.deferred,
                 same_as,
@@ -131,6 +156,7 @@ mod tests {
             storage,
             bytes: 48,
             deferred: false,
+            ..SavedInfo::default()
         }
     }
 
@@ -143,6 +169,55 @@ mod tests {
             saved,
             leaf: None,
         }
+    }
+
+    #[test]
+    fn saved_describe_dtype_stride_offset_version() {
+        let narrowed = SavedInfo {
+            dtype: "float64".into(),
+            strides: vec![1, 4],
+            offset: 2,
+            version: 3,
+            ..saved("self", 5)
+        };
+        let graph = GraphState::at(&Event::numbered([node(
+            1,
+            "MulBackward0",
+            vec![
+                narrowed,
+                SavedInfo {
+                    dtype: "int64".into(),
+                    strides: vec![3, 1],
+                    ..saved("other", 6)
+                },
+            ],
+        )]));
+        let words: Vec<String> = saved_details(&graph, 1)
+            .iter()
+            .map(|d| d.describe(|b| format!("{b} B")))
+            .collect();
+        assert_eq!(
+            words,
+            [
+                "self (4, 3) float64 48 B, stride (1, 4), offset 2, version 3",
+                "other (4, 3) int64 48 B, stride (3, 1), version 0",
+            ]
+        );
+        // A trace written before these were recorded reads them as absent.
+        let old: SavedInfo = serde_json::from_str(
+            r#"{"name":"self","shape":[2],"storage":7,"bytes":8,"deferred":false}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            old,
+            SavedInfo {
+                name: "self".into(),
+                shape: vec![2],
+                storage: 7,
+                bytes: 8,
+                ..SavedInfo::default()
+            }
+        );
     }
 
     #[test]

@@ -461,6 +461,7 @@ mod tests {
                     storage: node * 100,
                     bytes: saved,
                     deferred: false,
+                    ..SavedInfo::default()
                 }]
             } else {
                 vec![]
@@ -562,6 +563,7 @@ mod tests {
             storage,
             bytes: 16,
             deferred: false,
+            ..SavedInfo::default()
         };
         let node = |node, saved| EventKind::NodeCreated {
             node,

@@ -37,6 +37,7 @@ fn saved(storage: u64, bytes: u64) -> SavedInfo {
         storage,
         bytes,
         deferred: false,
+        ..SavedInfo::default()
     }
 }
 

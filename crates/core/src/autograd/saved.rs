@@ -9,7 +9,9 @@ use gradscope_trace::{Category, SavedInfo};
 
 use super::Node;
 use super::checkpoint::{self, Frame};
+use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::Layout;
 use crate::ops::{SavedSlot, saved_name};
 use crate::storage::Storage;
 use crate::tensor::Tensor;
@@ -30,10 +32,13 @@ enum Value {
     /// own output) and its version when saved.
     Held { tensor: Tensor, version: u64 },
     /// The `index`-th tensor saved while `frame`'s function ran.
+    /// Its layout, dtype and version are kept for the trace.
     Deferred {
         frame: Rc<Frame>,
         index: usize,
-        shape: Vec<usize>,
+        layout: Layout,
+        dtype: DType,
+        version: u64,
     },
 }
 
@@ -41,18 +46,17 @@ impl SavedTensor {
     /// Saves `tensor`, deferring it when a checkpoint is running forward.
     pub(crate) fn new(slot: SavedSlot, tensor: Tensor) -> Self {
         match checkpoint::on_save(&tensor) {
-            Some((frame, index)) => {
-                let shape = tensor.shape().to_vec();
-                Self {
-                    slot,
-                    name: None,
-                    value: Value::Deferred {
-                        frame,
-                        index,
-                        shape,
-                    },
-                }
-            }
+            Some((frame, index)) => Self {
+                slot,
+                name: None,
+                value: Value::Deferred {
+                    frame,
+                    index,
+                    layout: tensor.layout().clone(),
+                    dtype: tensor.dtype(),
+                    version: tensor.storage().version(),
+                },
+            },
             None => Self::held(slot, tensor),
         }
     }
@@ -89,20 +93,29 @@ impl SavedTensor {
     /// What the trace and the graph view show of it.
     pub(crate) fn info(&self) -> SavedInfo {
         let name = self.name.unwrap_or_else(|| saved_name(self.slot)).into();
+        let described = |layout: &Layout, dtype: DType, version: u64| SavedInfo {
+            name,
+            shape: layout.shape().to_vec(),
+            dtype: dtype.name().into(),
+            strides: layout.strides().iter().map(|&s| s as i64).collect(),
+            offset: layout.offset() as u64,
+            version,
+            ..SavedInfo::default()
+        };
         match &self.value {
-            Value::Held { tensor, .. } => SavedInfo {
-                name,
-                shape: tensor.shape().to_vec(),
+            Value::Held { tensor, version } => SavedInfo {
                 storage: tensor.storage().id(),
                 bytes: tensor.storage().bytes(),
-                deferred: false,
+                ..described(tensor.layout(), tensor.dtype(), *version)
             },
-            Value::Deferred { shape, .. } => SavedInfo {
-                name,
-                shape: shape.clone(),
-                storage: 0,
-                bytes: 0,
+            Value::Deferred {
+                layout,
+                dtype,
+                version,
+                ..
+            } => SavedInfo {
                 deferred: true,
+                ..described(layout, *dtype, *version)
             },
         }
     }

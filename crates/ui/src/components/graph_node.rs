@@ -27,7 +27,7 @@ pub struct NodeDetails {
     pub error: Option<String>,
     pub phase: NodePhase,
     pub saved_bytes: u64,
-    /// `name shape bytes` of each saved tensor.
+    /// `name shape dtype bytes` of each saved tensor.
     pub saved: Vec<String>,
     pub ran: bool,
     pub grad_accumulations: Option<u32>,
@@ -45,7 +45,14 @@ impl NodeDetails {
                 .node
                 .saved
                 .iter()
-                .map(|s| format!("{} {:?} {}", s.name, s.shape, bytes_label(s.bytes)))
+                .map(|s| {
+                    let dtype = if s.dtype.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" {}", s.dtype)
+                    };
+                    format!("{} {:?}{dtype} {}", s.name, s.shape, bytes_label(s.bytes))
+                })
                 .collect(),
             ran: view.ran,
             grad_accumulations: view.grad_accumulations,
@@ -377,6 +384,7 @@ mod tests {
                     storage: node,
                     bytes,
                     deferred: false,
+                    ..SavedInfo::default()
                 })
                 .into_iter()
                 .collect(),
