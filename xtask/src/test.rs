@@ -295,7 +295,7 @@ impl BackgroundBuild {
 /// failing fails the stage.
 /// The e2e scripts run against the served site after the playground's,
 /// with what each checks.
-const PAGE_SCRIPTS: [(&str, &str); 6] = [
+const PAGE_SCRIPTS: [(&str, &str); 7] = [
     (
         "tests/e2e/playground_controls.mjs",
         "the memory chart's marks, replay's speed, frame times while a loop trains",
@@ -311,6 +311,10 @@ const PAGE_SCRIPTS: [(&str, &str); 6] = [
     (
         "tests/e2e/compare_runs.mjs",
         "a pinned run compared with the next (issue 27)",
+    ),
+    (
+        "tests/e2e/share_pinned.mjs",
+        "a share link carrying a pinned pair, stepping by pass, the charts' zoom",
     ),
     (
         "tests/e2e/lessons.mjs",
