@@ -4,8 +4,8 @@
 //! drawn faint under this run's, both over the longer run's steps.
 //!
 //! The charts zoom as the memory view does, with its keys, wheel and drag
-//! (its `zoom` module, included by path: the same hook and the same keys,
-//! not a copy), from the whole run to one step; the value axis fits the
+//! (its `zoom` module: the same hook and the same keys), from the whole
+//! run to one step; the value axis fits the
 //! steps shown, so a late loss that the first steps dwarfed can be read.
 
 use gradscope_trace::EventLog;
@@ -18,13 +18,7 @@ use gradscope_trace::training_charts::{
 };
 use yew::prelude::*;
 
-// The memory view's zoom module, compiled here a second time: its
-// `mod zoom` in memory_panel.rs is private, and that file is not this
-// change's to edit. Making it `pub(super)` there and writing
-// `use super::memory_panel::zoom;` here is the follow-up that drops this.
-#[allow(clippy::duplicate_mod)]
-#[path = "memory_panel/zoom.rs"]
-mod zoom;
+use super::memory_panel::zoom;
 
 use crate::follow::use_follow;
 use crate::pin::use_pin;

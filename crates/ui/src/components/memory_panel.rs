@@ -26,7 +26,7 @@ use yew::prelude::*;
 use super::memory_live::LiveTensors;
 
 mod overlay;
-mod zoom;
+pub(super) mod zoom;
 
 use crate::follow::use_follow;
 use crate::pin::use_pin;
