@@ -43,6 +43,7 @@ impl Tensor {
         TensorRepr::new(elements, self.shape(), self.dtype().name())
             .with_grad(self.requires_grad(), grad_fn)
             .with_device(device.as_deref())
+            .with_default_dtype(DType::default_float().name())
             .to_string_with(options)
     }
 

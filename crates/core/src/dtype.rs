@@ -1,6 +1,9 @@
 //! Element types and PyTorch's type promotion.
 
+use std::cell::Cell;
 use std::fmt;
+
+use crate::error::{Error, Result};
 
 /// A tensor's element type, PyTorch's `torch.dtype` (the subset gradscope
 /// has). Ordered by PyTorch's promotion lattice: bool < uint8, int8 <
@@ -38,9 +41,42 @@ pub enum Priority {
     Dimensioned,
 }
 
+thread_local! {
+    /// The engine's default floating dtype, `torch.set_default_dtype`.
+    static DEFAULT_FLOAT: Cell<DType> = const { Cell::new(DType::DEFAULT_FLOAT) };
+}
+
 impl DType {
-    /// PyTorch's default dtype, `torch.get_default_dtype()`.
+    /// PyTorch's default dtype at start, float32; what
+    /// [`DType::default_float`] gives until a program sets another.
     pub const DEFAULT_FLOAT: DType = DType::Float32;
+
+    /// The default floating dtype now, `torch.get_default_dtype()`: what
+    /// factories make without `dtype=`, what `torch.tensor` makes of Python
+    /// floats and what a Python float promotes an integer tensor to.
+    ///
+    /// ```
+    /// use gradscope_core::DType;
+    /// assert_eq!(DType::default_float(), DType::Float32);
+    /// DType::set_default_float(DType::Float64)?;
+    /// assert_eq!(gradscope_core::Tensor::ones(&[2]).dtype(), DType::Float64);
+    /// DType::set_default_float(DType::Float32)?;
+    /// # Ok::<(), gradscope_core::Error>(())
+    /// ```
+    pub fn default_float() -> DType {
+        DEFAULT_FLOAT.with(Cell::get)
+    }
+
+    /// Sets the default floating dtype, `torch.set_default_dtype(d)`:
+    /// float32 or float64 (PyTorch's half types and complex are not
+    /// engine dtypes); others get PyTorch's TypeError.
+    pub fn set_default_float(dtype: DType) -> Result<()> {
+        if !dtype.is_float() {
+            return Err(Error::DefaultDtypeNotFloat);
+        }
+        DEFAULT_FLOAT.with(|d| d.set(dtype));
+        Ok(())
+    }
 
     /// Every dtype, in promotion order.
     pub const ALL: [DType; 8] = [
@@ -221,11 +257,11 @@ impl DType {
             (h, _) => h,
         };
         let wrapped = best(Priority::Wrapped).map(|d| match d {
-            DType::Float64 | DType::Float32 => DType::DEFAULT_FLOAT,
+            DType::Float64 | DType::Float32 => DType::default_float(),
             other => other,
         });
         let decided = combine(best(Priority::Dimensioned), best(Priority::ZeroDim));
-        combine(decided, wrapped).unwrap_or(DType::DEFAULT_FLOAT)
+        combine(decided, wrapped).unwrap_or(DType::default_float())
     }
 }
 

@@ -615,6 +615,10 @@ pub enum Error {
     #[error("Integers to negative integer powers are not allowed.")]
     IntegerNegativePower,
 
+    /// `torch.set_default_dtype` of a dtype that is not floating point.
+    #[error("only floating-point types are supported as the default type")]
+    DefaultDtypeNotFloat,
+
     /// Integer `//`, `%`, `fmod` or rounding `div` by zero: PyTorch's CPU
     /// kernels raise a RuntimeError whose whole message is this word.
     #[error("ZeroDivisionError")]
@@ -1343,7 +1347,7 @@ impl Error {
             | Error::BceLogitsTargetSize { .. }
             | Error::DropoutProbability { .. }
             | Error::BatchNormOneValue { .. } => "ValueError",
-            Error::GpuFloat64 => "TypeError",
+            Error::GpuFloat64 | Error::DefaultDtypeNotFloat => "TypeError",
             Error::NegBool
             | Error::KernelDtype { .. }
             | Error::MeanDtype { .. }

@@ -112,9 +112,10 @@ impl Tensor {
         Self::from_parts(Rc::new(Storage::new(buffer)), Layout::contiguous(shape))
     }
 
-    /// A float32 tensor of `shape` filled with `value`, PyTorch's `torch.full`.
+    /// A tensor of the default floating dtype ([`DType::default_float`]) of
+    /// `shape` filled with `value`, PyTorch's `torch.full`.
     pub fn full(shape: &[usize], value: f64) -> Self {
-        Self::full_dtype(shape, value, DType::DEFAULT_FLOAT)
+        Self::full_dtype(shape, value, DType::default_float())
     }
 
     /// PyTorch's `torch.ones(shape)`.

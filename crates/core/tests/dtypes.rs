@@ -152,6 +152,34 @@ every_target! {
         assert!(cases.as_array().unwrap().len() > 600);
     }
 
+    fn default_dtype_float64_as_pytorch() {
+        let case = fixture("default_dtype");
+        let printed = |name: &str| -> String {
+            let found = case["expressions"].as_array().unwrap().iter().find(|e| e["name"] == name);
+            found.unwrap_or_else(|| panic!("no {name}"))["repr"].as_str().unwrap().to_string()
+        };
+        let ints = |v: Vec<i64>| Tensor::from_vec(v, &[3]).unwrap();
+        let f32s = Tensor::from_vec(vec![1.0f32, 2.0], &[2]).unwrap();
+        DType::set_default_float(DType::Float64).unwrap();
+        let made: Vec<(&str, Tensor)> = vec![
+            ("zeros", Tensor::zeros(&[2])),
+            ("ones", Tensor::ones(&[2, 2])),
+            ("int_div", ints(vec![1, 2, 3]).div(&Tensor::scalar_int(3)).unwrap()),
+            ("int_mul_float", ints(vec![1, 2, 3]).mul(&Tensor::scalar(0.1)).unwrap()),
+            ("int_exp", unary("exp")(&Tensor::from_vec(vec![0i64, 1], &[2]).unwrap()).unwrap()),
+            ("float32_mul_float", f32s.mul(&Tensor::scalar(0.1)).unwrap()),
+            ("empty", Tensor::zeros(&[0])),
+            ("empty_float32", Tensor::zeros(&[0]).to_dtype(DType::Float32).unwrap()),
+        ];
+        let got: Vec<(&str, String)> = made.iter().map(|(n, t)| (*n, t.repr())).collect();
+        DType::set_default_float(DType::Float32).unwrap();
+        let want: Vec<(&str, String)> = made.iter().map(|(n, _)| (*n, printed(n))).collect();
+        assert_eq!(got, want);
+        assert_eq!(Tensor::zeros(&[1]).dtype(), DType::Float32);
+        let refused = DType::set_default_float(DType::Int64).unwrap_err();
+        assert_error(&refused, &case["errors"][0]["error"], "set_default_dtype(torch.int64)");
+    }
+
     fn casts_wrap_as_pytorch_cpu() {
         for case in fixture("casts").as_array().unwrap() {
             let (from, to) = (dtype(case["from"].as_str().unwrap()), dtype(case["to"].as_str().unwrap()));
@@ -265,6 +293,24 @@ test_device! {
             }
         }
         assert!(cases.as_array().unwrap().len() > 250);
+    }
+
+    fn default_float64_int_division_refused_on_the_gpu() {
+        // torch.tensor([1, 2, 3]) / 3 after set_default_dtype(float64): float64
+        // on the CPU (as recorded), PyTorch MPS's TypeError on the GPU.
+        let case = fixture("default_dtype");
+        let expressions = case["expressions"].as_array().unwrap();
+        let want = &expressions.iter().find(|e| e["name"] == "int_div").unwrap()["repr"];
+        let ints = Tensor::from_vec(vec![1i64, 2, 3], &[3]).unwrap();
+        DType::set_default_float(DType::Float64).unwrap();
+        let out = ints.div(&Tensor::scalar_int(3)).map(|t| t.repr());
+        DType::set_default_float(DType::Float32).unwrap();
+        match gradscope_core::device::default_device() {
+            gradscope_core::Device::WebGpu => {
+                assert!(matches!(out, Err(Error::GpuFloat64)), "{out:?}");
+            }
+            _ => assert_eq!(out.unwrap(), want.as_str().unwrap()),
+        }
     }
 
     fn fill_checks_the_number_fits() {

@@ -23,7 +23,7 @@ impl Scalar {
         match self {
             Scalar::Bool(_) => DType::Bool,
             Scalar::Int(_) => DType::Int64,
-            Scalar::Float(_) => DType::DEFAULT_FLOAT,
+            Scalar::Float(_) => DType::default_float(),
         }
     }
 
@@ -186,7 +186,7 @@ pub(crate) fn tensor_from_data(
         .iter()
         .map(|v| v.dtype())
         .max()
-        .unwrap_or(DType::DEFAULT_FLOAT);
+        .unwrap_or(DType::default_float());
     from_scalars(&nested.values, &nested.shape, dtype.unwrap_or(inferred), vm)
 }
 

@@ -12,7 +12,9 @@ mod _gradscope {
     use gradscope_core::{DType, Device, Tensor, ledger};
     use rustpython_vm::builtins::{PyListRef, PyModule, PyTypeRef};
     use rustpython_vm::function::{FuncArgs, OptionalArg};
-    use rustpython_vm::{AsObject, Py, PyObjectRef, PyPayload, PyResult, VirtualMachine, pyclass};
+    use rustpython_vm::{
+        AsObject, Py, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine, pyclass,
+    };
 
     use crate::convert;
     use crate::dtype::PyDType;
@@ -162,7 +164,7 @@ mod _gradscope {
 
     fn filled(mut args: FuncArgs, value: f64, what: &str, vm: &VirtualMachine) -> PyResult {
         crate::limits::note_line(vm);
-        let dtype = dtype_kw(&mut args, vm)?.unwrap_or(DType::DEFAULT_FLOAT);
+        let dtype = dtype_kw(&mut args, vm)?.unwrap_or(DType::default_float());
         let requires_grad = requires_grad_kw(&mut args, vm)?;
         let _on = placement_kws(&mut args, vm)?;
         if let Some(size) = args.kwargs.swap_remove("size") {
@@ -218,7 +220,7 @@ mod _gradscope {
         let inferred = match value {
             convert::Scalar::Bool(_) => DType::Bool,
             convert::Scalar::Int(_) => DType::Int64,
-            convert::Scalar::Float(_) => DType::DEFAULT_FLOAT,
+            convert::Scalar::Float(_) => DType::default_float(),
         };
         let dtype = dtype.unwrap_or(inferred);
         // full's check names the C type (`uint8_t`), torch.tensor's the dtype.
@@ -276,7 +278,7 @@ mod _gradscope {
             || is_float_number(&end, vm)?
             || is_float_number(&step, vm)?;
         let dtype = dtype.unwrap_or(if any_float {
-            DType::DEFAULT_FLOAT
+            DType::default_float()
         } else {
             DType::Int64
         });
@@ -294,7 +296,7 @@ mod _gradscope {
     #[pyfunction]
     fn linspace(mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         crate::limits::note_line(vm);
-        let dtype = dtype_kw(&mut args, vm)?.unwrap_or(DType::DEFAULT_FLOAT);
+        let dtype = dtype_kw(&mut args, vm)?.unwrap_or(DType::default_float());
         let requires_grad = requires_grad_kw(&mut args, vm)?;
         let _on = placement_kws(&mut args, vm)?;
         let start = crate::methods::take_arg(&mut args, 0, "start");
@@ -314,7 +316,7 @@ mod _gradscope {
     /// `torch.eye(n, m=None)`.
     #[pyfunction]
     fn eye(mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
-        let dtype = dtype_kw(&mut args, vm)?.unwrap_or(DType::DEFAULT_FLOAT);
+        let dtype = dtype_kw(&mut args, vm)?.unwrap_or(DType::default_float());
         let requires_grad = requires_grad_kw(&mut args, vm)?;
         let _on = placement_kws(&mut args, vm)?;
         let n = crate::methods::take_arg(&mut args, 0, "n")
@@ -333,7 +335,7 @@ mod _gradscope {
         make: fn(&[i64], DType) -> gradscope_core::Result<Tensor>,
     ) -> PyResult {
         crate::limits::note_line(vm);
-        let dtype = dtype_kw(&mut args, vm)?.unwrap_or(DType::DEFAULT_FLOAT);
+        let dtype = dtype_kw(&mut args, vm)?.unwrap_or(DType::default_float());
         let requires_grad = requires_grad_kw(&mut args, vm)?;
         let _on = placement_kws(&mut args, vm)?;
         args.kwargs.swap_remove("generator");
@@ -389,6 +391,19 @@ mod _gradscope {
             .map(|&d| d as i64)
             .collect();
         Ok(wrap(Tensor::randint(low, high, &shape).py(vm)?, vm))
+    }
+
+    /// `torch.set_default_dtype(d)` for a `torch.dtype`: the engine's
+    /// default floating dtype until the program sets another or ends.
+    #[pyfunction]
+    fn _set_default_dtype(dtype: PyRef<PyDType>, vm: &VirtualMachine) -> PyResult<()> {
+        DType::set_default_float(dtype.dtype).py(vm)
+    }
+
+    /// `torch.get_default_dtype()`.
+    #[pyfunction]
+    fn _default_dtype(vm: &VirtualMachine) -> PyObjectRef {
+        PyDType::new_object(DType::default_float(), vm)
     }
 
     /// `torch.manual_seed(seed)`; returns nothing useful (PyTorch returns a Generator).

@@ -340,6 +340,8 @@ fn reset_engine_modes() {
     // without `manual_seed` prints the same numbers each time it runs.
     gradscope_core::ops::random::manual_seed(gradscope_core::ops::random::DEFAULT_SEED);
     grad_mode::set_detect_anomaly(false);
+    // `torch.set_default_dtype` lasts until the program ends, as a process.
+    let _ = gradscope_core::DType::set_default_float(gradscope_core::DType::DEFAULT_FLOAT);
     if grad_mode::is_inference_mode_enabled() {
         std::mem::forget(GradModeGuard::inference_mode(false));
     }

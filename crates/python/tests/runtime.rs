@@ -374,3 +374,56 @@ plt.figure()
     assert_eq!(second.stdout, first.stdout);
     assert!(first.stdout.contains("67280421310721"), "{}", first.stdout);
 }
+
+#[test]
+fn set_default_dtype_matches_pytorch_and_resets_each_program() {
+    let fixture: serde_json::Value =
+        serde_json::from_str(include_str!("../../../tests/fixtures/dtypes.json"))
+            .unwrap_or_else(|e| panic!("dtypes.json: {e}"));
+    let case = &fixture["cases"]["default_dtype"];
+    let list = |key: &str| case[key].as_array().cloned().unwrap_or_default();
+    let text = |v: &serde_json::Value, key: &str| v[key].as_str().unwrap_or_default().to_string();
+    let (expressions, errors) = (list("expressions"), list("errors"));
+    assert!(expressions.len() > 20 && errors.len() == 3);
+    let mut program = String::from("import torch\ntorch.set_default_dtype(torch.float64)\n");
+    let mut want = vec![];
+    for e in &expressions {
+        program.push_str(&format!(
+            "print(repr({}))\nprint('--')\n",
+            text(e, "source")
+        ));
+        want.push(format!("{}: {}", text(e, "name"), text(e, "repr")));
+    }
+    for e in &errors {
+        program.push_str(&format!(
+            "try:\n    {}\nexcept Exception as e:\n    print(type(e).__name__ + ': ' + str(e))\nprint('--')\n",
+            text(e, "source")
+        ));
+        let error = &e["error"];
+        want.push(format!(
+            "{}: {}: {}",
+            text(e, "source"),
+            text(error, "type"),
+            text(error, "message")
+        ));
+    }
+    let mut rt = Runtime::new();
+    let out = rt.run(&program);
+    assert_eq!(out.error.map(|e| e.message), None, "{}", out.stderr);
+    let printed: Vec<&str> = out.stdout.split("--\n").collect();
+    let got: Vec<String> = expressions
+        .iter()
+        .map(|e| text(e, "name"))
+        .chain(errors.iter().map(|e| text(e, "source")))
+        .zip(&printed)
+        .map(|(name, p)| format!("{name}: {}", p.trim_end()))
+        .collect();
+    assert_eq!(got, want);
+    // The next program starts at float32, as a new process would.
+    let out = rt
+        .run("import torch\nprint(repr(torch.tensor([0.1])))\nprint(torch.get_default_dtype())\n");
+    assert_eq!(
+        out.stdout,
+        format!("{}\ntorch.float32\n", text(case, "after_reset"))
+    );
+}

@@ -91,11 +91,14 @@ pub struct TensorRepr<'a> {
     /// The device (`"webgpu:0"`) when it is not the default one, which
     /// PyTorch prints first among the suffixes.
     pub device: Option<&'a str>,
+    /// `torch.get_default_dtype()`'s name: a tensor of that dtype prints
+    /// no `dtype=` suffix (float32 unless `torch.set_default_dtype`).
+    pub default_dtype: &'a str,
 }
 
-/// The dtypes PyTorch prints without a `dtype=` suffix (with float32 as
-/// the default dtype).
-const IMPLIED_DTYPES: [&str; 3] = ["float32", "int64", "bool"];
+/// The dtypes PyTorch prints without a `dtype=` suffix beside the default
+/// floating dtype.
+const IMPLIED_DTYPES: [&str; 2] = ["int64", "bool"];
 const PREFIX: &str = "tensor(";
 
 impl<'a> TensorRepr<'a> {
@@ -108,6 +111,16 @@ impl<'a> TensorRepr<'a> {
             requires_grad: false,
             grad_fn: None,
             device: None,
+            default_dtype: "float32",
+        }
+    }
+
+    /// The same tensor printed with `dtype` as the default floating dtype
+    /// (`float64` after `torch.set_default_dtype(torch.float64)`).
+    pub fn with_default_dtype(self, default_dtype: &'a str) -> Self {
+        TensorRepr {
+            default_dtype,
+            ..self
         }
     }
 
@@ -140,7 +153,7 @@ impl<'a> TensorRepr<'a> {
             if self.shape.len() != 1 {
                 suffixes.push(format!("size={}", tuple_str(self.shape)));
             }
-            if self.dtype != "float32" {
+            if self.dtype != self.default_dtype {
                 suffixes.push(format!("dtype=torch.{}", self.dtype));
             }
             "[]".to_string()
@@ -148,7 +161,7 @@ impl<'a> TensorRepr<'a> {
             if options.edgeitems == 0 {
                 suffixes.push(format!("size={}", tuple_str(self.shape)));
             }
-            if !IMPLIED_DTYPES.contains(&self.dtype) {
+            if self.dtype != self.default_dtype && !IMPLIED_DTYPES.contains(&self.dtype) {
                 suffixes.push(format!("dtype=torch.{}", self.dtype));
             }
             self.body(numel, indent, options)

@@ -254,7 +254,7 @@ impl ArithOp {
             _ => {}
         }
         Ok(match (self, promoted) {
-            (ArithOp::Div, d) if !d.is_float() => DType::DEFAULT_FLOAT,
+            (ArithOp::Div, d) if !d.is_float() => DType::default_float(),
             (ArithOp::Pow, DType::Bool) => {
                 return Err(Error::KernelDtype {
                     kernel: "pow",

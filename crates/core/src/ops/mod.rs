@@ -8,8 +8,8 @@ pub mod compare;
 pub mod factory;
 pub mod index;
 pub mod index_methods;
-pub mod int_division;
 pub mod inplace;
+pub mod int_division;
 pub mod join;
 pub mod matmul;
 pub mod nn;
@@ -222,6 +222,15 @@ pub(crate) fn apply(op: Op, inputs: &[&Tensor]) -> Result<Tensor> {
         crate::device::note_reserved();
     }
     let output = output?;
+    // With float64 as the default dtype, an op of non-float64 inputs on the
+    // GPU (`int_tensor / 2`) would make a float64 GPU tensor: refused, as
+    // PyTorch's MPS refuses float64. An explicit cast keeps its own rule.
+    let from_default = output.dtype() == crate::DType::Float64
+        && !matches!(op, Op::Unary(UnaryOp::ToDtype { .. }))
+        && inputs.iter().all(|t| t.dtype() != crate::DType::Float64);
+    if device == crate::Device::WebGpu && from_default {
+        return Err(crate::Error::GpuFloat64);
+    }
     crate::ledger::check_out_of_memory()?;
     trace::emit(|| EventKind::OpCalled {
         op: op.name().into(),

@@ -175,7 +175,7 @@ fn float_dtype(dtype: DType) -> DType {
     if dtype.is_float() {
         dtype
     } else {
-        DType::DEFAULT_FLOAT
+        DType::default_float()
     }
 }
 

@@ -500,7 +500,7 @@ impl ReduceOp {
                     reduce::logsumexp(&data, layout, &dims.mask(rank))?
                 } else {
                     // Integers are summed as the default float dtype, as PyTorch does.
-                    let float = data.gather_as(layout, DType::DEFAULT_FLOAT);
+                    let float = data.gather_as(layout, DType::default_float());
                     let dense = crate::Layout::contiguous(shape);
                     reduce::logsumexp(&float, &dense, &dims.mask(rank))?
                 };

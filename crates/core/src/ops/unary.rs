@@ -410,7 +410,7 @@ impl UnaryOp {
         Ok(match self.dtypes() {
             Dtypes::Attributes => return self.attribute_dtype(dtype),
             Dtypes::Float if float => dtype,
-            Dtypes::Float => DType::DEFAULT_FLOAT,
+            Dtypes::Float => DType::default_float(),
             Dtypes::Same => dtype,
             Dtypes::NoBool(refusal) if dtype == DType::Bool => return Err(refusal()),
             Dtypes::NoBool(_) => dtype,
