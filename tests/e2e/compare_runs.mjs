@@ -20,23 +20,11 @@
 //   back to the whole run (0, the whole-run button).
 // Exits non-zero on any failure.
 import { launch } from "./browser.mjs";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { check, compareCounts as counts, run, settings, trainingLoop as train, TIMEOUT } from "./page.mjs";
 
-const url = process.env.GRADSCOPE_URL;
-if (!url) {
-  console.error("compare_runs.mjs: set GRADSCOPE_URL");
-  process.exit(2);
-}
-const shots = process.env.GRADSCOPE_SHOTS ?? "target/e2e";
-mkdirSync(shots, { recursive: true });
-
-const TIMEOUT = 90_000;
-
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-  console.log(`  ok: ${message}`);
-}
+const { url, shots } = settings("compare_runs.mjs");
 
 // Each sigmoid saves its result for backward: with a graph all three stay
 // alive; under no_grad each is freed once the next is made.
@@ -55,51 +43,10 @@ with torch.no_grad():
     loss = h.sum()
 `;
 
-const train = (lr, steps) => `import torch
-torch.manual_seed(0)
-w = torch.randn(16, 1, requires_grad=True)
-x = torch.randn(32, 16)
-y = x.sum(1, keepdim=True)
-for step in range(${steps}):
-    loss = ((x @ w - y) ** 2).mean()
-    loss.backward()
-    with torch.no_grad():
-        w -= ${lr} * w.grad
-    w.grad = None
-`;
-
-const editor = (page) => page.locator(".editor-main:not([hidden]) .cm-content");
-
-async function run(page, text) {
-  await editor(page).click();
-  await page.keyboard.press("Control+A");
-  await page.keyboard.insertText(text);
-  await editor(page).click();
-  await page.keyboard.press("Control+Enter");
-  await page.waitForFunction(() => {
-    const s = document.querySelector("[data-testid=status]")?.textContent ?? "";
-    return s === "finished" || s.startsWith("raised");
-  }, null, { timeout: TIMEOUT });
-  // The last frame's batch of events reaches the views.
-  await page.waitForTimeout(400);
-  return page.getByTestId("status").textContent();
-}
-
 /// The memory chart's own peak label (`peak 72 KiB`) as its bytes label.
 async function ownPeak(page) {
   const text = await page.locator("[data-testid=memory-peak] text").textContent();
   return text.replace(/^peak /, "");
-}
-
-/// The side-by-side counts (a column each, a row per run and one of
-/// changes) as { label: [pinned, current, change] }.
-async function counts(page) {
-  return page.getByTestId("compare-counts").evaluate((table) => {
-    const labels = [...table.querySelectorAll("thead th")].map((th) => th.dataset.label);
-    const rows = [...table.querySelectorAll("tbody tr")].map((tr) =>
-      [...tr.querySelectorAll("td")].map((td) => td.textContent));
-    return Object.fromEntries(labels.map((label, k) => [label, rows.map((row) => row[k])]));
-  });
 }
 
 const browser = await launch();

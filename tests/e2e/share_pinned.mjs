@@ -17,72 +17,11 @@
 //   wheel, and the "all steps" button, the axis saying which steps show.
 // Exits non-zero on any failure.
 import { launch } from "./browser.mjs";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
+import { check, compareCounts as counts, editor, run, settings, trainingLoop as train, TIMEOUT, waitReady } from "./page.mjs";
 
-const url = process.env.GRADSCOPE_URL;
-if (!url) {
-  console.error("share_pinned.mjs: set GRADSCOPE_URL");
-  process.exit(2);
-}
-const shots = process.env.GRADSCOPE_SHOTS ?? "target/e2e";
-mkdirSync(shots, { recursive: true });
-
-const TIMEOUT = 90_000;
-
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-  console.log(`  ok: ${message}`);
-}
-
-const train = (lr, steps) => `import torch
-torch.manual_seed(0)
-w = torch.randn(16, 1, requires_grad=True)
-x = torch.randn(32, 16)
-y = x.sum(1, keepdim=True)
-for step in range(${steps}):
-    loss = ((x @ w - y) ** 2).mean()
-    loss.backward()
-    with torch.no_grad():
-        w -= ${lr} * w.grad
-    w.grad = None
-`;
-
-const editor = (page) => page.locator(".editor-main:not([hidden]) .cm-content");
-
-async function waitReady(page) {
-  await page.waitForFunction(() => (document.querySelector("[data-testid=status]")?.textContent ?? "")
-    .startsWith("ready"), null, { timeout: TIMEOUT });
-}
-
-async function waitFinished(page) {
-  await page.waitForFunction(() => {
-    const s = document.querySelector("[data-testid=status]")?.textContent ?? "";
-    return s === "finished" || s.startsWith("raised");
-  }, null, { timeout: TIMEOUT });
-  await page.waitForTimeout(400);
-  return page.getByTestId("status").textContent();
-}
-
-async function run(page, text) {
-  await editor(page).click();
-  await page.keyboard.press("Control+A");
-  await page.keyboard.insertText(text);
-  await editor(page).click();
-  await page.keyboard.press("Control+Enter");
-  return waitFinished(page);
-}
-
-/// The side-by-side counts as { label: [pinned, current, change] }.
-async function counts(page) {
-  return page.getByTestId("compare-counts").evaluate((table) => {
-    const labels = [...table.querySelectorAll("thead th")].map((th) => th.dataset.label);
-    const rows = [...table.querySelectorAll("tbody tr")].map((tr) =>
-      [...tr.querySelectorAll("td")].map((td) => td.textContent));
-    return Object.fromEntries(labels.map((label, k) => [label, rows.map((row) => row[k])]));
-  });
-}
+const { url, shots } = settings("share_pinned.mjs");
 
 /// The trace position the transport shows.
 async function position(page) {

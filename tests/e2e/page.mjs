@@ -1,0 +1,82 @@
+// What the page's e2e scripts share: their settings from the environment,
+// a check that prints what held, and driving the editor and Run.
+import { mkdirSync } from "node:fs";
+
+/// How long a run or the engine's start may take.
+export const TIMEOUT = 90_000;
+
+/// GRADSCOPE_URL (required: the served site) and GRADSCOPE_SHOTS (where
+/// screenshots go, made if missing; target/e2e by default). A script run
+/// without a URL says so and exits 2.
+export function settings(script) {
+  const url = process.env.GRADSCOPE_URL;
+  if (!url) {
+    console.error(`${script}: set GRADSCOPE_URL`);
+    process.exit(2);
+  }
+  const shots = process.env.GRADSCOPE_SHOTS ?? "target/e2e";
+  mkdirSync(shots, { recursive: true });
+  return { url, shots };
+}
+
+/// Throws `message` unless `condition`; prints it when it holds.
+export function check(condition, message) {
+  if (!condition) throw new Error(message);
+  console.log(`  ok: ${message}`);
+}
+
+/// The editor showing now (the program's, or an extra file's tab).
+export const editor = (page) => page.locator(".editor-main:not([hidden]) .cm-content");
+
+/// Waits until the engine has started.
+export async function waitReady(page) {
+  await page.waitForFunction(() => (document.querySelector("[data-testid=status]")?.textContent ?? "")
+    .startsWith("ready"), null, { timeout: TIMEOUT });
+}
+
+/// Waits until the run ends (finished or raised) and its last batch of
+/// events has reached the views; the status line.
+export async function waitFinished(page) {
+  await page.waitForFunction(() => {
+    const s = document.querySelector("[data-testid=status]")?.textContent ?? "";
+    return s === "finished" || s.startsWith("raised");
+  }, null, { timeout: TIMEOUT });
+  await page.waitForTimeout(400);
+  return page.getByTestId("status").textContent();
+}
+
+/// Puts `text` in the editor, runs it (Ctrl+Enter) and waits for the end.
+export async function run(page, text) {
+  await editor(page).click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.insertText(text);
+  await editor(page).click();
+  await page.keyboard.press("Control+Enter");
+  return waitFinished(page);
+}
+
+/// The run comparison's side-by-side counts (a column each, a row per run
+/// and one of changes) as { label: [pinned, current, change] }.
+export async function compareCounts(page) {
+  return page.getByTestId("compare-counts").evaluate((table) => {
+    const labels = [...table.querySelectorAll("thead th")].map((th) => th.dataset.label);
+    const rows = [...table.querySelectorAll("tbody tr")].map((tr) =>
+      [...tr.querySelectorAll("td")].map((td) => td.textContent));
+    return Object.fromEntries(labels.map((label, k) => [label, rows.map((row) => row[k])]));
+  });
+}
+
+/// A linear model trained for `steps` steps at learning rate `lr`: a loss
+/// and a backward each step, to compare two runs by.
+export const trainingLoop = (lr, steps) => `import torch
+torch.manual_seed(0)
+w = torch.randn(16, 1, requires_grad=True)
+x = torch.randn(32, 16)
+y = x.sum(1, keepdim=True)
+for step in range(${steps}):
+    loss = ((x @ w - y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= ${lr} * w.grad
+    w.grad = None
+`;
