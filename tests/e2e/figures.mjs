@@ -19,26 +19,15 @@
 //   beside its code.
 // Exits non-zero on any failure.
 import { launch } from "./browser.mjs";
-import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { check, settings } from "./page.mjs";
 
-const url = process.env.GRADSCOPE_URL;
-if (!url) {
-  console.error("figures.mjs: set GRADSCOPE_URL");
-  process.exit(2);
-}
-const shots = process.env.GRADSCOPE_SHOTS ?? "target/e2e";
-mkdirSync(shots, { recursive: true });
+const { url, shots } = settings("figures.mjs");
 
 const TIMEOUT = 90_000;
 /// The issue's bound on show() to the figure in the page.
 const FIGURE_MS = 100;
-
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-  console.log(`  ok: ${message}`);
-}
 
 const MODEL = `import torch
 from torch import nn

@@ -15,16 +15,10 @@
 // saves screenshots of three lessons at both sizes. Exits non-zero on any
 // failure.
 import { launch } from "./browser.mjs";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { check, settings } from "./page.mjs";
 
-const url = process.env.GRADSCOPE_URL;
-if (!url) {
-  console.error("lessons.mjs: set GRADSCOPE_URL");
-  process.exit(2);
-}
-const shots = process.env.GRADSCOPE_SHOTS ?? new URL("../../target/e2e/", import.meta.url).pathname;
-mkdirSync(shots, { recursive: true });
+const { url, shots } = settings("lessons.mjs");
 const TIMEOUT = 60_000;
 // The lessons whose figures compare settings (`comparisons` in
 // crates/lessons/src/catalog), with how many charts each draws.
@@ -33,11 +27,6 @@ const CHARTS = {
   "forgot-zero-grad": 1, "loss-vs-item": 1, "nan-hunt": 1, "no-grad-eval": 2, "not-learning": 1, "retain-graph": 1,
 };
 const SCREENSHOTS = ["no-grad-eval", "forgot-zero-grad", "checkpointing"];
-
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-  console.log(`  ok: ${message}`);
-}
 
 async function open(browser, viewport, query = "") {
   const context = await browser.newContext({ viewport });
