@@ -41,6 +41,8 @@ mod runtime;
 mod sizes;
 mod state;
 mod stdlib;
+#[cfg(not(target_arch = "wasm32"))]
+mod svg_png;
 mod tensor;
 mod traceback;
 

@@ -29,6 +29,8 @@ mod _gradscope {
         crate::compile::register(vm)?;
         crate::functional::register(vm, module)?;
         crate::figures::register(vm, module)?;
+        #[cfg(not(target_arch = "wasm32"))]
+        crate::svg_png::register(vm, module)?;
         crate::function::register(vm, module)?;
         crate::rng::register(vm, module)?;
         crate::stdlib::register(vm, module)?;

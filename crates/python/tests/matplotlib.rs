@@ -10,7 +10,7 @@
 //! to 0.02 of the axes. Then: tensors as data (and PyTorch's error for one
 //! that requires grad; contours of a `torch.meshgrid` loss surface),
 //! `show()` handing figures to the host and printing
-//! nothing, `savefig` refusing PNG, and tqdm's bar.
+//! nothing, `savefig` writing a PNG of matplotlib's size, and tqdm's bar.
 //!
 //! `cargo test -p gradscope-python --test matplotlib [NAME...]`.
 
@@ -237,15 +237,114 @@ fn check_errors() -> Result<(), String> {
             ));
         }
     }
-    // No rasterizer: every format gets the SVG document.
-    let out = rt.run(
-        "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.savefig('out.png')\n\
-         print(open('out.png').read()[:5])\n",
-    );
-    match out.error {
-        None if out.stdout == "<?xml\n" => Ok(()),
-        other => Err(format!("savefig('out.png'): {other:?} {:?}", out.stdout)),
+    Ok(())
+}
+
+fn unhex(text: &str) -> Result<Vec<u8>, String> {
+    (0..text.len() / 2)
+        .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// The width and height in a PNG's IHDR, after checking its signature.
+fn png_size(bytes: &[u8]) -> Result<(u32, u32), String> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if bytes.len() < 24 || &bytes[..8] != SIGNATURE || &bytes[12..16] != b"IHDR" {
+        let head = &bytes[..bytes.len().min(16)];
+        return Err(format!("not a PNG: starts {head:?}"));
     }
+    let word =
+        |at: usize| u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    Ok((word(16), word(20)))
+}
+
+/// savefig to a .png writes a PNG of matplotlib's pixel size (figsize *
+/// dpi, from the fixture's recorded figure lines: 640x480 for the sine
+/// program, 800x400 for the loss curve's figsize=(8, 4), and half at
+/// dpi=50), with the figure drawn in it; format="png" and a binary file
+/// object do the same; an .svg name still gets the SVG document.
+fn check_savefig_png(cases: &[Case]) -> Result<(), String> {
+    // Programs write to the runtime's file system in memory; each
+    // program below prints what it wrote, in hex.
+    let mut rt = Runtime::new();
+    for name in ["sine", "loss_curve"] {
+        let case = cases
+            .iter()
+            .find(|c| c.name == name)
+            .ok_or_else(|| format!("no {name} in the fixture"))?;
+        // The recorded size of the figure the program draws last (gcf()).
+        let figures: Vec<Vec<f64>> = case
+            .lines
+            .iter()
+            .filter_map(|l| l.strip_prefix("figure "))
+            .map(|l| l.split(' ').filter_map(|x| x.parse().ok()).collect())
+            .collect();
+        let last = figures.last().ok_or("no figure line")?;
+        let (w_in, h_in, dpi) = (last[1], last[2], last[3]);
+        for (save_dpi, args) in [(dpi, ""), (50.0, ", dpi=50")] {
+            let program = format!(
+                "{}\nimport matplotlib.pyplot as plt\nplt.savefig('out/{name}.png'{args})\n\
+                 print(open('out/{name}.png', 'rb').read().hex())\n",
+                case.source
+            );
+            let out = rt.run(&format!(
+                "import os\nos.makedirs('out', exist_ok=True)\n{program}"
+            ));
+            if let Some(err) = out.error {
+                return Err(format!("{name}: {}", err.traceback));
+            }
+            let bytes = unhex(out.stdout.lines().last().unwrap_or(""))?;
+            let size = png_size(&bytes)?;
+            let want = (
+                (w_in * save_dpi).round() as u32,
+                (h_in * save_dpi).round() as u32,
+            );
+            if size != want {
+                return Err(format!(
+                    "{name}{args}: PNG is {size:?}, matplotlib's {want:?}"
+                ));
+            }
+            let pixmap = resvg::tiny_skia::Pixmap::decode_png(&bytes).map_err(|e| e.to_string())?;
+            let pixels = pixmap.pixels();
+            let white = pixels
+                .iter()
+                .filter(|p| {
+                    p.red() == 255 && p.green() == 255 && p.blue() == 255 && p.alpha() == 255
+                })
+                .count();
+            let opaque = pixels.iter().all(|p| p.alpha() == 255);
+            // The white figure, with axes, ticks, text and lines on it:
+            // mostly white, and a few percent drawn.
+            let drawn = pixels.len() - white;
+            if !opaque || white < pixels.len() / 2 || drawn < pixels.len() / 100 {
+                return Err(format!(
+                    "{name}{args}: {drawn} of {} pixels drawn, opaque {opaque}",
+                    pixels.len()
+                ));
+            }
+        }
+    }
+    let out = rt.run(
+        "import io\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])\n\
+         plt.savefig('format.bin', format='png')\nplt.savefig('figure.svg')\n\
+         buf = io.BytesIO()\nplt.savefig(buf, format='png')\nprint(buf.getvalue()[:4])\n\
+         print(open('figure.svg').read()[:5])\nprint(open('format.bin', 'rb').read().hex())\n",
+    );
+    if let Some(err) = out.error {
+        return Err(err.traceback);
+    }
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    if lines.len() != 3 || lines[0] != "b'\\x89PNG'" || lines[1] != "<?xml" {
+        return Err(format!(
+            "savefig(BytesIO / .svg) printed {:?}",
+            &lines[..lines.len().min(2)]
+        ));
+    }
+    let size = png_size(&unhex(lines[2])?)?;
+    if size != (640, 480) {
+        return Err(format!("format='png': {size:?}"));
+    }
+    Ok(())
 }
 
 fn check_show() -> Result<(), String> {
@@ -390,6 +489,12 @@ fn main() -> ExitCode {
         if wanted(name) {
             report(name, check().map(|()| String::new()));
         }
+    }
+    if wanted("savefig_png") {
+        report(
+            "savefig_png",
+            check_savefig_png(&cases).map(|()| String::new()),
+        );
     }
     if failures > 0 {
         println!("{failures} failed");

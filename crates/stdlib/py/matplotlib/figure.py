@@ -468,19 +468,45 @@ class Figure:
         return render(self, saving)
 
     def savefig(self, fname, *, dpi=None, format=None, bbox_inches=None, **kwargs):
-        """Writes the figure as an SVG document. The playground has no
-        rasterizer, so a PNG, PDF or JPEG name gets the SVG document too
-        (programs run on as they do under matplotlib; the bytes are SVG)."""
+        """Writes the figure: a PNG for a `.png` name or format="png", drawn
+        from the SVG by the host's rasterizer (resvg, in the CLI) at
+        matplotlib's size, figsize * dpi pixels; an SVG document otherwise.
+        Where the host has no rasterizer (the page's worker), a PNG name gets
+        the SVG document, so programs run on as they do under matplotlib."""
         import os
         svg = self.to_svg(saving=True)
+        if format is None:
+            name = fname if isinstance(fname, (str, bytes)) or hasattr(fname, "__fspath__") \
+                else getattr(fname, "name", "")
+            name = os.fspath(name) if not isinstance(name, str) else name
+            if isinstance(name, bytes):
+                name = name.decode()
+            ext = os.path.splitext(name)[1][1:] if isinstance(name, str) else ""
+            format = ext.lower() or "png"
+        format = format.lower()
+        data = svg
+        if format == "png":
+            import _gradscope
+            to_png = getattr(_gradscope, "_svg_to_png", None)
+            if to_png is not None:
+                if dpi is None or dpi == "figure":
+                    dpi = self.dpi
+                data = to_png(svg, float(dpi))
         if hasattr(fname, "write"):
+            if isinstance(data, bytes):
+                fname.write(data)
+                return
             try:
-                fname.write(svg)
+                fname.write(data)
             except TypeError:
-                fname.write(svg.encode())
+                fname.write(data.encode())
+            return
+        if isinstance(data, bytes):
+            with open(os.fspath(fname), "wb") as f:
+                f.write(data)
             return
         with open(os.fspath(fname), "w") as f:
-            f.write(svg)
+            f.write(data)
 
     def show(self, warn=True):
         from . import pyplot
