@@ -41,10 +41,11 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
                 let dejavu = path
                     .file_name()
                     .is_some_and(|n| n.to_string_lossy().starts_with("DejaVuSans"));
-                if font && dejavu {
-                    if let Ok(data) = std::fs::read(&path) {
-                        db.load_font_data(data);
-                    }
+                if font
+                    && dejavu
+                    && let Ok(data) = std::fs::read(&path)
+                {
+                    db.load_font_data(data);
                 }
             }
         }
