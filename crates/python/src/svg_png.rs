@@ -13,6 +13,7 @@ use std::sync::{Arc, OnceLock};
 
 use resvg::{tiny_skia, usvg};
 use rustpython_vm::builtins::{PyModule, PyStrRef};
+use rustpython_vm::function::OptionalArg;
 use rustpython_vm::{AsObject, Py, PyObjectRef, PyResult, VirtualMachine};
 
 /// Where DejaVu lives on Debian/Ubuntu and the other usual layouts.
@@ -55,10 +56,12 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
     .clone()
 }
 
-/// The PNG encoding of `svg` rendered at `dpi` pixels per inch (the SVG's
-/// width and height are in points, 72 to the inch). Errors are messages
-/// for a `ValueError`.
-pub fn svg_to_png(svg: &str, dpi: f64) -> Result<Vec<u8>, String> {
+/// The PNG encoding of `svg` drawn at `dpi` pixels per inch (the SVG's
+/// width and height are in points, 72 to the inch), `size` pixels wide and
+/// high. Without `size`, the image is the document's size in inches times
+/// `dpi`, truncated as Agg truncates (640x480 at 6.4x4.8 in and 100 dpi,
+/// 460x345 at 72 dpi). Errors are messages for a `ValueError`.
+pub fn svg_to_png(svg: &str, dpi: f64, size: Option<(u32, u32)>) -> Result<Vec<u8>, String> {
     if !(dpi.is_finite() && dpi > 0.0) {
         return Err(format!("dpi must be positive, got {dpi}"));
     }
@@ -68,28 +71,38 @@ pub fn svg_to_png(svg: &str, dpi: f64) -> Result<Vec<u8>, String> {
         ..usvg::Options::default()
     };
     let tree = usvg::Tree::from_str(svg, &options).map_err(|e| e.to_string())?;
-    // usvg reads `width="460.8pt"` as 96 px to the inch; the figure's
-    // inches are points / 72, so the image is figsize * dpi pixels,
-    // rounded as Agg rounds (640x480 at 6.4x4.8 in and 100 dpi).
-    let size = tree.size();
-    let inches = |px: f32| px as f64 / 96.0;
-    let w = (inches(size.width()) * dpi).round().max(1.0) as u32;
-    let h = (inches(size.height()) * dpi).round().max(1.0) as u32;
+    // usvg reads `width="460.8pt"` as CSS pixels, 96 to the inch, parsed
+    // as f32: the small slack keeps 639.99998 from truncating to 639.
+    let scale = dpi / 96.0;
+    let (w, h) = size.unwrap_or_else(|| {
+        let px = |v: f32| (v as f64 * scale + 1e-3).floor().max(1.0) as u32;
+        (px(tree.size().width()), px(tree.size().height()))
+    });
     let mut pixmap =
         tiny_skia::Pixmap::new(w, h).ok_or_else(|| format!("cannot make a {w}x{h} image"))?;
-    let transform =
-        tiny_skia::Transform::from_scale(w as f32 / size.width(), h as f32 / size.height());
+    let transform = tiny_skia::Transform::from_scale(scale as f32, scale as f32);
     resvg::render(&tree, transform, &mut pixmap.as_mut());
     pixmap.encode_png().map_err(|e| e.to_string())
 }
 
-/// Registers `_svg_to_png` on `_gradscope`.
+/// Registers `_svg_to_png(svg, dpi, width=None, height=None)` on
+/// `_gradscope`: savefig passes matplotlib's pixel size, int(figsize * dpi).
 pub(crate) fn register(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<()> {
     let f = vm.new_function(
         "_svg_to_png",
-        |svg: PyStrRef, dpi: f64, vm: &VirtualMachine| -> PyResult<PyObjectRef> {
+        |svg: PyStrRef,
+         dpi: f64,
+         width: OptionalArg<u32>,
+         height: OptionalArg<u32>,
+         vm: &VirtualMachine|
+         -> PyResult<PyObjectRef> {
+            let size = match (width.into_option(), height.into_option()) {
+                (Some(w), Some(h)) if w > 0 && h > 0 => Some((w, h)),
+                (None, None) => None,
+                _ => return Err(vm.new_value_error("width and height must both be positive")),
+            };
             let text = svg.to_string_lossy();
-            let png = svg_to_png(&text, dpi).map_err(|e| vm.new_value_error(e))?;
+            let png = svg_to_png(&text, dpi, size).map_err(|e| vm.new_value_error(e))?;
             Ok(vm.ctx.new_bytes(png).into())
         },
     );

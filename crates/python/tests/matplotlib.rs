@@ -260,8 +260,8 @@ fn png_size(bytes: &[u8]) -> Result<(u32, u32), String> {
 
 /// savefig to a .png writes a PNG of matplotlib's pixel size (figsize *
 /// dpi, from the fixture's recorded figure lines: 640x480 for the sine
-/// program, 800x400 for the loss curve's figsize=(8, 4), and half at
-/// dpi=50), with the figure drawn in it; format="png" and a binary file
+/// program, 800x400 for the loss curve's figsize=(8, 4), half at dpi=50,
+/// and truncated at dpi=72 as Agg truncates), with the figure drawn in it; format="png" and a binary file
 /// object do the same; an .svg name still gets the SVG document.
 fn check_savefig_png(cases: &[Case]) -> Result<(), String> {
     // Programs write to the runtime's file system in memory; each
@@ -281,7 +281,7 @@ fn check_savefig_png(cases: &[Case]) -> Result<(), String> {
             .collect();
         let last = figures.last().ok_or("no figure line")?;
         let (w_in, h_in, dpi) = (last[1], last[2], last[3]);
-        for (save_dpi, args) in [(dpi, ""), (50.0, ", dpi=50")] {
+        for (save_dpi, args) in [(dpi, ""), (50.0, ", dpi=50"), (72.0, ", dpi=72")] {
             let program = format!(
                 "{}\nimport matplotlib.pyplot as plt\nplt.savefig('out/{name}.png'{args})\n\
                  print(open('out/{name}.png', 'rb').read().hex())\n",
@@ -295,10 +295,8 @@ fn check_savefig_png(cases: &[Case]) -> Result<(), String> {
             }
             let bytes = unhex(out.stdout.lines().last().unwrap_or(""))?;
             let size = png_size(&bytes)?;
-            let want = (
-                (w_in * save_dpi).round() as u32,
-                (h_in * save_dpi).round() as u32,
-            );
+            // Agg truncates: 6.4 in at 72 dpi is 460 pixels.
+            let want = ((w_in * save_dpi) as u32, (h_in * save_dpi) as u32);
             if size != want {
                 return Err(format!(
                     "{name}{args}: PNG is {size:?}, matplotlib's {want:?}"
@@ -328,13 +326,14 @@ fn check_savefig_png(cases: &[Case]) -> Result<(), String> {
         "import io\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])\n\
          plt.savefig('format.bin', format='png')\nplt.savefig('figure.svg')\n\
          buf = io.BytesIO()\nplt.savefig(buf, format='png')\nprint(buf.getvalue()[:4])\n\
-         print(open('figure.svg').read()[:5])\nprint(open('format.bin', 'rb').read().hex())\n",
+         print(open('figure.svg').read()[:5])\nprint(open('format.bin', 'rb').read().hex())\n\
+         import _gradscope\nprint(_gradscope._svg_to_png(plt.gcf().to_svg(), 72.0).hex())\n",
     );
     if let Some(err) = out.error {
         return Err(err.traceback);
     }
     let lines: Vec<&str> = out.stdout.lines().collect();
-    if lines.len() != 3 || lines[0] != "b'\\x89PNG'" || lines[1] != "<?xml" {
+    if lines.len() != 4 || lines[0] != "b'\\x89PNG'" || lines[1] != "<?xml" {
         return Err(format!(
             "savefig(BytesIO / .svg) printed {:?}",
             &lines[..lines.len().min(2)]
@@ -343,6 +342,12 @@ fn check_savefig_png(cases: &[Case]) -> Result<(), String> {
     let size = png_size(&unhex(lines[2])?)?;
     if size != (640, 480) {
         return Err(format!("format='png': {size:?}"));
+    }
+    // Without a size, the host function truncates the document's inches
+    // times dpi as Agg does.
+    let size = png_size(&unhex(lines[3])?)?;
+    if size != (460, 345) {
+        return Err(format!("_svg_to_png(svg, 72): {size:?}"));
     }
     Ok(())
 }

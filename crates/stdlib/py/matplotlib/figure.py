@@ -491,7 +491,9 @@ class Figure:
             if to_png is not None:
                 if dpi is None or dpi == "figure":
                     dpi = self.dpi
-                data = to_png(svg, float(dpi))
+                # Agg's canvas: figsize * dpi pixels, truncated.
+                w, h = self.get_size_inches()
+                data = to_png(svg, float(dpi), max(int(w * dpi), 1), max(int(h * dpi), 1))
         if hasattr(fname, "write"):
             if isinstance(data, bytes):
                 fname.write(data)
