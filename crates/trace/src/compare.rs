@@ -2,7 +2,7 @@
 //! draws them when a learner compares settings (with and without
 //! `no_grad`, checkpointing, `zero_grad` kept or forgotten).
 //!
-//! The memory timelines share one frame ([`Frame::union`]): the horizontal
+//! The memory timelines share one frame ([`Frame::union`](crate::memory_chart::Frame::union)): the horizontal
 //! axis counts events from each run's start (or microseconds, on the time
 //! axis), the longer run setting its width, and the vertical axis is the
 //! higher peak's. Event index rather than each run stretched to the full

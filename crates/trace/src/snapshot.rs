@@ -374,7 +374,7 @@ pub struct OnePass {
     pub earlier: usize,
     /// How many nodes those passes had, not drawn.
     pub earlier_nodes: usize,
-    /// How many shapes those passes had (see [`pass_shape`]): 1 when
+    /// How many shapes those passes had (node names and edges, not ids): 1 when
     /// every one built the same graph, as a training loop's steps do.
     pub earlier_shapes: usize,
 }
