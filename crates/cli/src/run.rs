@@ -37,6 +37,10 @@ torch.save, os.makedirs) stays in memory: nothing touches the disk.
                          repeat for more files
   --figures DIR          write each figure the program shows (plt.show()) as
                          DIR/figure-N.svg; without it, show() shows nothing
+  --save-files DIR       after the program ends, write the files it wrote (savefig's
+                         PNG and SVG files, text, CSV) into DIR, at the paths it gave
+                         them (`.` for where python would have put them); torch.save's
+                         files are records only the run itself can load: not written
 
 Outputs, written after the program ends (also when it raised):
   --trace OUT.jsonl          the engine's events, one JSON object per line
@@ -63,6 +67,8 @@ struct Options {
     /// Where the figures the program shows (`plt.show()`) go, as
     /// `DIR/figure-1.svg`, `DIR/figure-2.svg`, ...
     figures: Option<String>,
+    /// Where the files the program wrote go when it ends.
+    save_files: Option<String>,
     outputs: Outputs,
     kernel_stats: bool,
 }
@@ -102,6 +108,7 @@ fn parse(args: &[String]) -> Result<Parsed<Options>, String> {
     let mut outputs = Outputs::default();
     let mut files = vec![];
     let mut figures = None;
+    let mut save_files = None;
     let mut parser = args::parser(args);
     while let Some(arg) = args::next(&mut parser)? {
         match arg {
@@ -120,6 +127,9 @@ fn parse(args: &[String]) -> Result<Parsed<Options>, String> {
             Long("kernel-stats") => kernel_stats = true,
             Long("figures") => {
                 figures = Some(args::value(&mut parser, "--figures needs a folder")?)
+            }
+            Long("save-files") => {
+                save_files = Some(args::value(&mut parser, "--save-files needs a folder")?)
             }
             Long(flag @ ("trace" | "chrome-trace" | "graph" | "memory")) => {
                 let (flag, slot) = match flag {
@@ -161,6 +171,7 @@ fn parse(args: &[String]) -> Result<Parsed<Options>, String> {
         memory_limit,
         files,
         figures,
+        save_files,
         outputs,
         kernel_stats,
     }))
@@ -290,7 +301,44 @@ fn execute(options: &Options, source: &str) -> ExitCode {
     if options.kernel_stats {
         eprintln!("{}", kernel_stats_line());
     }
+    if let Some(dir) = &options.save_files
+        && let Err(message) = save_files(&runtime, std::path::Path::new(dir))
+    {
+        eprintln!("gradscope: --save-files '{dir}': {message}");
+        return ExitCode::from(2);
+    }
     ExitCode::from(u8::try_from(out.exit_code).unwrap_or(1))
+}
+
+/// Writes what the program wrote into `dir`, each file at the path it gave
+/// (the sandbox's paths are normalised: none climbs out with `..`).
+fn save_files(runtime: &gradscope_python::Runtime, dir: &std::path::Path) -> Result<(), String> {
+    for (path, bytes) in runtime.written_files() {
+        let relative = std::path::Path::new(&path);
+        if !relative
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+        {
+            return Err(format!("'{path}' is not a path below the program's folder"));
+        }
+        // torch.save's file is a record naming an object kept in the
+        // runtime's memory (gradscope does not pickle): no other process
+        // could load it, so it is not written out as if it were a checkpoint.
+        if bytes.starts_with(b"gradscope saved object ") {
+            eprintln!(
+                "gradscope: --save-files: '{path}' not written: it holds torch.save's record of an \
+                 object in this run's memory (gradscope does not pickle), which only this run can load"
+            );
+            continue;
+        }
+        let target = dir.join(relative);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|err| format!("{}: {err}", parent.display()))?;
+        }
+        std::fs::write(&target, bytes).map_err(|err| format!("{}: {err}", target.display()))?;
+    }
+    Ok(())
 }
 
 /// The program's path as the sandbox names it: as given, or relative to
@@ -508,6 +556,7 @@ mod tests {
                 memory_limit: Some(1024),
                 files: vec![],
                 figures: None,
+                save_files: None,
                 outputs: Outputs::default(),
                 kernel_stats: false,
             })

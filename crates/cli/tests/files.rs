@@ -147,3 +147,40 @@ fn run_reads_the_program_from_stdin_with_its_arguments() {
         "['-', 'a', '--b'] __main__\n"
     );
 }
+
+/// `--save-files DIR` writes out what the program wrote, at the paths it
+/// gave, once it ends (a PNG from `savefig`, a CSV); torch.save's record,
+/// which only the run that made it can load, is left out with a warning;
+/// without the flag nothing leaves the sandbox.
+#[test]
+fn save_files_writes_out_what_the_program_wrote() {
+    let dir = TempDir::new("save-files");
+    let program = "\
+import os, torch
+import matplotlib.pyplot as plt
+os.makedirs('out', exist_ok=True)
+with open('out/loss.csv', 'w') as f:
+    f.write('step,loss\\n0,1.5\\n')
+torch.save({'w': torch.arange(3)}, 'ckpt.pt')
+plt.plot([1, 2, 3])
+plt.savefig('loss.png')
+print('saved')
+";
+    std::fs::write(dir.0.join("prog.py"), program).unwrap();
+    let (out, code) = gradscope_run(&dir.0, &["prog.py"]);
+    assert_eq!((out.as_str(), code), ("saved\n", 0));
+    assert!(
+        !dir.0.join("loss.png").exists(),
+        "writes stay in the sandbox"
+    );
+
+    let (out, code) = gradscope_run(&dir.0, &["--save-files", "kept", "prog.py"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("saved\n"), "{out}");
+    assert!(out.contains("'ckpt.pt' not written"), "{out}");
+    let png = std::fs::read(dir.0.join("kept/loss.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let csv = std::fs::read_to_string(dir.0.join("kept/out/loss.csv")).unwrap();
+    assert_eq!(csv, "step,loss\n0,1.5\n");
+    assert!(!dir.0.join("kept/ckpt.pt").exists());
+}

@@ -46,6 +46,19 @@ _hidden = set()
 _host = (-1, {}, set())
 
 
+def _written_files():
+    """What the program wrote, as (path below the sandbox's `/`, bytes),
+    sorted: for a host that writes the files out (`gradscope run
+    --save-files DIR`). A file still open gives its bytes so far."""
+    out = []
+    for path, value in sorted(_written.items()):
+        data = value if isinstance(value, (bytes, bytearray)) else value.getvalue()
+        if isinstance(data, str):
+            data = data.encode()
+        out.append((path.lstrip("/"), bytes(data)))
+    return out
+
+
 def _refresh_host():
     global _host
     names = _gradscope._file_names()

@@ -211,6 +211,35 @@ impl Runtime {
             .insert(name.trim_start_matches("./").to_string(), bytes.into());
     }
 
+    /// The files the last program wrote (kept in memory: nothing it does
+    /// touches the disk), as (path below the sandbox's `/`, bytes), sorted
+    /// by path; for a host that writes them out.
+    pub fn written_files(&self) -> Vec<(String, Vec<u8>)> {
+        self.interpreter.enter(|vm| {
+            let listed = vm
+                .import("_gradscope_files", 0)
+                .and_then(|files| files.get_attr("_written_files", vm))
+                .and_then(|written| written.call((), vm));
+            let Ok(listed) = listed else {
+                return Vec::new();
+            };
+            let Ok(items) = listed.try_to_value::<Vec<rustpython_vm::PyObjectRef>>(vm) else {
+                return Vec::new();
+            };
+            items
+                .iter()
+                .filter_map(|item| {
+                    use rustpython_vm::builtins::{PyBytes, PyStr, PyTuple};
+                    let [path, data] = item.downcast_ref::<PyTuple>()?.as_slice() else {
+                        return None;
+                    };
+                    let path = path.downcast_ref::<PyStr>()?.to_string_lossy().into_owned();
+                    Some((path, data.downcast_ref::<PyBytes>()?.as_bytes().to_vec()))
+                })
+                .collect()
+        })
+    }
+
     /// Streams output to `sink` as it is written, besides capturing it.
     pub fn set_output_sink(&mut self, sink: Option<OutputSink>) {
         CAPTURED.with(|c| c.borrow_mut().sink = sink);
