@@ -7,7 +7,6 @@ use crate::ops::UnaryOp;
 use crate::ops::arith::Scalar;
 use crate::ops::unary::GeluApproximate;
 use crate::tensor::Tensor;
-use crate::{DType, Device};
 
 /// A Python float as PyTorch's formulas write constants.
 fn c(v: f64) -> Tensor {
@@ -22,23 +21,6 @@ pub(super) fn masked(grad: &Tensor, mask: &Tensor) -> Result<Tensor> {
 /// `zeros_like(grad)`: ops whose derivative is zero almost everywhere.
 pub(super) fn zeros_like(grad: &Tensor) -> Tensor {
     Tensor::full_dtype(grad.shape(), 0.0, grad.dtype())
-}
-
-/// `1 - y * y` as PyTorch's `tanh_backward` computes it: its vectorized
-/// CPU kernel fuses the multiply into the subtraction (one rounding), where
-/// `1 - y * y` in float32 rounds twice and differs in the last bit for a
-/// third of the elements (the makemore backprop notebook compares a manual
-/// gradient with autograd's and prints whether they are exactly equal).
-/// float32 on the CPU goes through float64, where `y * y` is exact and the
-/// difference is too for `|y| >= 1/4` (below, its float64 rounding is far
-/// under float32's): bit for bit PyTorch's on 3 million elements. float64
-/// and the GPU (which has no float64) keep two roundings.
-fn one_minus_square(y: &Tensor) -> Result<Tensor> {
-    if y.dtype() == DType::Float32 && y.device() == Device::Cpu {
-        let wide = y.to_dtype(DType::Float64)?;
-        return wide.mul(&wide)?.rsub(&c(1.0))?.to_dtype(DType::Float32);
-    }
-    y.mul(y)?.rsub(&c(1.0))
 }
 
 pub(super) fn backward(op: &UnaryOp, b: &BackwardInputs<'_>) -> Result<Vec<Option<Tensor>>> {
@@ -61,8 +43,11 @@ pub(super) fn backward(op: &UnaryOp, b: &BackwardInputs<'_>) -> Result<Vec<Optio
             UnaryOp::Sign | UnaryOp::Round | UnaryOp::Floor => Ok(zeros_like(grad)),
             UnaryOp::Sin => grad.mul(&x()?.cos()?),
             UnaryOp::Cos => grad.mul(&x()?.sin()?.neg()?),
-            // grad * (1 - result^2), the difference rounded once
-            UnaryOp::Tanh => grad.mul(&one_minus_square(result()?)?),
+            // grad * (1 - result^2)
+            UnaryOp::Tanh => {
+                let y = result()?;
+                grad.mul(&y.mul(y)?.rsub(&c(1.0))?)
+            }
             // grad * (1 - result) * result
             UnaryOp::Sigmoid => {
                 let y = result()?;
