@@ -87,6 +87,21 @@ fn assert_error(err: &Error, want: &Value, what: &str) {
     assert_eq!(err.python_type(), want["type"].as_str().unwrap(), "{what}");
 }
 
+/// Holds `result` to a case that records either an output or PyTorch's
+/// error (`case["error"]`): the error's type and message must be PyTorch's;
+/// the output, when one is expected, is returned for the caller's checks.
+fn outcome<T>(result: Result<T>, case: &Value, what: &str) -> Option<T> {
+    match (result, &case["error"]) {
+        (Ok(out), Value::Null) => Some(out),
+        (Err(e), Value::Null) => panic!("{what}: {e}"),
+        (Ok(_), want) => panic!("{what}: expected {want}"),
+        (Err(e), want) => {
+            assert_error(&e, want, what);
+            None
+        }
+    }
+}
+
 /// The operand a promotion case names, as `record_dtypes.py` makes it.
 fn operand(kind: &str) -> Tensor {
     let values = fixture("values");
@@ -139,14 +154,9 @@ every_target! {
                 case["rhs"].as_str().unwrap(),
             );
             let what = format!("{op}({lhs}, {rhs})");
-            match (binary(op, &operand(lhs), &operand(rhs)), &case["error"]) {
-                (Ok(out), Value::Null) => {
-                    assert_eq!(out.dtype(), dtype(case["dtype"].as_str().unwrap()), "{what}");
-                    assert_values(&out, &case["out"], &what);
-                }
-                (Err(e), Value::Null) => panic!("{what}: {e}"),
-                (Ok(_), want) => panic!("{what}: expected {want}"),
-                (Err(e), want) => assert_error(&e, want, &what),
+            if let Some(out) = outcome(binary(op, &operand(lhs), &operand(rhs)), case, &what) {
+                assert_eq!(out.dtype(), dtype(case["dtype"].as_str().unwrap()), "{what}");
+                assert_values(&out, &case["out"], &what);
             }
         }
         assert!(cases.as_array().unwrap().len() > 600);
@@ -232,15 +242,10 @@ test_device! {
                 other => panic!("no op {other}"),
             };
             let what = format!("{op} of {d}");
-            match (out, &case["error"]) {
-                (Ok(out), Value::Null) => {
-                    assert_eq!(out.dtype(), dtype(case["out_dtype"].as_str().unwrap()), "{what}");
-                    assert_eq!(out.shape(), common::shape(&case["shape"]), "{what}");
-                    assert_values(&out, &case["out"], &what);
-                }
-                (Err(e), Value::Null) => panic!("{what}: {e}"),
-                (Ok(_), want) => panic!("{what}: expected {want}"),
-                (Err(e), want) => assert_error(&e, want, &what),
+            if let Some(out) = outcome(out, case, &what) {
+                assert_eq!(out.dtype(), dtype(case["out_dtype"].as_str().unwrap()), "{what}");
+                assert_eq!(out.shape(), common::shape(&case["shape"]), "{what}");
+                assert_values(&out, &case["out"], &what);
             }
         }
     }
@@ -282,14 +287,9 @@ test_device! {
                 other => panic!("no op {other}"),
             };
             let what = format!("{op}({lhs} {:?}, {rhs} {:?})", case["lhs_values"], case["rhs_values"]);
-            match (a.int_division(&b, mode), &case["error"]) {
-                (Ok(out), Value::Null) => {
-                    assert_eq!(out.dtype(), dtype(case["dtype"].as_str().unwrap()), "{what}");
-                    assert_values(&out, &case["out"], &what);
-                }
-                (Err(e), Value::Null) => panic!("{what}: {e}"),
-                (Ok(_), want) => panic!("{what}: expected {want}"),
-                (Err(e), want) => assert_error(&e, want, &what),
+            if let Some(out) = outcome(a.int_division(&b, mode), case, &what) {
+                assert_eq!(out.dtype(), dtype(case["dtype"].as_str().unwrap()), "{what}");
+                assert_values(&out, &case["out"], &what);
             }
         }
         assert!(cases.as_array().unwrap().len() > 250);
@@ -318,11 +318,9 @@ test_device! {
             let d = dtype(case["dtype"].as_str().unwrap());
             let value = number(&case["value"]);
             let x = Tensor::full_dtype(&[2], 0.0, d);
-            match (x.fill_(value), &case["error"]) {
-                (Ok(_), Value::Null) => assert_values(&x, &case["out"], &format!("fill {d} {value}")),
-                (Err(e), Value::Null) => panic!("fill {d} {value}: {e}"),
-                (Ok(_), want) => panic!("fill {d} {value}: expected {want}"),
-                (Err(e), want) => assert_error(&e, want, &format!("fill {d} {value}")),
+            let what = format!("fill {d} {value}");
+            if outcome(x.fill_(value), case, &what).is_some() {
+                assert_values(&x, &case["out"], &what);
             }
         }
     }
