@@ -313,18 +313,16 @@ fn execute(options: &Options, source: &str) -> ExitCode {
 /// Writes what the program wrote into `dir`, each file at the path it gave
 /// (the sandbox's paths are normalised: none climbs out with `..`).
 fn save_files(runtime: &gradscope_python::Runtime, dir: &std::path::Path) -> Result<(), String> {
-    for (path, bytes) in runtime.written_files() {
-        let relative = std::path::Path::new(&path);
+    for file in runtime.written_files() {
+        let path = &file.path;
+        let relative = std::path::Path::new(path);
         if !relative
             .components()
             .all(|c| matches!(c, std::path::Component::Normal(_)))
         {
             return Err(format!("'{path}' is not a path below the program's folder"));
         }
-        // torch.save's file is a record naming an object kept in the
-        // runtime's memory (gradscope does not pickle): no other process
-        // could load it, so it is not written out as if it were a checkpoint.
-        if bytes.starts_with(b"gradscope saved object ") {
+        if file.only_this_run {
             eprintln!(
                 "gradscope: --save-files: '{path}' not written: it holds torch.save's record of an \
                  object in this run's memory (gradscope does not pickle), which only this run can load"
@@ -336,7 +334,8 @@ fn save_files(runtime: &gradscope_python::Runtime, dir: &std::path::Path) -> Res
             std::fs::create_dir_all(parent)
                 .map_err(|err| format!("{}: {err}", parent.display()))?;
         }
-        std::fs::write(&target, bytes).map_err(|err| format!("{}: {err}", target.display()))?;
+        std::fs::write(&target, &file.bytes)
+            .map_err(|err| format!("{}: {err}", target.display()))?;
     }
     Ok(())
 }

@@ -47,15 +47,21 @@ _host = (-1, {}, set())
 
 
 def _written_files():
-    """What the program wrote, as (path below the sandbox's `/`, bytes),
-    sorted: for a host that writes the files out (`gradscope run
-    --save-files DIR`). A file still open gives its bytes so far."""
+    """What the program wrote, as (path below the sandbox's `/`, bytes,
+    whether only this run can read it), sorted: for a host that writes the
+    files out (`gradscope run --save-files DIR`). A file still open gives
+    its bytes so far; torch.save's file is a record of an object kept in
+    this run's memory (`torch.serialization`), which no other process could
+    load."""
+    serialization = sys.modules.get("torch.serialization")
+    record = getattr(serialization, "_MAGIC", None)
     out = []
     for path, value in sorted(_written.items()):
         data = value if isinstance(value, (bytes, bytearray)) else value.getvalue()
         if isinstance(data, str):
             data = data.encode()
-        out.append((path.lstrip("/"), bytes(data)))
+        data = bytes(data)
+        out.append((path.lstrip("/"), data, record is not None and data.startswith(record)))
     return out
 
 

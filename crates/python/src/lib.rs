@@ -49,5 +49,5 @@ mod traceback;
 pub use figures::{FigureSink, set_figure_sink};
 pub use limits::Limits;
 pub use output::{OutputSink, Stream};
-pub use runtime::{PythonError, RunOutput, Runtime};
+pub use runtime::{PythonError, RunOutput, Runtime, WrittenFile};
 pub use stdlib::{StdlibFetch, set_stdlib_fetch};

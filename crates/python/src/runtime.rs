@@ -73,6 +73,17 @@ pub struct RunOutput {
     pub exit_code: i32,
 }
 
+/// A file a program wrote, as [`Runtime::written_files`] gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenFile {
+    /// Its path below the sandbox's `/` (the program's folder).
+    pub path: String,
+    pub bytes: Vec<u8>,
+    /// torch.save's record of an object kept in the run's memory (gradscope
+    /// does not pickle): no other process could load it.
+    pub only_this_run: bool,
+}
+
 /// An embedded Python interpreter with gradscope's `torch`.
 ///
 /// One thread runs one runtime at a time (the engine's grad mode and memory
@@ -212,9 +223,8 @@ impl Runtime {
     }
 
     /// The files the last program wrote (kept in memory: nothing it does
-    /// touches the disk), as (path below the sandbox's `/`, bytes), sorted
-    /// by path; for a host that writes them out.
-    pub fn written_files(&self) -> Vec<(String, Vec<u8>)> {
+    /// touches the disk), sorted by path; for a host that writes them out.
+    pub fn written_files(&self) -> Vec<WrittenFile> {
         self.interpreter.enter(|vm| {
             let listed = vm
                 .import("_gradscope_files", 0)
@@ -230,11 +240,14 @@ impl Runtime {
                 .iter()
                 .filter_map(|item| {
                     use rustpython_vm::builtins::{PyBytes, PyStr, PyTuple};
-                    let [path, data] = item.downcast_ref::<PyTuple>()?.as_slice() else {
+                    let [path, bytes, record] = item.downcast_ref::<PyTuple>()?.as_slice() else {
                         return None;
                     };
-                    let path = path.downcast_ref::<PyStr>()?.to_string_lossy().into_owned();
-                    Some((path, data.downcast_ref::<PyBytes>()?.as_bytes().to_vec()))
+                    Some(WrittenFile {
+                        path: path.downcast_ref::<PyStr>()?.to_string_lossy().into_owned(),
+                        bytes: bytes.downcast_ref::<PyBytes>()?.as_bytes().to_vec(),
+                        only_this_run: record.clone().try_to_bool(vm).ok()?,
+                    })
                 })
                 .collect()
         })

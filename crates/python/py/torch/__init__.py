@@ -797,7 +797,6 @@ _PRINT_OPTS = _PrinterOptions()
 def _gradscope_new_process():
     """Print options as a fresh `import torch` has them (the runtime calls
     this as each program starts; the engine's own state it resets itself)."""
-    _PRINT_OPTS.__dict__.clear()
     set_printoptions(profile="default")
 
 
