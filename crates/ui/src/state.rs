@@ -323,7 +323,7 @@ impl Reducible for State {
                 }
                 next.run = Run::Running;
                 // The last run's trace is freed while the page idles.
-                crate::graveyard::bury(
+                crate::frame::graveyard::bury(
                     std::mem::take(&mut next.playback).into_log().into_batches(),
                 );
                 next.replay.playing = false;

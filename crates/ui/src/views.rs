@@ -23,7 +23,7 @@ use gradscope_trace::EventLog;
 use gradscope_trace::playback::Playback;
 use yew::prelude::*;
 
-use crate::pace::Pacer;
+use crate::frame::pace::Pacer;
 
 /// What each of `count` heavy views shows now (the trace and the position
 /// in it), and whether they are still catching up with a run that ended.
@@ -104,7 +104,7 @@ pub fn use_views(
                 let timer = t.timers;
                 t.waiting = Some(timer);
                 drop(t);
-                crate::idle::after(wait_ms, move || {
+                crate::frame::idle::after(wait_ms, move || {
                     // Unless the wait was called off (the run ended).
                     let mine = turns.borrow().waiting == Some(timer);
                     if mine {
@@ -141,7 +141,7 @@ fn give_turn(
     redraw: UseForceUpdateHandle,
     passed: u32,
 ) {
-    crate::idle::when_idle(Some(TURN_WAIT_MS), move |idle| {
+    crate::frame::idle::when_idle(Some(TURN_WAIT_MS), move |idle| {
         if !pacer
             .borrow()
             .fits_idle(idle.left_ms(), idle.timed_out(), passed)

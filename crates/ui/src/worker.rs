@@ -11,9 +11,9 @@ use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
-use crate::components::Rehearsal;
 use crate::files::ProgramFile;
-use crate::inbox::{self, Chunks, Inbox};
+use crate::frame::Rehearsal;
+use crate::frame::inbox::{self, Chunks, Inbox};
 use crate::state::{Action, State};
 
 /// A started worker with the handlers it calls, which live as long as it does.

@@ -27,9 +27,9 @@ use wasm_bindgen::closure::Closure;
 use yew::AppHandle;
 use yew::prelude::*;
 
-use super::charts_panel::ChartsPanel;
-use super::graph_panel::GraphPanel;
-use super::memory_panel::MemoryPanel;
+use crate::components::charts_panel::ChartsPanel;
+use crate::components::graph_panel::GraphPanel;
+use crate::components::memory_panel::MemoryPanel;
 use crate::size::StageSize;
 
 /// How many batches the warm-up trace is revealed in: each panel updates

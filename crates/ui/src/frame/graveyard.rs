@@ -59,7 +59,7 @@ fn schedule() {
 
 #[cfg(target_arch = "wasm32")]
 fn schedule() {
-    crate::idle::when_idle(None, |idle| {
+    crate::frame::idle::when_idle(None, |idle| {
         let left = if idle.left_ms().is_some() {
             free_while(|| idle.left_ms().is_some_and(|left| left >= MARGIN_MS))
         } else {
