@@ -342,6 +342,14 @@ pub fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Result<()> {
     }
 }
 
+/// As [`run_with_timeout`], with stdout and stderr written to `log`
+/// instead of the terminal, for commands that run beside others.
+pub fn run_logged_with_timeout(cmd: &mut Command, log: &Path, limit: Duration) -> Result<()> {
+    let out = std::fs::File::create(log)?;
+    cmd.stdout(out.try_clone()?).stderr(out);
+    run_with_timeout(cmd, limit)
+}
+
 /// Runs a command and returns its stdout (trimmed), or `None` when it cannot
 /// start or fails.
 pub fn output(cmd: &mut Command) -> Option<String> {
