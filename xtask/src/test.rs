@@ -296,8 +296,8 @@ enum Timing {
     /// figure): it runs alone.
     Judged,
     /// It checks behaviour and at most prints a time: it runs beside
-    /// another such script, one of two lanes, which took the stage from
-    /// about 330 s to about 230 s on this 2-core machine.
+    /// another such script, in one of two lanes: these scripts mostly
+    /// wait on the page's worker, one core's work each.
     Free,
 }
 
@@ -391,7 +391,10 @@ fn e2e(ctx: &Ctx) -> Result<()> {
 
     // Two lanes, each its scripts in turn with their output kept in a log
     // and printed whole when the script ends, so the two never interleave.
-    let free: Vec<_> = PAGE_SCRIPTS.iter().filter(|s| s.2 == Timing::Free).collect();
+    let free: Vec<_> = PAGE_SCRIPTS
+        .iter()
+        .filter(|s| s.2 == Timing::Free)
+        .collect();
     let lanes: [Vec<_>; 2] = [
         free.iter().step_by(2).copied().collect(),
         free.iter().skip(1).step_by(2).copied().collect(),
@@ -408,7 +411,10 @@ fn e2e(ctx: &Ctx) -> Result<()> {
                             let mut cmd = script_cmd(script);
                             let log = out_dir.join(format!(
                                 "{}.log",
-                                Path::new(script).file_stem().unwrap_or_default().to_string_lossy()
+                                Path::new(script)
+                                    .file_stem()
+                                    .unwrap_or_default()
+                                    .to_string_lossy()
                             ));
                             let started = Instant::now();
                             let result = util::run_logged_with_timeout(&mut cmd, &log, E2E_LIMIT);
