@@ -9,11 +9,12 @@
 // nothing from it is evaluated. Code from the address runs only when the
 // reader presses Run; `autorun` applies to built-in lessons alone.
 
-const PANELS = ["lesson", "code", "graph", "memory", "console"];
+const PANELS = ["lesson", "code", "graph", "memory", "charts", "console"];
 const DEFAULT_PANELS = ["code", "graph", "memory", "console"];
 const HIDE = ["title", "device", "status", "steps", "scrub", "reset"];
 const DEVICES = ["auto", "cpu", "webgpu"];
-const PARAMS = ["lesson", "code", "files", "panels", "hide", "device", "autorun", "height", "time_limit"];
+const PARAMS = ["lesson", "code", "files", "panels", "hide", "device", "autorun", "height", "time_limit", "pinned",
+  "pinned_code"];
 // Extra files beside inline code (crates/ui/src/files.rs has the same rules).
 const MAX_FILES = 16;
 const FILE_NAME = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/;
@@ -40,7 +41,7 @@ export function readAddress(search, catalog) {
     if (!PARAMS.includes(name)) return { error: `unknown setting "${clip(name)}" (settings: ${PARAMS.join(", ")})` };
     if (params.getAll(name).length > 1) return { error: `the setting "${name}" is given twice` };
     const value = params.get(name);
-    const limit = name === "code" || name === "files" ? MAX_CODE : MAX_VALUE;
+    const limit = ["code", "files", "pinned_code"].includes(name) ? MAX_CODE : MAX_VALUE;
     if ([...value].length > limit) {
       return { error: `the setting "${name}" is ${[...value].length} characters long; at most ${limit} fit` };
     }
@@ -58,6 +59,17 @@ export function readAddress(search, catalog) {
   } else if (code.trim() === "") {
     return { error: "the widget's code is empty" };
   }
+  // A pinned pair (crates/ui/src/embed.rs checks the controls): a
+  // lesson's run with other controls, or another program beside code.
+  const pinned = params.get("pinned");
+  const pinnedCode = params.get("pinned_code");
+  if (pinned !== null && lesson === null) {
+    return { error: 'pinned="NAME=VALUE" sets a lesson\'s controls; beside code, give the pinned program in a <template data-pinned>' };
+  }
+  if (pinnedCode !== null && lesson !== null) {
+    return { error: 'a pinned program goes beside code; a lesson\'s pinned run takes its controls (pinned="NAME=VALUE")' };
+  }
+  if (pinnedCode !== null && pinnedCode.trim() === "") return { error: "the widget's pinned program is empty" };
   const files = readFiles(params.get("files"));
   if (files.error) return { error: files.error };
   if (files.items.length && code === null) return { error: "files go beside code, not a lesson" };
@@ -96,7 +108,7 @@ export function readAddress(search, catalog) {
   }
   return {
     config: {
-      lesson, code, files: files.items, panels: panels.items, hide: hide.items, device, height,
+      lesson, code, files: files.items, panels: panels.items, hide: hide.items, device, height, pinned, pinnedCode,
       // Only a built-in lesson may start by itself.
       autorun: autorun && lesson !== null,
       autorunRefused: autorun && lesson === null,
@@ -134,7 +146,7 @@ function layout(config) {
   const has = (p) => config.panels.includes(p);
   root.classList.add(...config.hide.map((h) => `hide-${h}`));
   if (!(has("code") || has("console") || (has("lesson") && config.lesson))) root.classList.add("no-left");
-  if (!(has("graph") || has("memory"))) root.classList.add("no-right");
+  if (!(has("graph") || has("memory") || has("charts"))) root.classList.add("no-right");
   root.style.setProperty("--embed-height", `${config.height}px`);
 }
 
@@ -159,8 +171,12 @@ function drawFirstView(config, onRun) {
     for (const p of lesson.text.split("\n\n")) panel.append(el("p", {}, p.replaceAll("\n", " ").replaceAll("`", "")));
     left.append(panel);
   }
+  // The pinned pair's note, as the app draws it (share_bar.rs PinnedNote).
+  const pinnedNote = config.pinned === null && config.pinnedCode === null ? [] : [el("details.pinned-program", {},
+    el("summary", {}, "Pinned program from the widget: Run runs it first and pins it, then the code below"),
+    el("pre", {}, config.pinnedCode ?? config.pinned))];
   if (has("code")) {
-    left.append(el("section.panel.editor", { "aria-label": "Program" },
+    left.append(el("section.panel.editor", { "aria-label": "Program" }, ...pinnedNote,
       el("pre.code-preview", { "data-testid": "code-preview" }, program)));
   }
   if (has("console")) {
@@ -168,6 +184,7 @@ function drawFirstView(config, onRun) {
       el("pre", {}, el("span.notice", {}, "Output appears here once the program runs."))));
   }
   const right = el("div.right");
+  if (!has("code")) right.append(...pinnedNote);
   if (has("graph")) {
     right.append(el("section.panel.graph", { "aria-label": "Autograd graph" }, el("h2", {}, "Autograd graph"),
       el("div.graph-view", {}, el("p.empty", {}, "Run the program to see autograd build its graph."))));
@@ -175,6 +192,10 @@ function drawFirstView(config, onRun) {
   if (has("memory")) {
     right.append(el("section.panel.memory.placeholder", { "aria-label": "Memory timeline" }, el("h2", {}, "Memory"),
       el("p.empty", {}, "Memory by category appears here as the program runs.")));
+  }
+  if (has("charts")) {
+    right.append(el("section.panel.charts.placeholder", { "aria-label": "Training charts" }, el("h2", {}, "Training"),
+      el("p.empty", {}, "Loss and gradient norms per step appear here once the program trains.")));
   }
   const run = el("button.run", { type: "button", "data-testid": "run", title: "Run" }, "▶ Run");
   run.addEventListener("click", () => {
@@ -187,6 +208,8 @@ function drawFirstView(config, onRun) {
     el("button", { type: "button", disabled: true }, "■ Stop"),
     el("span.steps", {}, off("⇤", "back one statement"), off("←", "back one op"), off("→", "forward one op"),
       off("⇥", "forward one statement")),
+    el("span.steps.passes", {}, off("◀ pass", "back to the previous step's backward"),
+      off("pass ▶", "forward to the next step's backward")),
     el("input.scrub", { type: "range", min: 0, max: 0, value: 0, disabled: true, "aria-label": "trace position" }),
     el("span.where", {}, "event 0 / 0"),
     el("button.reset", { type: "button", disabled: true }, "Reset"));
@@ -250,6 +273,8 @@ function settings(config, run) {
   return JSON.stringify({
     ...(config.lesson ? { lesson: config.lesson.slug } : { code: config.code }),
     ...(config.files.length ? { files: config.files } : {}),
+    ...(config.pinned !== null ? { pinned: config.pinned } : {}),
+    ...(config.pinnedCode !== null ? { pinned_code: config.pinnedCode } : {}),
     panels: config.panels, device: config.device, autorun: config.autorun, run,
   });
 }

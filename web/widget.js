@@ -4,7 +4,11 @@
 //                     device="auto" height="480"></gradscope-widget>
 //
 // (or a program in the element's body instead of `lesson`, with files beside
-// it as <template data-file="model.py"> children), and draws each
+// it as <template data-file="model.py"> children). A widget may open with a
+// pinned pair, as a share link can: Run runs the pinned program first, pins
+// its run, then runs the widget's own beside it. A lesson's pinned run sets
+// its controls (pinned="ZERO_GRAD=False"); beside a program, the pinned one
+// is a <template data-pinned> child. It draws each
 // as an iframe of this site's embed.html with the settings in its address,
 // so the host page and the widget cannot break each other. The frame posts
 // its height; the loader sizes the frame to it. Load it with
@@ -23,7 +27,7 @@
   // The same limits as embed.js and crates/ui/src/embed.rs.
   const MAX_CODE = 10000;
   const MAX_VALUE = 200;
-  const ATTRIBUTES = ["lesson", "panels", "hide", "device", "autorun", "height"];
+  const ATTRIBUTES = ["lesson", "panels", "hide", "device", "autorun", "height", "pinned"];
   const frames = new Map(); // iframe -> its element
 
   const STYLE = `
@@ -80,6 +84,12 @@
         // (a template's text is not the element's, so not the program's).
         const files = [...this.querySelectorAll(":scope > template[data-file]")]
           .map((t) => ({ name: t.dataset.file, text: programIn(t.content) }));
+        const pinned = this.querySelector(":scope > template[data-pinned]");
+        if (pinned) {
+          const code = programIn(pinned.content);
+          if ([...code].length > MAX_CODE) problem = `the pinned program is ${[...code].length} characters long; at most ${MAX_CODE} fit`;
+          params.set("pinned_code", code);
+        }
         if (files.length) {
           const json = JSON.stringify(files);
           if ([...json].length > MAX_CODE) problem = `the widget's files are ${[...json].length} characters long; at most ${MAX_CODE} fit`;

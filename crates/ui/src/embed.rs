@@ -5,18 +5,19 @@
 //! address); this side checks again, so the app never trusts a value it
 //! did not read itself.
 
-use gradscope_lessons::Lesson;
+use gradscope_lessons::{ControlValue, Lesson};
 use gradscope_trace::protocol::Device;
 use serde::Deserialize;
 
 use crate::files::ProgramFile;
+use crate::share::PinnedProgram;
 
 /// The longest inline program a widget takes, in characters (the loader and
 /// `embed.js` use the same figure).
 pub const MAX_CODE_CHARS: usize = 10_000;
 
 /// The views a widget can show.
-pub const PANELS: &[&str] = &["lesson", "code", "graph", "memory", "console"];
+pub const PANELS: &[&str] = &["lesson", "code", "graph", "memory", "charts", "console"];
 
 /// The widget's settings.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -41,6 +42,15 @@ pub struct Config {
     /// The reader pressed Run before the app had loaded.
     #[serde(default)]
     pub run: bool,
+    /// A lesson's run to pin first, as its controls set
+    /// (`ZERO_GRAD=True, LR=0.1`): the widget opens with a pinned pair,
+    /// as a share link can.
+    #[serde(default)]
+    pub pinned: Option<String>,
+    /// Beside inline code, the program to run first and pin (the host's
+    /// `<template data-pinned>`), with the same files.
+    #[serde(default)]
+    pub pinned_code: Option<String>,
 }
 
 /// What the widget holds: a lesson, or a program of the host's.
@@ -75,6 +85,9 @@ pub struct Checked {
     /// Extra files beside the program.
     pub files: Vec<ProgramFile>,
     pub show: Panels,
+    /// The program to run first and pin, and what the widget says it is
+    /// (`ZERO_GRAD = True` for a lesson's controls, else its code).
+    pub pinned: Option<(PinnedProgram, String)>,
 }
 
 /// Which views are shown.
@@ -84,6 +97,7 @@ pub struct Panels {
     pub code: bool,
     pub graph: bool,
     pub memory: bool,
+    pub charts: bool,
     pub console: bool,
 }
 
@@ -132,6 +146,7 @@ impl Config {
                 "code" => &mut show.code,
                 "graph" => &mut show.graph,
                 "memory" => &mut show.memory,
+                "charts" => &mut show.charts,
                 "console" => &mut show.console,
                 other => {
                     return Err(format!(
@@ -157,6 +172,15 @@ impl Config {
         // Code from an address or attribute never runs before the reader
         // asks; only a built-in lesson may start by itself.
         let autorun = self.autorun && matches!(program, Program::Lesson(_));
+        let pinned = self.pinned_program(program)?.map(|(code, shown)| {
+            let pinned = PinnedProgram {
+                code,
+                device,
+                budget_mib: None,
+                files: files.clone(),
+            };
+            (pinned, shown)
+        });
         Ok(Checked {
             program,
             source,
@@ -165,8 +189,88 @@ impl Config {
             run_at_once: self.run || autorun,
             show,
             files,
+            pinned,
         })
     }
+
+    /// The pinned program's code, and what the widget shows of it: a
+    /// lesson's program with the controls `pinned` sets (shown as their
+    /// lines), or the host's pinned code beside its own.
+    fn pinned_program(&self, program: Program) -> Result<Option<(String, String)>, String> {
+        match (program, &self.pinned, &self.pinned_code) {
+            (_, None, None) => Ok(None),
+            (Program::Lesson(lesson), Some(settings), None) => {
+                let values = lesson_controls(lesson, settings)?;
+                let shown: Vec<String> = values.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+                let code = lesson.with_controls(&values).map_err(|e| e.to_string())?;
+                Ok(Some((code, shown.join("\n"))))
+            }
+            (Program::Inline, None, Some(code)) => {
+                let chars = code.chars().count();
+                if chars > MAX_CODE_CHARS {
+                    return Err(format!(
+                        "the widget's pinned program is {chars} characters long; at most {MAX_CODE_CHARS} fit"
+                    ));
+                }
+                if code.trim().is_empty() {
+                    return Err("the widget's pinned program is empty".into());
+                }
+                Ok(Some((code.clone(), code.clone())))
+            }
+            (Program::Inline, Some(_), _) => Err(
+                "pinned=\"NAME=VALUE\" sets a lesson's controls; beside code, give the pinned program \
+                 in a <template data-pinned>"
+                    .into(),
+            ),
+            (Program::Lesson(_), _, Some(_)) => Err(
+                "a pinned program goes beside code; a lesson's pinned run takes its controls \
+                 (pinned=\"NAME=VALUE\")"
+                    .into(),
+            ),
+        }
+    }
+}
+
+/// The controls `settings` sets (`ZERO_GRAD=True, LR=0.1`), each a
+/// control of `lesson` with a value of its kind, in the order given.
+fn lesson_controls<'a>(
+    lesson: &Lesson,
+    settings: &'a str,
+) -> Result<Vec<(&'a str, ControlValue)>, String> {
+    let names = || {
+        let names: Vec<&str> = lesson.controls.iter().map(|c| c.name).collect();
+        names.join(", ")
+    };
+    let mut values: Vec<(&str, ControlValue)> = Vec::new();
+    for setting in settings.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let Some((name, text)) = setting.split_once('=') else {
+            return Err(format!(
+                "pinned setting \"{setting}\" is not NAME=VALUE (controls: {})",
+                names()
+            ));
+        };
+        let (name, text) = (name.trim(), text.trim());
+        let control = lesson.control(name).ok_or_else(|| {
+            format!(
+                "lesson \"{}\" has no control named \"{name}\" (controls: {})",
+                lesson.slug,
+                names()
+            )
+        })?;
+        let value = ControlValue::parse(control.kind, text)
+            .ok_or_else(|| format!("\"{text}\" is not a value {name} takes"))?;
+        if values.iter().any(|(n, _)| *n == control.name) {
+            return Err(format!("the pinned run sets {name} twice"));
+        }
+        values.push((control.name, value));
+    }
+    if values.is_empty() {
+        return Err(format!(
+            "pinned names no control to set (controls: {})",
+            names()
+        ));
+    }
+    Ok(values)
 }
 
 #[cfg(test)]
@@ -224,6 +328,96 @@ mod tests {
             err(r#"{"lesson":"retain-graph","files":[{"name":"m.py","text":""}],"panels":["console"],"device":"cpu"}"#)
                 .contains("beside code")
         );
+    }
+
+    #[test]
+    fn a_lesson_with_a_pinned_run() {
+        let checked = config(
+            r#"{"lesson":"forgot-zero-grad","panels":["memory","charts"],"device":"cpu",
+                "pinned":" ZERO_GRAD=False , STEPS = 4"}"#,
+        )
+        .unwrap();
+        assert!(checked.show.memory && checked.show.charts && !checked.show.graph);
+        let (pinned, shown) = checked.pinned.unwrap();
+        assert_eq!(shown, "ZERO_GRAD = False\nSTEPS = 4");
+        // The lesson's program with those two lines changed, the rest as shipped.
+        let lesson = gradscope_lessons::find("forgot-zero-grad").unwrap();
+        assert_eq!(
+            pinned.code,
+            lesson
+                .program
+                .replace("ZERO_GRAD = True\n", "ZERO_GRAD = False\n")
+                .replace("STEPS = 5\n", "STEPS = 4\n")
+        );
+        assert_ne!(pinned.code, checked.source);
+        assert_eq!(pinned.device, Device::Cpu);
+        assert!(pinned.files.is_empty() && pinned.budget_mib.is_none());
+        let unpinned = config(r#"{"lesson":"forgot-zero-grad","panels":["code"],"device":"cpu"}"#);
+        assert!(unpinned.unwrap().pinned.is_none());
+    }
+
+    #[test]
+    fn inline_code_with_a_pinned_program() {
+        let checked = config(
+            r#"{"code":"from model import k\nprint(k)\n","files":[{"name":"model.py","text":"k = 1\n"}],
+                "pinned_code":"from model import k\nprint(k + 1)\n","panels":["code","memory"],"device":"auto"}"#,
+        )
+        .unwrap();
+        let (pinned, shown) = checked.pinned.unwrap();
+        assert_eq!(pinned.code, "from model import k\nprint(k + 1)\n");
+        assert_eq!(shown, pinned.code);
+        assert_eq!(pinned.device, Device::Webgpu);
+        assert_eq!(
+            pinned.files, checked.files,
+            "the pinned program imports the same files"
+        );
+    }
+
+    #[test]
+    fn bad_pinned_settings_say_what_is_wrong() {
+        let err = |json: &str| config(json).unwrap_err();
+        let lesson = |pinned: &str| {
+            err(&format!(
+                r#"{{"lesson":"forgot-zero-grad","panels":["memory"],"device":"cpu","pinned":"{pinned}"}}"#
+            ))
+        };
+        assert_eq!(
+            lesson("MOMENTUM=0.9"),
+            "lesson \"forgot-zero-grad\" has no control named \"MOMENTUM\" (controls: ZERO_GRAD, STEPS, LR)"
+        );
+        assert_eq!(
+            lesson("ZERO_GRAD=maybe"),
+            "\"maybe\" is not a value ZERO_GRAD takes"
+        );
+        assert_eq!(
+            lesson("STEPS=99"),
+            "STEPS = 99 is not one of the values it takes (an integer in 2..=20)"
+        );
+        assert_eq!(
+            lesson("ZERO_GRAD=False,ZERO_GRAD=True"),
+            "the pinned run sets ZERO_GRAD twice"
+        );
+        assert!(lesson("ZERO_GRAD").contains("is not NAME=VALUE"));
+        assert!(lesson(" , ").starts_with("pinned names no control to set"));
+        assert!(
+            err(
+                r#"{"code":"print(1)","pinned":"ZERO_GRAD=False","panels":["code"],"device":"cpu"}"#
+            )
+            .contains("<template data-pinned>")
+        );
+        assert!(
+            err(r#"{"lesson":"forgot-zero-grad","pinned_code":"print(1)","panels":["code"],"device":"cpu"}"#)
+                .contains("goes beside code")
+        );
+        assert!(
+            err(r#"{"code":"print(1)","pinned_code":"  \n","panels":["code"],"device":"cpu"}"#)
+                .contains("pinned program is empty")
+        );
+        let long = format!(
+            r#"{{"code":"1","pinned_code":"{}","panels":["code"],"device":"cpu"}}"#,
+            "x".repeat(MAX_CODE_CHARS + 1)
+        );
+        assert!(err(&long).contains("pinned program is 10001 characters long"));
     }
 
     #[test]

@@ -8,16 +8,19 @@ use std::rc::Rc;
 use gradscope_trace::protocol::{Device, WebGpu};
 use yew::prelude::*;
 
+use super::charts_panel::ChartsPanel;
 use super::console_panel::ConsolePanel;
 use super::device_menu::DeviceMenu;
 use super::editor::Editor;
 use super::graph_panel::GraphPanel;
 use super::lesson_panel::LessonPanel;
 use super::memory_panel::MemoryPanel;
+use super::share_bar::PinnedNote;
 use super::transport::Transport;
 use crate::embed::{Checked, Config, Program};
 use crate::frame::FontWarmup;
-use crate::state::{Action, Engine, Run, State};
+use crate::share::PinnedProgram;
+use crate::state::{Action, Engine, Pair, Run, State};
 use crate::views::use_views;
 use crate::worker::use_engine;
 
@@ -68,29 +71,72 @@ fn Widget(props: &WidgetProps) -> Html {
             if let Program::Lesson(lesson) = config.program {
                 state.lesson = Some(lesson.slug);
             }
+            // A pinned pair from the host: Run runs the pinned program
+            // first, as a share link's pair does.
+            if let Some((pinned, _)) = &config.pinned {
+                state.pair = Pair::Opened(Rc::new(pinned.clone()));
+            }
             state
         }
     });
     let engine = use_engine(state.dispatcher());
-    let device = match (&state.device, &state.webgpu) {
-        (Device::Webgpu, Some(WebGpu::Available { .. })) => Device::Webgpu,
+    let webgpu = matches!(state.webgpu, Some(WebGpu::Available { .. }));
+    let usable = move |asked: Device| match asked {
+        Device::Webgpu if webgpu => Device::Webgpu,
         _ => Device::Cpu,
     };
+    let device = usable(state.device);
     let lesson = match config.program {
         Program::Lesson(lesson) => Some(lesson),
         Program::Inline => None,
     };
     // Claims are checked only where the lesson's panel shows them.
     let check_claims = config.show.lesson;
-    let on_run = {
-        let (engine, source, config) = (engine.clone(), state.source.clone(), config.clone());
+    // The program as it runs now, noted for the pin (see `pin::ran`).
+    let current = PinnedProgram {
+        code: state.source.to_string(),
+        device: state.device,
+        budget_mib: None,
+        files: config.files.clone(),
+    };
+    let run_current = {
+        let (engine, current) = (engine.clone(), current.clone());
         Callback::from(move |()| {
-            engine.run(&source, &config.files, device, None);
+            crate::pin::ran(current.clone());
+            engine.run(&current.code, &current.files, device, None);
             if let (Some(lesson), true) = (lesson, check_claims) {
                 engine.check_lesson(lesson.slug, device);
             }
         })
     };
+    let on_run = {
+        let (engine, dispatch, run_current) =
+            (engine.clone(), state.dispatcher(), run_current.clone());
+        let waiting = match &state.pair {
+            Pair::Opened(p) => Some(p.clone()),
+            _ => None,
+        };
+        Callback::from(move |()| match &waiting {
+            Some(pinned) => {
+                dispatch.dispatch(Action::RunPair);
+                crate::pin::ran((**pinned).clone());
+                engine.run(&pinned.code, &pinned.files, usable(pinned.device), None);
+            }
+            None => run_current.emit(()),
+        })
+    };
+    // The pinned program's run ended: pin it, and run the code beside it.
+    {
+        let (dispatch, log) = (state.dispatcher(), state.playback.log().clone());
+        let ended = state.pair.ended(&state.run).is_some();
+        use_effect_with(ended, move |ended| {
+            if *ended {
+                crate::pin::pin(&log);
+                run_current.emit(());
+                dispatch.dispatch(Action::PairPinned);
+            }
+        });
+    }
     // A run asked for before the app loaded (Run in the first view, or the
     // host's autorun of a lesson) starts once the engine is ready and, when
     // WebGPU may be used, once the worker has probed for an adapter.
@@ -107,9 +153,16 @@ fn Widget(props: &WidgetProps) -> Html {
     }
     let on_control = {
         let (engine, source, dispatch) = (engine.clone(), state.source.clone(), state.dispatcher());
+        let state_device = state.device;
         Callback::from(move |(name, value)| {
             let Some(lesson) = lesson else { return };
             if let Ok(next) = lesson.set_controls_in(&source, &[(name, value)]) {
+                crate::pin::ran(PinnedProgram {
+                    code: next.clone(),
+                    device: state_device,
+                    budget_mib: None,
+                    files: Vec::new(),
+                });
                 engine.run(&next, &[], device, None);
                 if check_claims {
                     engine.check_lesson(lesson.slug, device);
@@ -143,13 +196,20 @@ fn Widget(props: &WidgetProps) -> Html {
         source: original.clone(),
         external: true,
     });
+    let show = config.show;
     let playback = &state.playback;
     let position = playback.position();
     let running = state.run == Run::Running;
     // The graph and the memory timeline take the trace as the page's do
     // (see `views`): paced, in turn, in idle periods.
-    let (views, catching_up) = use_views(playback, running, 2);
-    let [graph_view, memory_view] = <[_; 2]>::try_from(views).unwrap_or_default();
+    // The charts take a turn only where they are shown.
+    let (views, catching_up) = use_views(playback, running, 2 + usize::from(show.charts));
+    let mut views = views.into_iter();
+    let (graph_view, memory_view) = (
+        views.next().unwrap_or_default(),
+        views.next().unwrap_or_default(),
+    );
+    let charts_view = views.next().unwrap_or_default();
     let status = state.status_line(catching_up);
     let current_line = if playback.is_live() {
         None
@@ -163,7 +223,17 @@ fn Widget(props: &WidgetProps) -> Html {
         ),
         None => ("gradscope".to_string(), None),
     };
-    let show = config.show;
+    let pinned_note = config
+        .pinned
+        .as_ref()
+        .filter(|_| state.pair.program().is_some())
+        .map(|(_, shown)| {
+            html! {
+                <PinnedNote code={AttrValue::from(shown.clone())} from="the widget"
+                            running={matches!(state.pair, Pair::Running(_))}
+                            on_drop={dispatch.reform(|()| Action::DropPair)} />
+            }
+        });
     html! {
         <>
             <header class="top">
@@ -183,6 +253,7 @@ fn Widget(props: &WidgetProps) -> Html {
                     }
                     if show.code {
                         <section class="panel editor" aria-label="Program">
+                            { for pinned_note.clone() }
                             <Editor source={AttrValue::from(state.source.to_string())}
                                     source_version={state.source_version} error_line={state.error_line()}
                                     {current_line} on_change={on_edit} on_run={on_run.clone()} />
@@ -194,8 +265,11 @@ fn Widget(props: &WidgetProps) -> Html {
                     }
                 </div>
             }
-            if show.graph || show.memory {
+            if show.graph || show.memory || show.charts {
                 <div class="right">
+                    if !show.code {
+                        { for pinned_note.clone() }
+                    }
                     if show.graph {
                         <GraphPanel log={graph_view.0} position={graph_view.1}
                                     on_seek={Some(on_graph_seek)} />
@@ -204,6 +278,9 @@ fn Widget(props: &WidgetProps) -> Html {
                         <MemoryPanel log={memory_view.0} position={memory_view.1} axis={state.axis}
                                      on_axis={dispatch.reform(Action::SetAxis)} />
                     }
+                    if show.charts {
+                        <ChartsPanel log={charts_view.0} position={charts_view.1} />
+                    }
                 </div>
             }
             <Transport {running}
@@ -211,7 +288,8 @@ fn Widget(props: &WidgetProps) -> Html {
                        {position} len={playback.log().len()} line={playback.line()}
                        {on_run} {on_stop} {on_reset}
                        on_step={dispatch.reform(|(by, forward)| Action::Step(by, forward))}
-                       on_seek={dispatch.reform(Action::Seek)} />
+                       on_seek={dispatch.reform(Action::Seek)}
+                       on_pass={Some(dispatch.reform(Action::StepPass))} />
             if matches!(state.engine, Engine::Ready { .. }) {
                 <FontWarmup />
             }

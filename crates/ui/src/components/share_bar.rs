@@ -89,21 +89,28 @@ pub struct NoteProps {
     pub code: AttrValue,
     /// Whether it is running now (on its way to being pinned).
     pub running: bool,
+    /// Where it came from, for the note's summary: `the link` (the page's
+    /// share links) or `the widget` (a host page's pinned pair).
+    #[prop_or(AttrValue::Static("the link"))]
+    pub from: AttrValue,
     /// Set it aside: Run then runs only the code.
     pub on_drop: Callback<()>,
 }
 
-/// A share link's pinned program, read-only above the editor until it has
-/// run and been pinned. A note rather than a tab: it is the baseline the
+/// A share link's (or a widget's) pinned program, read-only above the
+/// editor until it has run and been pinned. A note rather than a tab: it is the baseline the
 /// learner's code is compared with, not a file the program imports, and
 /// editing it would change what the link's author measured.
 #[function_component]
 pub fn PinnedNote(props: &NoteProps) -> Html {
     let on_drop = props.on_drop.reform(|_| ());
     let summary = if props.running {
-        "Pinned program from the link: running, to be pinned"
+        format!("Pinned program from {}: running, to be pinned", props.from)
     } else {
-        "Pinned program from the link: Run runs it first and pins it, then the code below"
+        format!(
+            "Pinned program from {}: Run runs it first and pins it, then the code below",
+            props.from
+        )
     };
     html! {
         <details class="pinned-program" data-testid="pinned-program" open=true>
