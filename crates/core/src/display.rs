@@ -25,7 +25,7 @@ impl Tensor {
         let grad_fn = node.as_ref().map(|n| n.name());
         let (floats, ints, bools);
         let elements = match self.dtype() {
-            DType::Float32 | DType::Float64 => {
+            DType::BFloat16 | DType::Float32 | DType::Float64 => {
                 floats = self.to_vec::<f64>();
                 Elements::Float(&floats)
             }

@@ -7,8 +7,8 @@ use crate::error::{Error, Result};
 
 /// A tensor's element type, PyTorch's `torch.dtype` (the subset gradscope
 /// has). Ordered by PyTorch's promotion lattice: bool < uint8, int8 <
-/// int16 < int32 < int64 < float32 < float64 (uint8 and int8 meet at int16,
-/// see [`DType::promote`]).
+/// int16 < int32 < int64 < bfloat16 < float32 < float64 (uint8 and int8
+/// meet at int16, see [`DType::promote`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DType {
     /// `torch.bool`: masks.
@@ -23,6 +23,10 @@ pub enum DType {
     Int32,
     /// `torch.int64`: indices and labels.
     Int64,
+    /// `torch.bfloat16`: float32's range in 2 bytes (8 bits of mantissa),
+    /// what `Module.bfloat16()` converts to. Its ops compute in float32
+    /// and round back, as PyTorch's CPU kernels do.
+    BFloat16,
     /// `torch.float32`: the default.
     Float32,
     /// `torch.float64`: for gradcheck.
@@ -79,13 +83,14 @@ impl DType {
     }
 
     /// Every dtype, in promotion order.
-    pub const ALL: [DType; 8] = [
+    pub const ALL: [DType; 9] = [
         DType::Bool,
         DType::UInt8,
         DType::Int8,
         DType::Int16,
         DType::Int32,
         DType::Int64,
+        DType::BFloat16,
         DType::Float32,
         DType::Float64,
     ];
@@ -94,7 +99,7 @@ impl DType {
     pub fn size(self) -> usize {
         match self {
             DType::Bool | DType::UInt8 | DType::Int8 => 1,
-            DType::Int16 => 2,
+            DType::Int16 | DType::BFloat16 => 2,
             DType::Int32 | DType::Float32 => 4,
             DType::Int64 | DType::Float64 => 8,
         }
@@ -102,7 +107,7 @@ impl DType {
 
     /// PyTorch's `is_floating_point`.
     pub fn is_float(self) -> bool {
-        matches!(self, DType::Float32 | DType::Float64)
+        matches!(self, DType::BFloat16 | DType::Float32 | DType::Float64)
     }
 
     /// An integer dtype other than bool (PyTorch's `isIntegralType(t,
@@ -114,12 +119,16 @@ impl DType {
         )
     }
 
-    /// The dtype integer kernels compute in: int64 for every integer dtype
-    /// (the narrow ones wrap when the result is cast back, as their own
-    /// C++ arithmetic wraps in PyTorch), the dtype itself otherwise.
+    /// The dtype kernels compute in: int64 for every integer dtype (the
+    /// narrow ones wrap when the result is cast back, as their own C++
+    /// arithmetic wraps in PyTorch), float32 for bfloat16 (rounded to
+    /// nearest even when cast back, as PyTorch's CPU kernels compute
+    /// bfloat16 through float), the dtype itself otherwise.
     pub fn widened(self) -> DType {
         if self.is_integer() {
             DType::Int64
+        } else if self == DType::BFloat16 {
+            DType::Float32
         } else {
             self
         }
@@ -134,6 +143,7 @@ impl DType {
             DType::Int16 => "int16",
             DType::Int32 => "int32",
             DType::Int64 => "int64",
+            DType::BFloat16 => "bfloat16",
             DType::Float32 => "float32",
             DType::Float64 => "float64",
         }
@@ -148,6 +158,7 @@ impl DType {
             DType::Int16 => "int16_t",
             DType::Int32 => "int",
             DType::Int64 => "int64_t",
+            DType::BFloat16 => "c10::BFloat16",
             DType::Float32 => "float",
             DType::Float64 => "double",
         }
@@ -173,7 +184,7 @@ impl DType {
             DType::Int16 => (-32768.0, 32767.0),
             DType::Int32 => (-2_147_483_648.0, 2_147_483_647.0),
             DType::Int64 => (-9_223_372_036_854_775_808.0, 9_223_372_036_854_775_807.0),
-            DType::Bool | DType::Float32 | DType::Float64 => return true,
+            DType::Bool | DType::BFloat16 | DType::Float32 | DType::Float64 => return true,
         };
         value >= lo && value < hi + 1.0
     }
@@ -203,6 +214,7 @@ impl DType {
             DType::Int16 => "ShortTensor",
             DType::Int32 => "IntTensor",
             DType::Int64 => "LongTensor",
+            DType::BFloat16 => "BFloat16Tensor",
             DType::Float32 => "FloatTensor",
             DType::Float64 => "DoubleTensor",
         }
@@ -227,7 +239,7 @@ impl DType {
         match self {
             DType::Bool => 0,
             DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => 1,
-            DType::Float32 | DType::Float64 => 2,
+            DType::BFloat16 | DType::Float32 | DType::Float64 => 2,
         }
     }
 
@@ -257,7 +269,7 @@ impl DType {
             (h, _) => h,
         };
         let wrapped = best(Priority::Wrapped).map(|d| match d {
-            DType::Float64 | DType::Float32 => DType::default_float(),
+            DType::Float64 | DType::Float32 | DType::BFloat16 => DType::default_float(),
             other => other,
         });
         let decided = combine(best(Priority::Dimensioned), best(Priority::ZeroDim));

@@ -1379,6 +1379,7 @@ fn cpp_type_name(dtype: crate::dtype::DType) -> &'static str {
         crate::dtype::DType::Int16 => "short int",
         crate::dtype::DType::Int32 => "int",
         crate::dtype::DType::Int64 => "long int",
+        crate::dtype::DType::BFloat16 => "c10::BFloat16",
         crate::dtype::DType::Float32 => "float",
         crate::dtype::DType::Float64 => "double",
     }

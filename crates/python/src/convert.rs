@@ -112,7 +112,7 @@ fn flatten(obj: &PyObjectRef, dim: usize, out: &mut Nested, vm: &VirtualMachine)
         if t.numel() == 1 && t.shape().is_empty() {
             let value = match t.dtype() {
                 DType::Bool => Scalar::Bool(t.to_vec::<bool>()[0]),
-                DType::Float32 | DType::Float64 => Scalar::Float(t.to_vec::<f64>()[0]),
+                d if d.is_float() => Scalar::Float(t.to_vec::<f64>()[0]),
                 _ => Scalar::Int(t.to_vec::<i64>()[0]),
             };
             out.values.push(value);
@@ -204,6 +204,12 @@ pub(crate) fn from_scalars(
             Tensor::from_vec(values.iter().map(|v| v.as_f64() as f32).collect(), shape)
         }
         DType::Float64 => Tensor::from_vec(values.iter().map(|v| v.as_f64()).collect(), shape),
+        // Rounded through float32, as `c10::BFloat16` converts a double.
+        DType::BFloat16 => Tensor::from_buffer(
+            gradscope_core::cpu::CpuBuffer::F64(values.iter().map(|v| v.as_f64()).collect())
+                .into_dtype(DType::BFloat16),
+            shape,
+        ),
         narrow => {
             for v in values {
                 narrow
@@ -300,7 +306,7 @@ pub(crate) fn to_list(t: &Tensor, vm: &VirtualMachine) -> PyObjectRef {
         DType::Bool => build(&t.to_vec::<bool>(), shape, vm, &|v| {
             vm.ctx.new_bool(v).into()
         }),
-        DType::Float32 | DType::Float64 => build(&t.to_vec::<f64>(), shape, vm, &|v| {
+        d if d.is_float() => build(&t.to_vec::<f64>(), shape, vm, &|v| {
             vm.ctx.new_float(v).into()
         }),
         _ => build(&t.to_vec::<i64>(), shape, vm, &|v| vm.ctx.new_int(v).into()),
@@ -312,7 +318,7 @@ pub(crate) fn item(t: &Tensor, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
     let value = t.item().py(vm)?;
     Ok(match t.dtype() {
         DType::Bool => vm.ctx.new_bool(value != 0.0).into(),
-        DType::Float32 | DType::Float64 => vm.ctx.new_float(value).into(),
+        d if d.is_float() => vm.ctx.new_float(value).into(),
         _ => vm.ctx.new_int(t.to_vec::<i64>()[0]).into(),
     })
 }

@@ -342,7 +342,7 @@ impl AsNumber for PyTensor {
             int: Some(|a, vm| {
                 let (t, value) = one_element(a.obj, vm)?;
                 Ok(match t.dtype() {
-                    DType::Float32 | DType::Float64 => vm.ctx.new_int(value.trunc() as i64).into(),
+                    d if d.is_float() => vm.ctx.new_int(value.trunc() as i64).into(),
                     _ => vm.ctx.new_int(t.to_vec::<i64>()[0]).into(),
                 })
             }),

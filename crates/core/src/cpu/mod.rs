@@ -5,6 +5,7 @@
 //! pick the instance, so each kernel is written once.
 
 pub(crate) mod adam;
+mod bf16;
 mod binary;
 mod cascade;
 pub mod conv;
@@ -12,6 +13,7 @@ pub mod matmul;
 pub mod reduce;
 pub(crate) mod unary;
 
+pub use bf16::Bf16;
 pub use binary::binary_map;
 pub use reduce::{sum_all, sum_to_shape};
 
@@ -33,6 +35,8 @@ pub enum CpuBuffer {
     I32(Vec<i32>),
     /// `torch.int64`
     I64(Vec<i64>),
+    /// `torch.bfloat16`
+    BF16(Vec<Bf16>),
     /// `torch.float32`
     F32(Vec<f32>),
     /// `torch.float64`
@@ -199,6 +203,17 @@ element!(
     |v| v as i64,
     |i| i as f32
 );
+element!(
+    Bf16,
+    BF16,
+    BFloat16,
+    |v| f64::from(v.to_f32()),
+    // PyTorch's double -> BFloat16 goes through float (rounded twice).
+    |f| Bf16::from_f32(f as f32),
+    false,
+    |v| v.to_f32() as i64,
+    |i| Bf16::from_f32(i as f32)
+);
 element!(f64, F64, Float64, |v| v, |f| f, false, |v| v as i64, |i| i
     as f64);
 
@@ -214,6 +229,7 @@ macro_rules! cpu_dispatch {
             $crate::cpu::CpuBuffer::I16($data) => $body,
             $crate::cpu::CpuBuffer::I32($data) => $body,
             $crate::cpu::CpuBuffer::I64($data) => $body,
+            $crate::cpu::CpuBuffer::BF16($data) => $body,
             $crate::cpu::CpuBuffer::F32($data) => $body,
             $crate::cpu::CpuBuffer::F64($data) => $body,
         }
@@ -234,6 +250,7 @@ macro_rules! cpu_dispatch_pair {
             (B::I16($x), B::I16($y)) => $body,
             (B::I32($x), B::I32($y)) => $body,
             (B::I64($x), B::I64($y)) => $body,
+            (B::BF16($x), B::BF16($y)) => $body,
             (B::F32($x), B::F32($y)) => $body,
             (B::F64($x), B::F64($y)) => $body,
             _ => $other,
@@ -269,6 +286,10 @@ macro_rules! dtype_dispatch {
             }
             $crate::DType::Int64 => {
                 type $t = i64;
+                $body
+            }
+            $crate::DType::BFloat16 => {
+                type $t = $crate::cpu::Bf16;
                 $body
             }
             $crate::DType::Float32 => {
@@ -315,6 +336,7 @@ impl CpuBuffer {
             CpuBuffer::I16(_) => DType::Int16,
             CpuBuffer::I32(_) => DType::Int32,
             CpuBuffer::I64(_) => DType::Int64,
+            CpuBuffer::BF16(_) => DType::BFloat16,
             CpuBuffer::F32(_) => DType::Float32,
             CpuBuffer::F64(_) => DType::Float64,
         }
@@ -392,6 +414,7 @@ impl CpuBuffer {
             (CpuBuffer::I16(d), CpuBuffer::I16(s)) => go(d, layout, s),
             (CpuBuffer::I32(d), CpuBuffer::I32(s)) => go(d, layout, s),
             (CpuBuffer::I64(d), CpuBuffer::I64(s)) => go(d, layout, s),
+            (CpuBuffer::BF16(d), CpuBuffer::BF16(s)) => go(d, layout, s),
             (CpuBuffer::F32(d), CpuBuffer::F32(s)) => go(d, layout, s),
             (CpuBuffer::F64(d), CpuBuffer::F64(s)) => go(d, layout, s),
             (d, s) => {

@@ -159,6 +159,12 @@ pub fn reduce(
     Ok(match buffer {
         CpuBuffer::F32(d) => CpuBuffer::F32(fold_float(d, &plan, fold)),
         CpuBuffer::F64(d) => CpuBuffer::F64(fold_float(d, &plan, fold)),
+        // bfloat16 accumulates in float32 and rounds the result back.
+        CpuBuffer::BF16(_) => {
+            let wide = buffer.gather_as(layout, DType::Float32);
+            let contiguous = Layout::contiguous(layout.shape());
+            reduce(&wide, &contiguous, reduced, fold)?.into_dtype(DType::BFloat16)
+        }
         CpuBuffer::I64(d) => CpuBuffer::I64(fold_int(d, &plan, fold, |v| v)),
         // Narrow integers sum into int64, as PyTorch's do; max and min keep the dtype.
         CpuBuffer::U8(d) => narrow_fold(fold_int(d, &plan, fold, i64::from), fold, DType::UInt8),

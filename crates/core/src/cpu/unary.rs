@@ -177,6 +177,14 @@ pub(crate) fn unary(op: &UnaryOp, data: &CpuBuffer, l: &Layout, dtype: DType) ->
     Ok(match data {
         CpuBuffer::F32(d) => CpuBuffer::F32(float(op, d, l)),
         CpuBuffer::F64(d) => CpuBuffer::F64(float(op, d, l)),
+        // bfloat16 computes in float32 and rounds back, as PyTorch's CPU kernels do.
+        CpuBuffer::BF16(_) => {
+            let CpuBuffer::F32(wide) = data.gather_as(l, DType::Float32) else {
+                return Err(no_kernel(op, dtype));
+            };
+            let out = float(op, &wide, &Layout::contiguous(l.shape()));
+            CpuBuffer::F32(out).into_dtype(DType::BFloat16)
+        }
         CpuBuffer::U8(_)
         | CpuBuffer::I8(_)
         | CpuBuffer::I16(_)

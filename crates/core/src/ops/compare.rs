@@ -237,6 +237,7 @@ impl Tensor {
         let out = match &*data {
             CpuBuffer::F32(d) => map(d, layout, |v| float(f64::from(v))),
             CpuBuffer::F64(d) => map(d, layout, &float),
+            CpuBuffer::BF16(d) => map(d, layout, |v| float(f64::from(v.to_f32()))),
             CpuBuffer::I64(d) => map(d, layout, &exact),
             CpuBuffer::U8(d) => map(d, layout, |v| exact(i64::from(v))),
             CpuBuffer::I8(d) => map(d, layout, |v| exact(i64::from(v))),

@@ -214,7 +214,7 @@ pub(crate) fn index_plan(layout: &Layout, dims: &[usize], indices: &[Tensor]) ->
                 let mask = index.to_dtype(DType::Bool)?;
                 expanded.extend(mask_coordinates(shape, dim, &mask)?)
             }
-            DType::Int8 | DType::Int16 | DType::Float32 | DType::Float64 => {
+            DType::Int8 | DType::Int16 | DType::BFloat16 | DType::Float32 | DType::Float64 => {
                 return Err(Error::IndexDtype);
             }
         }
