@@ -254,9 +254,13 @@ fn Widget(props: &WidgetProps) -> Html {
                     if show.code {
                         <section class="panel editor" aria-label="Program">
                             { for pinned_note.clone() }
-                            <Editor source={AttrValue::from(state.source.to_string())}
-                                    source_version={state.source_version} error_line={state.error_line()}
-                                    {current_line} on_change={on_edit} on_run={on_run.clone()} />
+                            // As the page's: choosing a live tensor in the
+                            // memory view puts the cursor in this editor.
+                            <div class="editor-main">
+                                <Editor source={AttrValue::from(state.source.to_string())}
+                                        source_version={state.source_version} error_line={state.error_line()}
+                                        {current_line} on_change={on_edit} on_run={on_run.clone()} />
+                            </div>
                         </section>
                     }
                     if show.console {
