@@ -54,6 +54,12 @@ pub struct TrainingSeries {
     /// (A step counts from when its backward ends; a backward that has not
     /// ended is not one yet, unless the trace ends inside it.)
     pub starts: Vec<usize>,
+    /// The index of the event at which each step began: the first graph
+    /// node of the forward pass its backward ran through (made since the
+    /// last backward), or its backward when no node was made since. The
+    /// memory view and the charts share a zoom through these
+    /// ([`crate::memory_zoom::StepStretches`]).
+    pub begins: Vec<usize>,
     /// The loss of each step whose backward began at a one-element output.
     pub loss: Vec<Point>,
     /// The joint 2-norm of the gradients of each step that made some.
@@ -86,17 +92,17 @@ impl TrainingSeries {
         builder.series()
     }
 
-    /// Counts the backward that began at event `start` with loss `loss` as
-    /// a step if it wrote gradients into `.grad`: `autograd.grad`, which
+    /// Counts the backward `running` (begun at event `start`, its forward
+    /// at `begin`, with loss `loss`) as a step if it wrote gradients into `.grad`: `autograd.grad`, which
     /// only returns them, is not a training step (lesson 3 calls it beside
     /// every `loss.backward()`).
     fn finish_step(
         &mut self,
-        running: Option<(usize, Option<f64>)>,
+        running: Option<Running>,
         grads: &[(TensorId, Vec<usize>, f64)],
         names: &BTreeMap<TensorId, String>,
     ) {
-        let Some((start, loss)) = running else {
+        let Some(Running { start, begin, loss }) = running else {
             return;
         };
         if grads.is_empty() {
@@ -104,6 +110,7 @@ impl TrainingSeries {
         }
         let step = self.starts.len();
         self.starts.push(start);
+        self.begins.push(begin);
         if let Some(value) = loss {
             self.loss.push(Point { step, value });
         }
@@ -167,8 +174,11 @@ pub struct TrainingBuilder {
     /// The loss of the next backward, if its root had one element.
     root: Option<f64>,
     depth: usize,
-    /// The outermost backward running: where it began, and its loss.
-    running: Option<(usize, Option<f64>)>,
+    /// The outermost backward running.
+    running: Option<Running>,
+    /// The first graph node made outside a backward since the last step:
+    /// where the next step's forward began.
+    forward: Option<usize>,
     /// Its gradients so far: (leaf, shape, norm), one per leaf.
     grads: Vec<(TensorId, Vec<usize>, f64)>,
     /// Leaves' names: a parameter's `named_parameters()` name, else the
@@ -176,16 +186,32 @@ pub struct TrainingBuilder {
     names: BTreeMap<TensorId, String>,
 }
 
+/// The outermost backward running: the event it began at, the event its
+/// step began at (its forward's first node), and its loss.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Running {
+    start: usize,
+    begin: usize,
+    loss: Option<f64>,
+}
+
 impl Fold for TrainingBuilder {
     fn apply(&mut self, index: usize, event: &Event) {
         match &event.kind {
+            EventKind::NodeCreated { .. } if self.depth == 0 && self.forward.is_none() => {
+                self.forward = Some(index);
+            }
             EventKind::BackwardRoot { numel, value } => {
                 self.root = value.filter(|_| *numel == 1);
             }
             EventKind::BackwardBegan { .. } => {
                 self.depth += 1;
                 if self.depth == 1 {
-                    self.running = Some((index, self.root));
+                    self.running = Some(Running {
+                        start: index,
+                        begin: self.forward.unwrap_or(index),
+                        loss: self.root,
+                    });
                     self.grads.clear();
                 }
                 self.root = None;
@@ -202,6 +228,11 @@ impl Fold for TrainingBuilder {
             EventKind::BackwardEnded if self.depth > 0 => {
                 self.depth -= 1;
                 if self.depth == 0 {
+                    // A backward that wrote no `.grad` (`autograd.grad`)
+                    // is not a step: the next one's forward is this one's.
+                    if !self.grads.is_empty() {
+                        self.forward = None;
+                    }
                     self.series
                         .finish_step(self.running.take(), &self.grads, &self.names);
                 }
@@ -1160,5 +1191,121 @@ mod tests {
             ]
         );
         assert!(window_points(&points, &(5..6)).is_empty());
+    }
+
+    fn node() -> EventKind {
+        EventKind::NodeCreated {
+            node: 1,
+            name: "MulBackward0".into(),
+            sequence_nr: 1,
+            next: vec![],
+            saved: vec![],
+            leaf: None,
+        }
+    }
+
+    /// `steps` steps of `optimizer.zero_grad(); loss = f(x);
+    /// loss.backward(); optimizer.step()`, after two events of setup: a
+    /// forward of two nodes, a backward giving one leaf its gradient.
+    fn loop_trace(steps: usize) -> Vec<Event> {
+        let mut kinds = vec![
+            EventKind::OpCalled {
+                op: "randn".into(),
+                shape: vec![],
+            },
+            EventKind::OpCalled {
+                op: "randn".into(),
+                shape: vec![],
+            },
+        ];
+        for k in 0..steps {
+            kinds.extend([
+                EventKind::ZeroGrad { set_to_none: true },
+                node(),
+                node(),
+                EventKind::BackwardRoot {
+                    numel: 1,
+                    value: Some(1.0 / (k + 1) as f64),
+                },
+                EventKind::BackwardBegan {
+                    root: 1,
+                    retain_graph: false,
+                },
+                grad(1, 1.0),
+                EventKind::BackwardEnded,
+                EventKind::OptimizerStep {
+                    optimizer: "SGD".into(),
+                    updated: 1,
+                },
+            ]);
+        }
+        trace(kinds)
+    }
+
+    #[test]
+    fn training_steps_begin_at_their_forward() {
+        let series = TrainingSeries::of(&loop_trace(3));
+        // Each step's first node (events 3, 11, 19), its backward 3 later.
+        assert_eq!(series.begins, [3, 11, 19]);
+        assert_eq!(series.starts, [6, 14, 22]);
+        // `autograd.grad` between the forward and `backward()` writes no
+        // `.grad`: the step still begins at the forward's first node; a
+        // backward with no node made since begins its own step.
+        let series = TrainingSeries::of(&trace(vec![
+            node(),
+            EventKind::BackwardBegan {
+                root: 1,
+                retain_graph: true,
+            },
+            EventKind::BackwardEnded,
+            EventKind::BackwardBegan {
+                root: 1,
+                retain_graph: true,
+            },
+            grad(1, 1.0),
+            EventKind::BackwardEnded,
+            EventKind::BackwardBegan {
+                root: 1,
+                retain_graph: false,
+            },
+            grad(1, 2.0),
+            EventKind::BackwardEnded,
+        ]));
+        assert_eq!((series.begins, series.starts), (vec![0, 6], vec![3, 6]));
+    }
+
+    #[test]
+    fn training_zoom_is_the_memory_views() {
+        use crate::memory_chart::MemoryRecord;
+        use crate::memory_zoom::{SharedZoom, StepStretches};
+        let events = loop_trace(5);
+        let record = MemoryRecord::of(&events);
+        let series = TrainingSeries::of(&events);
+        let chart = MemoryChart::of_record(&record, Axis::Events, 400.0, 90.0);
+        let steps = StepStretches::new(&series.begins, events.len(), series.steps());
+        for k in 0..5 {
+            // `s` in the memory view at the cursor in step k (its
+            // backward's end): the charts show step k alone.
+            let cursor = series.starts[k] + 2;
+            let memory = chart.step_zoom(&record, cursor).unwrap_or_default();
+            let shared = SharedZoom::of_events(memory, events.len());
+            assert_eq!(
+                zoomed_steps(5, steps.steps_zoom(shared)),
+                k..k + 1,
+                "{shared:?}"
+            );
+            // `s` in the charts at step k: the memory view shows the
+            // events of that step, as its own `s` does.
+            let charts = step_zoom(5, k).unwrap_or_default();
+            let shown = steps.shared(charts).events_zoom(events.len());
+            assert!(
+                (shown.start - memory.start).abs() < 1e-12
+                    && (shown.end - memory.end).abs() < 1e-12,
+                "step {k}: {shown:?} against {memory:?}"
+            );
+        }
+        // Both views at the whole run.
+        assert_eq!(steps.shared(Zoom::WHOLE), SharedZoom::Whole);
+        assert_eq!(steps.steps_zoom(SharedZoom::Whole), Zoom::WHOLE);
     }
 }
