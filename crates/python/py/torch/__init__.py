@@ -28,6 +28,7 @@ int32 = _C.int32
 int16 = short = _C.int16
 int8 = _C.int8
 uint8 = _C.uint8
+bfloat16 = _C.bfloat16
 bool = _C.bool
 globals()["int"] = int32  # PyTorch's alias; this module calls _builtins.int
 
@@ -50,15 +51,23 @@ class _MissingDtype:
 
     def refuse(self):
         raise TypeError(
-            f"gradscope has no {self!r} tensors (only float32, float64, int64, int32, int16, int8, uint8 and bool)"
+            f"gradscope has no {self!r} tensors (only float32, float64, bfloat16, int64, int32, int16, int8, uint8 "
+            "and bool)"
         )
 
 
 float16 = half = _MissingDtype("float16", 2)
-bfloat16 = _MissingDtype("bfloat16", 2)
 
 from . import _meta
 from ._ops import ops
+from . import __future__, _python_dispatch
+
+# `torch._C`'s parts of the `__torch_function__` protocol.
+_C.DisableTorchFunctionSubclass = _python_dispatch.DisableTorchFunctionSubclass
+_C.DisableTorchFunction = _python_dispatch.DisableTorchFunction
+_C._is_torch_function_enabled = _python_dispatch.is_torch_function_enabled
+_C._disabled_torch_function_impl = _python_dispatch.disabled_torch_function_impl
+_has_compatible_shallow_copy_type = _python_dispatch.has_compatible_shallow_copy_type
 
 
 def _meta_aware(factory, fills=False):
@@ -752,6 +761,7 @@ def get_num_threads():
 
 
 from .serialization import load, save  # noqa: E402  (it imports torch)
+from . import overrides  # noqa: E402  (it imports torch)
 from ._numpy_bridge import install as _install_numpy_bridge  # noqa: E402
 _install_numpy_bridge(globals())
 

@@ -9,6 +9,18 @@ from ._size import Size
 from . import _meta
 
 _meta_device = _device_type("meta")
+_WRAPPER_DEVICE = "_gradscope_wrapper_device"
+
+
+def _convert(ret, cls):
+    """`torch._tensor._convert`: tensor results as `cls` (lists and tuples through)."""
+    if cls is Tensor:
+        return ret
+    if isinstance(ret, Tensor) and not isinstance(ret, cls):
+        ret = ret.as_subclass(cls)
+    if isinstance(ret, (tuple, list)):
+        ret = type(ret)(_convert(r, cls) for r in ret)
+    return ret
 
 
 def _torch():
@@ -36,13 +48,53 @@ class Tensor(_C.TensorBase):
     @property
     def device(self):
         if self._is_meta:
-            return _meta_device
+            # A `_make_wrapper_subclass` wrapper is a meta tensor with the device it was given.
+            return self.__dict__.get(_WRAPPER_DEVICE, _meta_device)
         name = self._device
         return _cpu if name == "cpu" else _device_type(name)
 
     @property
     def is_meta(self):
-        return self._is_meta
+        return self._is_meta and self.device.type == "meta"
+
+    @staticmethod
+    def _make_wrapper_subclass(cls, size, *args, **kwargs):
+        from . import _python_dispatch
+
+        return _python_dispatch.make_wrapper_subclass(cls, size, *args, **kwargs)
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        """The default `__torch_function__`: runs `func` with subclass
+        handling off and gives tensor results back as `cls`."""
+        from . import _python_dispatch
+
+        kwargs = {} if kwargs is None else kwargs
+        if not all(issubclass(cls, t) for t in types):
+            return NotImplemented
+        with _python_dispatch.DisableTorchFunctionSubclass():
+            return _convert(func(*args, **kwargs), cls)
+
+    @classmethod
+    def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+        return NotImplemented
+
+    def as_subclass(self, cls):
+        """This tensor (its values and autograd history) as an instance of `cls`."""
+        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+            raise TypeError(f"as_subclass(): argument 'cls' must be a subclass of Tensor, not {cls!r}")
+        out = _C.TensorBase._make_subclass(cls, self, False)
+        _C.TensorBase._replace(out, self)
+        return out
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # A class that takes over its ops in its body has its methods routed
+        # (a wrapper class is routed when its first wrapper is made).
+        if "__torch_function__" in cls.__dict__ or "__torch_dispatch__" in cls.__dict__:
+            from . import _python_dispatch
+
+            _python_dispatch.install(cls)
 
     def __repr__(self):
         if self._is_meta:
@@ -636,7 +688,8 @@ class Tensor(_C.TensorBase):
 
         float16.refuse()
 
-    bfloat16 = half
+    def bfloat16(self):
+        return self._to_dtype(_C.bfloat16)
 
     def float(self):
         return self._to_dtype(_C.float32)
@@ -939,7 +992,17 @@ def _indices(self):
 
 
 def _module_load(self, other, assign=False):
-    """How `load_state_dict` puts `other` into this parameter or buffer."""
+    """How `load_state_dict` puts `other` into this parameter or buffer:
+    `other` detached when assigning, else copied into `self`. A subclass
+    takes it over through `__torch_function__` (`func is
+    torch.Tensor.module_load`)."""
+    from . import _python_dispatch
+
+    cls = type(self) if type(self) is not Tensor else type(other)
+    if (cls is not Tensor and _python_dispatch.is_torch_function_enabled()
+            and not _python_dispatch._default_function(cls)):
+        types = _python_dispatch._types_of((self, other))
+        return cls.__torch_function__(Tensor.module_load, types, (self, other), {"assign": assign})
     if assign:
         return other.detach()
     with _C_no_grad():

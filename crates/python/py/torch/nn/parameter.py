@@ -5,12 +5,35 @@ import _gradscope as _C
 import torch
 
 
-class Parameter(torch.Tensor):
+class _ParameterMeta(type):
+    """`isinstance(t, Parameter)` also holds for a tensor of a class that
+    takes over its ops, made a parameter (`_is_param`), as in PyTorch."""
+
+    def __instancecheck__(self, instance):
+        if self is Parameter and isinstance(instance, torch.Tensor) and getattr(instance, "_is_param", False):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Parameter(torch.Tensor, metaclass=_ParameterMeta):
     __module__ = "torch.nn.parameter"
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = torch.empty(0)
+        if type(data) in torch._python_dispatch._routed_classes:
+            # A wrapper (or a class with its own __torch_function__) stays
+            # its class: its own detach(), flagged as a parameter.
+            t = data.detach().requires_grad_(requires_grad)
+            if type(t) is not type(data):
+                raise RuntimeError(
+                    f"Creating a Parameter from an instance of type {type(data).__name__} requires that "
+                    f"detach() returns an instance of the same type, but return type {type(t).__name__} was "
+                    "found instead. To use the type as a Parameter, please correct the detach() semantics "
+                    "defined by its __torch_dispatch__() implementation."
+                )
+            t._is_param = True
+            return t
         param = torch.Tensor._make_subclass(cls, data, requires_grad)
         # The memory view counts a parameter's bytes as parameters.
         _C._set_memory_role(param, "parameter")

@@ -663,15 +663,57 @@ class Module:
     # Conversions --------------------------------------------------------
 
     def _apply(self, fn):
+        """`fn` on every parameter and buffer, as PyTorch's `_apply` puts
+        the results back: with `torch.__future__`'s swap switch on (or for a
+        traceable wrapper subclass) by `torch.utils.swap_tensors`, else by
+        `param.data = new` when the kinds agree (the parameter keeps its
+        identity), else as a new `Parameter`. A move between devices gives
+        a new `Parameter` in gradscope (its engine tensors are per device)."""
+        from torch import _python_dispatch
+
         for module in self.children():
             module._apply(fn)
+
+        def should_use_set_data(tensor, applied):
+            if torch._has_compatible_shallow_copy_type(tensor, applied):
+                return not torch.__future__.get_overwrite_module_params_on_conversion()
+            return False
+
+        use_swap = torch.__future__.get_swap_module_params_on_conversion()
         for key, param in self._parameters.items():
             if param is None:
                 continue
             with torch.no_grad():
-                new = fn(param)
-            if new is not param:
-                self._parameters[key] = Parameter(new, param.requires_grad)
+                applied = fn(param)
+            if applied is param:
+                continue
+            swap = use_swap or _python_dispatch.is_traceable_wrapper_subclass(applied)
+            grad = param.grad
+            if swap:
+                try:
+                    if grad is not None:
+                        param.grad = None
+                    applied = Parameter(applied, requires_grad=param.requires_grad)
+                    torch.utils.swap_tensors(param, applied)
+                except Exception as e:
+                    if grad is not None:
+                        param.grad = grad
+                    raise RuntimeError(f"_apply(): Couldn't swap {self._get_name()}.{key}") from e
+                out = param
+            elif should_use_set_data(param, applied) and applied.device == param.device:
+                _python_dispatch.set_data(param, applied)
+                out = param
+            else:
+                out = Parameter(applied, param.requires_grad)
+                self._parameters[key] = out
+            if grad is not None:
+                with torch.no_grad():
+                    grad_applied = fn(grad)
+                if swap or not should_use_set_data(grad, grad_applied) or grad_applied.device != grad.device:
+                    out.grad = grad_applied.requires_grad_(grad.requires_grad)
+                else:
+                    _python_dispatch.set_data(grad, grad_applied)
+                    out.grad = grad
         for key, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[key] = fn(buf)
@@ -737,6 +779,12 @@ class Module:
     def double(self):
         return self._apply(lambda t: t.double() if t.is_floating_point() else t)
 
+    def half(self):
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    def bfloat16(self):
+        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
+
     def type(self, dst_type):
         return self._apply(lambda t: t.type(dst_type))
 
@@ -792,14 +840,31 @@ class Module:
                     f"the shape in current model is {param.shape}."
                 )
                 continue
-            if assign:
-                self._assign_from_state_dict(key, param, input_param)
-                continue
-            if param._is_meta:
-                # Copying into a meta tensor is a no-op (PyTorch warns).
-                continue
-            with torch.no_grad():
-                param.copy_(input_param)
+            use_swap = torch.__future__.get_swap_module_params_on_conversion()
+            if param.is_meta and not input_param.is_meta and not assign:
+                import warnings
+
+                warnings.warn(
+                    f"for {key}: copying from a non-meta parameter in the checkpoint to a meta "
+                    "parameter in the current model, which is a no-op. (Did you mean to "
+                    "pass `assign=True` to assign items in the state dictionary to their "
+                    "corresponding key in the module instead of copying them in place?)"
+                )
+            try:
+                with torch.no_grad():
+                    if use_swap:
+                        self._swap_from_state_dict(param, input_param, assign)
+                    elif assign:
+                        self._assign_from_state_dict(key, param, input_param)
+                    elif not param.is_meta:
+                        param.copy_(input_param)
+            except Exception as ex:
+                action = "swapping" if use_swap else "copying"
+                error_msgs.append(
+                    f'While {action} the parameter named "{key}", whose dimensions in the model are '
+                    f"{param.size()} and whose dimensions in the checkpoint are {input_param.size()}, "
+                    f"an exception occurred : {ex.args}."
+                )
         for key in state_dict.keys():
             if key not in own:
                 unexpected_keys.append(key)
@@ -829,16 +894,35 @@ class Module:
     def _assign_from_state_dict(self, key, param, input_param):
         """`load_state_dict(..., assign=True)`: the checkpoint's tensor
         replaces the module's own (a parameter stays a parameter, with the
-        old one's `requires_grad`), as PyTorch's `module_load` assigns it."""
+        old one's `requires_grad`), as PyTorch assigns it."""
         owner = self
         *path, name = key.split(".")
         for part in path:
             owner = owner._modules[part]
-        value = param.module_load(input_param, assign=True)
-        if name in owner._parameters:
-            owner._parameters[name] = Parameter(value, param.requires_grad)
-        else:
-            owner._buffers[name] = value
+        if isinstance(param, Parameter):
+            if not isinstance(input_param, Parameter):
+                input_param = Parameter(input_param, requires_grad=param.requires_grad)
+            else:
+                input_param.requires_grad_(param.requires_grad)
+        setattr(owner, name, input_param)
+
+    @staticmethod
+    def _swap_from_state_dict(param, input_param, assign):
+        """`load_state_dict` with `torch.__future__`'s swap switch on: what
+        `param.module_load` makes of the checkpoint's tensor is swapped into
+        `param` (`torch.utils.swap_tensors`), which keeps its identity."""
+        new = param.module_load(input_param, assign=assign)
+        if id(new) == id(input_param) or id(new) == id(param):
+            raise RuntimeError(
+                "module_load returned one of self or other, please .detach() the result if returning one of "
+                "the inputs in module_load"
+            )
+        if isinstance(param, Parameter):
+            if not isinstance(new, Parameter):
+                new = Parameter(new, requires_grad=param.requires_grad)
+            else:
+                new.requires_grad_(param.requires_grad)
+        torch.utils.swap_tensors(param, new)
 
     # Printing -----------------------------------------------------------
 

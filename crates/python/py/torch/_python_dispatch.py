@@ -1,0 +1,378 @@
+"""Tensor subclasses that take over their own ops: `__torch_function__`
+(the classmethod PyTorch calls with the public function or method) and
+`__torch_dispatch__` (called with the `torch.ops.aten` overload) on
+`torch.Tensor._make_wrapper_subclass` wrappers.
+
+A wrapper owns no data: its engine tensor is a meta tensor of the shape,
+dtype and requires_grad given (so shape, dtype, strides and autograd
+flags are its own, and it counts no memory), its device is remembered
+beside it. gradscope has no dispatcher, so the routing is done per class:
+the first wrapper of a class (or a class defining `__torch_function__` in
+its body) gets, for each public `Tensor` method and operator it does not
+define itself, a method that
+
+1. calls `cls.__torch_function__(func, types, args, kwargs)` when the
+   class overrides it and `torch._C.DisableTorchFunctionSubclass` is not
+   active, `func` being `torch.Tensor.<name>` (for the methods written in
+   Rust, a stand-in that compares and hashes equal to it: `func ==
+   torch.Tensor.add` holds, `func is torch.Tensor.add` does not);
+2. otherwise, on a wrapper, calls `cls.__torch_dispatch__(op, types, args,
+   kwargs)` with the aten overload PyTorch's dispatcher would reach
+   (`t.bfloat16()` is `aten._to_copy.default` with `dtype=`, `t + 1`
+   `aten.add.Tensor`, `t[0]` `aten.select.int`);
+3. otherwise runs the method itself.
+
+What differs from PyTorch: `torch.*` functions (`torch.add(w, 1)`,
+`F.linear`) do not route (they see the meta tensor); autograd does not
+record through `__torch_dispatch__` results; size, stride, dim, numel and
+dtype queries are answered from the wrapper without dispatch, as PyTorch's
+default `dispatch_sizes_strides_policy` does.
+"""
+
+import _gradscope as _C
+
+import torch
+
+_DEVICE_KEY = "_gradscope_wrapper_device"
+
+# How many `DisableTorchFunctionSubclass` / `DisableTorchFunction` blocks
+# are open.
+_disabled = [0, 0]
+
+
+class DisableTorchFunctionSubclass:
+    """`torch._C.DisableTorchFunctionSubclass()`: inside, methods of
+    subclasses run without calling `__torch_function__`."""
+
+    __module__ = "torch._C"
+
+    def __enter__(self):
+        _disabled[0] += 1
+        return self
+
+    def __exit__(self, *exc):
+        _disabled[0] -= 1
+        return False
+
+
+class DisableTorchFunction:
+    """`torch._C.DisableTorchFunction()`: `__torch_function__` is off for
+    subclasses and modes alike."""
+
+    __module__ = "torch._C"
+
+    def __enter__(self):
+        _disabled[1] += 1
+        return self
+
+    def __exit__(self, *exc):
+        _disabled[1] -= 1
+        return False
+
+
+def is_torch_function_enabled():
+    return _disabled[0] == 0 and _disabled[1] == 0
+
+
+def is_wrapper(t):
+    """Whether `t` was made by `_make_wrapper_subclass`."""
+    try:
+        return _DEVICE_KEY in object.__getattribute__(t, "__dict__")
+    except AttributeError:
+        return False
+
+
+def wrapper_device(t):
+    return object.__getattribute__(t, "__dict__")[_DEVICE_KEY]
+
+
+def _default_dispatch(cls):
+    return getattr(cls.__torch_dispatch__, "__func__", None) is getattr(
+        torch.Tensor.__torch_dispatch__, "__func__", None
+    )
+
+
+def disabled_torch_function_impl(func, types, args=(), kwargs=None):
+    """`torch._C._disabled_torch_function_impl`: as a class's
+    `__torch_function__`, it opts the class out of the protocol."""
+    with DisableTorchFunctionSubclass():
+        return func(*args, **({} if kwargs is None else kwargs))
+
+
+def _default_function(cls):
+    """Whether `cls` leaves `__torch_function__` as `Tensor`'s (or opted out)."""
+    tf = getattr(cls, "__torch_function__", None)
+    tf = getattr(tf, "__func__", tf)
+    return tf is torch.Tensor.__torch_function__.__func__ or tf is disabled_torch_function_impl
+
+
+def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_format=None, dtype=None,
+                          layout=None, device=None, pin_memory=False, requires_grad=False,
+                          dispatch_sizes_strides_policy=None, dispatch_device=False, dispatch_layout=False,
+                          _extra_dispatch_keys=None, storage_size=None):
+    """`torch.Tensor._make_wrapper_subclass`: an instance of `cls` with the
+    metadata given and no data of its own."""
+    if not (isinstance(cls, type) and issubclass(cls, torch.Tensor)):
+        raise TypeError(f"cls must be a type (got {type(cls).__name__})")
+    if _default_dispatch(cls):
+        raise TypeError(f"{cls.__name__} must define __torch_dispatch__")
+    if dtype is None:
+        dtype = torch.get_default_dtype()
+    if getattr(dtype, "refuse", None) is not None:
+        dtype.refuse()
+    device = torch.device("cpu") if device is None else torch.device(device)
+    meta = _C.TensorBase._meta([int(s) for s in size], dtype)
+    out = _C.TensorBase._make_subclass(cls, meta, bool(requires_grad))
+    object.__getattribute__(out, "__dict__")[_DEVICE_KEY] = device
+    install(cls)
+    return out
+
+
+# Methods answered from the tensor itself, never dispatched (PyTorch reads
+# them off the TensorImpl), and methods whose own body calls routed ones.
+_NOT_ROUTED = frozenset({
+    "size", "stride", "dim", "ndimension", "numel", "nelement", "element_size", "is_floating_point",
+    "is_complex", "is_signed", "storage_offset", "requires_grad_", "get_device", "backward",
+    "register_hook", "retain_grad", "module_load", "type", "storage", "untyped_storage",
+    "register_post_accumulate_grad_hook", "is_contiguous", "data_ptr", "as_subclass", "name", "layout",
+})
+
+# Operators as the aten overloads PyTorch's dispatcher reaches. An entry
+# maps a method to (aten name, overload for a tensor operand, overload for
+# a Python number, whether the operands are swapped).
+_OPERATORS = {
+    "__add__": ("add", "Tensor", "Tensor", False), "__radd__": ("add", "Tensor", "Tensor", False),
+    "add": ("add", "Tensor", "Tensor", False), "__iadd__": ("add_", "Tensor", "Tensor", False),
+    "__sub__": ("sub", "Tensor", "Tensor", False), "sub": ("sub", "Tensor", "Tensor", False),
+    "__rsub__": ("rsub", "Tensor", "Scalar", False),
+    "__mul__": ("mul", "Tensor", "Tensor", False), "__rmul__": ("mul", "Tensor", "Tensor", False),
+    "mul": ("mul", "Tensor", "Tensor", False), "__imul__": ("mul_", "Tensor", "Tensor", False),
+    "__truediv__": ("div", "Tensor", "Tensor", False), "div": ("div", "Tensor", "Tensor", False),
+    "__matmul__": ("mm", "default", "default", False), "matmul": ("mm", "default", "default", False),
+    "mm": ("mm", "default", "default", False),
+    "__pow__": ("pow", "Tensor_Tensor", "Tensor_Scalar", False), "pow": ("pow", "Tensor_Tensor", "Tensor_Scalar", False),
+    "__eq__": ("eq", "Tensor", "Scalar", False), "eq": ("eq", "Tensor", "Scalar", False),
+    "__ne__": ("ne", "Tensor", "Scalar", False), "ne": ("ne", "Tensor", "Scalar", False),
+    "__lt__": ("lt", "Tensor", "Scalar", False), "lt": ("lt", "Tensor", "Scalar", False),
+    "__le__": ("le", "Tensor", "Scalar", False), "le": ("le", "Tensor", "Scalar", False),
+    "__gt__": ("gt", "Tensor", "Scalar", False), "gt": ("gt", "Tensor", "Scalar", False),
+    "__ge__": ("ge", "Tensor", "Scalar", False), "ge": ("ge", "Tensor", "Scalar", False),
+    "__neg__": ("neg", "default", "default", False), "__abs__": ("abs", "default", "default", False),
+}
+# Methods PyTorch dispatches under another overload than `.default`.
+_OVERLOADS = {"select": "int", "transpose": "int", "view": "default", "sum": "default", "mean": "default",
+              "max": "default", "min": "default", "reshape": "default", "expand": "default",
+              "copy_": "default", "fill_": "Scalar", "add_": "Tensor", "mul_": "Tensor", "sub_": "Tensor",
+              "div_": "Tensor", "zero_": "default", "t": "default", "contiguous": "default"}
+# Conversions: PyTorch's `to` returns the tensor itself when nothing
+# changes, else dispatches `aten._to_copy.default` with what changes.
+_CONVERSIONS = {"float": "float32", "double": "float64", "bfloat16": "bfloat16", "half": "float16",
+                "long": "int64", "int": "int32", "short": "int16", "char": "int8", "byte": "uint8",
+                "bool": "bool"}
+
+_routed_classes = set()
+
+
+class _TensorMethod:
+    """`func` for a `Tensor` method written in Rust: equal to (and hashing
+    as) `torch.Tensor.<name>`, and calling it dispatches a wrapper."""
+
+    __slots__ = ("_name", "_method")
+
+    def __init__(self, name):
+        self._name = name
+        self._method = getattr(torch.Tensor, name)
+
+    @property
+    def __name__(self):
+        return self._name
+
+    def __eq__(self, other):
+        if isinstance(other, _TensorMethod):
+            return other._name == self._name
+        return other is self._method or other == self._method
+
+    def __hash__(self):
+        return hash(self._method)
+
+    def __repr__(self):
+        return repr(self._method)
+
+    def __call__(self, *args, **kwargs):
+        if args and is_wrapper(args[0]):
+            return _dispatch(self._name, args[0], args[1:], kwargs)
+        return self._method(*args, **kwargs)
+
+
+_COMPOSITE = frozenset({"module_load"})
+_methods = {}
+
+
+def _func_for(name):
+    func = _methods.get(name)
+    if func is None:
+        method = getattr(torch.Tensor, name)
+        func = method if name in _COMPOSITE else _TensorMethod(name)
+        _methods[name] = func
+    return func
+
+
+def _types_of(values):
+    seen = []
+    for v in values:
+        if isinstance(v, torch.Tensor) and type(v) is not torch.Tensor and type(v) not in seen:
+            seen.append(type(v))
+    return tuple(seen)
+
+
+def call_method(name, self, args, kwargs):
+    """A routed method's body: `__torch_function__`, else dispatch, else the method."""
+    cls = type(self)
+    if is_torch_function_enabled() and not _default_function(cls):
+        func = _func_for(name)
+        types = _types_of((self,) + tuple(args)) or (cls,)
+        return cls.__torch_function__(func, types, (self,) + tuple(args), dict(kwargs))
+    if is_wrapper(self):
+        return _dispatch(name, self, args, kwargs)
+    return getattr(torch.Tensor, name)(self, *args, **kwargs)
+
+
+def _aten(name, overload):
+    return getattr(getattr(torch.ops.aten, name), overload)
+
+
+def _conversion(self, name, args, kwargs):
+    """The `_to_copy` kwargs a conversion asks for, or None when it keeps
+    the tensor as it is."""
+    if name in _CONVERSIONS:
+        dtype = getattr(torch, _CONVERSIONS[name])
+        if getattr(dtype, "refuse", None) is not None:
+            dtype.refuse()
+        return {"dtype": dtype} if dtype != self.dtype else None
+    dtype, device = kwargs.get("dtype"), kwargs.get("device")
+    for arg in args:
+        if isinstance(arg, torch.dtype):
+            dtype = arg
+        elif isinstance(arg, torch.Tensor):
+            dtype, device = arg.dtype, arg.device
+        elif isinstance(arg, (str, torch.device)):
+            device = arg
+    changes = {}
+    if dtype is not None and dtype != self.dtype:
+        changes["dtype"] = dtype
+    if device is not None and torch.device(device) != self.device:
+        changes["device"] = torch.device(device)
+    return changes or None
+
+
+def _dispatch(name, self, args, kwargs):
+    """`name` on a wrapper as its class's `__torch_dispatch__` sees it."""
+    cls = type(self)
+    args = tuple(args)
+    if name in _CONVERSIONS or name == "to":
+        changes = _conversion(self, name, args, kwargs)
+        if changes is None:
+            return self
+        op, args, kwargs = _aten("_to_copy", "default"), (self,), changes
+    elif name in _OPERATORS:
+        aten_name, tensor_overload, number_overload, _ = _OPERATORS[name]
+        other = args[0] if args else None
+        overload = tensor_overload if other is None or isinstance(other, torch.Tensor) else number_overload
+        op, args = _aten(aten_name, overload), (self,) + args
+    elif name == "__getitem__":
+        index = args[0]
+        if isinstance(index, int) and not isinstance(index, bool):
+            op, args = _aten("select", "int"), (self, 0, index)
+        elif isinstance(index, slice):
+            op, args = _aten("slice", "Tensor"), (self, 0, index.start, index.stop, index.step or 1)
+        else:
+            op, args = _aten("index", "Tensor"), (self, [index])
+    else:
+        op, args = _aten(name, _OVERLOADS.get(name, "default")), (self,) + args
+    types = _types_of(args) or (cls,)
+    return cls.__torch_dispatch__(op, types, args, dict(kwargs))
+
+
+def _routed(name):
+    def method(self, *args, **kwargs):
+        return call_method(name, self, args, kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+def _data_property():
+    def get(self):
+        if is_torch_function_enabled() and not _default_function(type(self)):
+            return call_method("detach", self, (), {})
+        if is_wrapper(self):
+            return _dispatch("detach", self, (), {})
+        return _C.TensorBase.data.__get__(self)
+
+    def set(self, value):
+        set_data(self, value)
+
+    return property(get, set)
+
+
+def install(cls):
+    """Routes `cls`'s tensor methods (those it does not define itself)
+    through `__torch_function__` and `__torch_dispatch__`, once."""
+    if cls in _routed_classes:
+        return
+    _routed_classes.add(cls)
+    own = set()
+    for k in cls.__mro__:
+        if k is torch.Tensor or k is _C.TensorBase or k is object:
+            break
+        own.update(vars(k))
+    names = [n for n in dir(torch.Tensor) if not n.startswith("_") and n not in _NOT_ROUTED]
+    names += list(_OPERATORS) + ["__getitem__"]
+    for name in names:
+        if name in own or name in ("data",):
+            continue
+        attr = getattr(torch.Tensor, name, None)
+        if not callable(attr) or isinstance(attr, type):
+            continue
+        setattr(cls, name, _routed(name))
+    if "data" not in own:
+        cls.data = _data_property()
+
+
+def set_data(param, value):
+    """`param.data = value`, as PyTorch's `set_data`: `param` (the same
+    object, still a leaf with its `requires_grad`) takes `value`'s shape,
+    dtype and values. Of the same shape and dtype, the values are copied
+    into its storage; otherwise it takes `value`'s storage."""
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+    same = (not is_wrapper(param) and not is_wrapper(value) and param.dtype == value.dtype
+            and tuple(param.shape) == tuple(value.shape) and param.device == value.device)
+    if same:
+        _C.TensorBase.data.__set__(param, value)
+        return
+    requires_grad = _C.TensorBase.requires_grad.__get__(param)
+    role_parameter = isinstance(param, torch.nn.Parameter)
+    _C.TensorBase._replace(param, _C.TensorBase.detach(value))
+    if requires_grad:
+        _C.TensorBase.requires_grad_(param, True)
+    if role_parameter:
+        _C._set_memory_role(param, "parameter")
+    params = object.__getattribute__(param, "__dict__")
+    if is_wrapper(value):
+        params[_DEVICE_KEY] = wrapper_device(value)
+    else:
+        params.pop(_DEVICE_KEY, None)
+
+
+def has_compatible_shallow_copy_type(a, b):
+    """`torch._has_compatible_shallow_copy_type`: whether `a.data = b`
+    keeps `a`'s kind (dense tensors on real devices together, wrappers
+    together, meta with meta)."""
+    if is_wrapper(a) or is_wrapper(b):
+        return is_wrapper(a) and is_wrapper(b)
+    return a.is_meta == b.is_meta
+
+
+def is_traceable_wrapper_subclass(t):
+    return is_wrapper(t) and hasattr(t, "__tensor_flatten__") and hasattr(t, "__tensor_unflatten__")
