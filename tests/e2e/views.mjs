@@ -20,26 +20,21 @@
 //   where it stopped;
 // - after a 20-step training loop the graph draws one step's graph and
 //   sums up the 19 before it; scrubbed back, fewer; in the widget, the
-//   pass buttons step from one step's backward to the next.
+//   pass buttons step from one step's backward to the next;
+// - the memory panel's header is one row at 1280x800 and at 390x844, its
+//   icon buttons named for screen readers (heights printed, screenshots
+//   views-memory-header-*.png);
+// - the memory view and the training charts zoom as one: s in the memory
+//   view shows that step in the charts, with the step's forward, backward
+//   and no_grad marked once each; zooming the charts moves the memory view
+//   to the same steps; 0 in either shows the whole run in both.
 // Exits non-zero on any failure.
 import { launch } from "./browser.mjs";
-import { mkdirSync, readFileSync } from "node:fs";
+import { TIMEOUT, check, run, settings, waitReady } from "./page.mjs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const url = process.env.GRADSCOPE_URL;
-if (!url) {
-  console.error("views.mjs: set GRADSCOPE_URL");
-  process.exit(2);
-}
-const shots = process.env.GRADSCOPE_SHOTS ?? "target/e2e";
-mkdirSync(shots, { recursive: true });
-
-const TIMEOUT = 90_000;
-
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-  console.log(`  ok: ${message}`);
-}
+const { url, shots } = settings("views.mjs");
 
 const NAMED = `import torch
 x = torch.ones(64, 32, requires_grad=True)
@@ -76,26 +71,33 @@ async function exported(page, testid) {
   return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
 }
 
-const editor = (page) => page.locator(".editor-main:not([hidden]) .cm-content");
+/// The memory panel's header: its height, its width and how far its
+/// contents reach past it, and the vertical middle of each visible control
+/// and of the title (one row: all within a few pixels).
+const memoryHead = (page) => page.getByTestId("memory-head").evaluate((head) => {
+  const box = head.getBoundingClientRect();
+  const parts = [...head.querySelectorAll("h2, button")].filter((e) => e.getClientRects().length)
+    .map((e) => { const r = e.getBoundingClientRect(); return r.top + r.height / 2; });
+  return { height: box.height, width: box.width, overflow: head.scrollWidth - head.clientWidth,
+    spread: Math.max(...parts) - Math.min(...parts), controls: parts.length - 1 };
+});
 
-async function setCode(page, text) {
-  await editor(page).click();
-  await page.keyboard.press("Control+A");
-  await page.keyboard.insertText(text);
+/// Checks that the memory header is one row at the page's width.
+async function oneRowHeader(page, width) {
+  const head = await memoryHead(page);
+  console.log(`  measured: memory header at ${width} wide: ${head.height.toFixed(1)} px high, ` +
+    `${head.width.toFixed(0)} px wide, ${head.controls} controls, middles within ${head.spread.toFixed(1)} px`);
+  check(head.height <= 30 && head.spread <= 3, `the memory header is one row at ${width} (was 46.8 px, two rows of buttons)`);
+  check(head.overflow <= 0, `nothing in it reaches past the panel (${head.overflow} px)`);
+  await page.getByTestId("memory-head").screenshot({ path: join(shots, `views-memory-header-${width}.png`) });
 }
 
-async function run(page, text) {
-  await setCode(page, text);
-  await editor(page).click();
-  await page.keyboard.press("Control+Enter");
-  await page.waitForFunction(() => {
-    const s = document.querySelector("[data-testid=status]")?.textContent ?? "";
-    return s === "finished" || s.startsWith("raised");
-  }, null, { timeout: TIMEOUT });
-  // The last frame's batch of events reaches the views.
-  await page.waitForTimeout(300);
-  return page.getByTestId("status").textContent();
-}
+/// The memory view's zoom (start, end) and the loss chart's step axis.
+const memoryZoom = async (page) => (await page.getByTestId("memory-zoom").getAttribute("data-zoom")).split(",").map(Number);
+const chartSteps = (page) => page.locator("[data-testid=loss-chart] [data-testid=charts-steps]").textContent();
+/// How many ticks of a kind the memory view draws.
+const marks = (page, kind) => page.locator(`[data-testid=marks-${kind}] path`)
+  .evaluateAll((paths) => (paths[0]?.getAttribute("d") ?? "").split("M").length - 1);
 
 /// Each drawn node box: its node name, status line and classes.
 const boxes = (page) => page.locator("[data-testid=graph] g.node").evaluateAll((gs) =>
@@ -110,8 +112,7 @@ try {
   const problems = [];
   page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
   await page.goto(url);
-  await page.waitForFunction(() => (document.querySelector("[data-testid=status]")?.textContent ?? "")
-    .startsWith("ready"), null, { timeout: TIMEOUT });
+  await waitReady(page);
 
   console.log("names on the graph:");
   check(await run(page, NAMED) === "finished", "the named program finished");
@@ -122,6 +123,13 @@ try {
   check(labelled("MmBackward0", "y") && labelled("MulBackward0", "z") && labelled("SumBackward0", "loss"),
     "op nodes say y, z and loss under their names");
   await page.getByTestId("graph-view").screenshot({ path: join(shots, "views-graph-names.png") });
+
+  console.log("the memory header:");
+  await oneRowHeader(page, 1280);
+  const names = await page.locator("[data-testid=memory-head] button").evaluateAll((bs) =>
+    bs.map((b) => b.textContent.trim()));
+  check(["Pin", "SVG", "CSV", "events", "time"].every((n) => names.includes(n)),
+    `its buttons keep their words for screen readers: ${names.join(", ")}`);
 
   console.log("memory by line:");
   const live = await page.getByTestId("live-tensor").evaluateAll((bs) =>
@@ -226,6 +234,46 @@ try {
   check(loopBoxes.length <= 12 && loopBoxes.filter((b) => b.node === "AccumulateGrad").length === 2,
     `one step's graph is drawn (${loopBoxes.map((b) => b.node).join(", ")})`);
   await page.locator(".panel.graph").screenshot({ path: join(shots, "views-graph-one-step.png") });
+
+  console.log("one zoom for the memory view and the charts:");
+  check(await chartSteps(page) === "steps 1–20" && JSON.stringify(await memoryZoom(page)) === "[0,1]",
+    "both show the whole run at first");
+  await page.getByTestId("memory-zoom").focus();
+  await page.keyboard.press("s");
+  await page.waitForTimeout(200);
+  const [s0, s1] = await memoryZoom(page);
+  check(s1 === 1 && s0 > 0.9, `s in the memory view shows the last step: ${s0.toFixed(4)} to ${s1}`);
+  check(await chartSteps(page) === "step 20 of 20", `the charts show the same step: "${await chartSteps(page)}"`);
+  const stepMarks = { forward: await marks(page, "forward"), backward: await marks(page, "backward"),
+    noGrad: await page.locator("[data-testid=memory-chart] g.span.no-grad")
+      .evaluateAll((gs) => gs.reduce((n, g) => n + Number(g.dataset.count), 0)) };
+  check(stepMarks.forward === 1 && stepMarks.backward === 1 && stepMarks.noGrad === 1,
+    `the step's phases are marked: ${JSON.stringify(stepMarks)}`);
+  await page.screenshot({ path: join(shots, "views-zoom-step.png"), clip: { x: 0, y: (await page.locator(".panel.memory").boundingBox()).y, width: 1280, height: 270 } });
+  await page.keyboard.press("0");
+  await page.waitForTimeout(200);
+  check(await chartSteps(page) === "steps 1–20", "0 in the memory view shows every step in the charts");
+  await page.getByTestId("charts-zoom").focus();
+  for (let k = 0; k < 3; k++) await page.keyboard.press("+");
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForTimeout(200);
+  const charted = await chartSteps(page);
+  const [firstShown, lastShown] = (/^steps (\d+)–(\d+) of 20$/.exec(charted) ?? []).slice(1).map(Number);
+  const [c0, c1] = await memoryZoom(page);
+  const shown = await marks(page, "forward");
+  console.log(`  measured: charts "${charted}", memory ${c0.toFixed(4)} to ${c1.toFixed(4)}, ${shown} forward marks`);
+  check(firstShown > 1 && lastShown < 20, `+ and ArrowLeft in the charts zoom them: "${charted}"`);
+  check(c0 > 0 && c1 < 1, "and move the memory view");
+  check(Math.abs(shown - (lastShown - firstShown + 1)) <= 1,
+    `to the same steps: ${shown} forward passes in the memory view for ${lastShown - firstShown + 1} steps in the charts`);
+  await page.keyboard.press("s");
+  await page.waitForTimeout(200);
+  check(await chartSteps(page) === "step 20 of 20" && (await memoryZoom(page))[1] === 1 && await marks(page, "forward") === 1,
+    "s in the charts shows the cursor's step in both");
+  await page.getByTestId("memory-zoom-whole").click();
+  await page.waitForTimeout(200);
+  check(await chartSteps(page) === "steps 1–20" && await page.getByTestId("charts-zoom-whole").count() === 0,
+    "the memory view's whole-run button shows every step in the charts too");
   // Scrubbed back to the middle of the run: fewer earlier steps.
   await page.getByTestId("scrub").evaluate((input) => {
     input.value = String(Math.floor(Number(input.max) / 2));
@@ -277,6 +325,15 @@ try {
   check(again.position === last.position, `pass ▶ steps forward to the last step again (event ${again.position})`);
   await widget.screenshot({ path: join(shots, "views-widget-pass.png") });
   await widget.close();
+
+  // A phone: the header stays one row.
+  const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  phone.on("pageerror", (err) => problems.push(`phone page error: ${err.message}`));
+  await phone.goto(url);
+  await waitReady(phone);
+  check(await run(phone, LOOP) === "finished", "the loop finished at 390x844");
+  await oneRowHeader(phone, 390);
+  await phone.close();
   check(problems.length === 0, `no page errors${problems.length ? `: ${problems.join("; ")}` : ""}`);
 } catch (err) {
   failed = true;

@@ -4,8 +4,8 @@
 
 use super::record::LedgerRecord;
 use super::{
-    bytes_label, duration_label, nice_ceiling, Axis, Band, Frame, MarkerKind, MemoryChart,
-    MemoryRecord, Peak, Reserved, Tick, MARKER_GAP,
+    Axis, Band, Frame, MARKER_GAP, MarkerKind, MemoryChart, MemoryRecord, Peak, Reserved, Tick,
+    bytes_label, duration_label, nice_ceiling,
 };
 use crate::event::{Category, Event};
 use crate::memory::MemorySample;

@@ -21,7 +21,7 @@ mod record;
 mod tests;
 
 pub use labels::{bytes_label, duration_label, nice_ceiling};
-pub use phases::{MarkerKind, Markers, Span, SpanKind, MARKER_GAP};
+pub use phases::{MARKER_GAP, MarkerKind, Markers, Span, SpanKind};
 pub use record::{LedgerPeaks, MemoryRecord};
 
 /// What the horizontal axis counts.

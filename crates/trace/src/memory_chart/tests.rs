@@ -120,10 +120,12 @@ fn chart_marks_forward_backward_step_and_zero_grad() {
     );
     // Narrower than the gap: the second of each kind joins the first.
     let narrow = MemoryChart::of(&events, Axis::Events, 5.0, 50.0);
-    assert!(narrow
-        .markers
-        .iter()
-        .all(|m| m.xs.len() == 1 && m.count == 2));
+    assert!(
+        narrow
+            .markers
+            .iter()
+            .all(|m| m.xs.len() == 1 && m.count == 2)
+    );
     // No optimizer, no graph: no marks.
     let plain = MemoryChart::of(&trace()[..3], Axis::Events, 100.0, 50.0);
     assert!(plain.markers.is_empty());
@@ -392,10 +394,12 @@ fn chart_zoomed_shows_its_stretch() {
         .collect();
     assert_eq!(spans, [("backward", 0.0, 100.0)]);
     // The peak after event 5 is mid-box; the cursor at 2 is not shown.
-    assert!(chart
-        .peak
-        .as_ref()
-        .is_some_and(|p| (p.x - 50.0).abs() < 1e-9));
+    assert!(
+        chart
+            .peak
+            .as_ref()
+            .is_some_and(|p| (p.x - 50.0).abs() < 1e-9)
+    );
     assert!(!chart.shows(chart.cursor_x(&t[..], 2)));
     assert!(chart.shows(chart.cursor_x(&t[..], 4)));
     // The saved band starts at the 64 bytes held when the stretch

@@ -3,14 +3,16 @@
 //! run pinned (`crate::pin`) and another shown, the pinned run's loss is
 //! drawn faint under this run's, both over the longer run's steps.
 //!
-//! The charts zoom as the memory view does, with its keys, wheel and drag
-//! (its `zoom` module: the same hook and the same keys), from the whole
-//! run to one step; the value axis fits the
-//! steps shown, so a late loss that the first steps dwarfed can be read.
+//! The charts zoom with the memory view: one zoom for both (its `zoom`
+//! module's shared store, in events), drawn here over the steps whose
+//! events it shows (`StepStretches`), with the same keys, wheel and drag,
+//! from the whole run to one step. Zooming the memory view to a step shows
+//! that step here; zooming here moves the memory view. The value axis fits
+//! the steps shown, so a late loss that the first steps dwarfed can be read.
 
 use gradscope_trace::EventLog;
 use gradscope_trace::compare::shared_steps;
-use gradscope_trace::memory_zoom::Zoom;
+use gradscope_trace::memory_zoom::{SharedZoom, StepStretches};
 use gradscope_trace::svg::{push_command, tenths};
 use gradscope_trace::training_charts::{
     Marker, Plot, PlotLine, Scale, TrainingBuilder, line_style, step_zoom, window_points,
@@ -50,12 +52,26 @@ pub fn ChartsPanel(props: &Props) -> Html {
     let builder = use_follow::<TrainingBuilder>(&props.log, props.log.len());
     let series = use_memo(props.log.clone(), move |_| builder.borrow().get().series());
     let pinned = use_pin().filter(|p| p.compares_with(&props.log));
-    let zoom = zoom::use_zoom(
+    // The longer run's steps, when a pinned run shares the axis.
+    let steps = pinned
+        .as_ref()
+        .map_or(series.steps(), |p| shared_steps(&series, p.series()));
+    let stretches = use_memo((props.log.clone(), steps), |(log, steps)| {
+        StepStretches::new(&series.begins, log.len(), *steps)
+    });
+    let zoom = stretches.steps_zoom(zoom::use_shared_zoom());
+    let on_zoom = {
+        let stretches = stretches.clone();
+        Callback::from(move |next| zoom::share(stretches.shared(next)))
+    };
+    zoom::use_zoom(
         container.clone(),
         zoom::PlotBox {
             left: LEFT,
             width: plot_width,
         },
+        zoom,
+        on_zoom.clone(),
     );
     let plots = use_memo(
         (
@@ -63,11 +79,10 @@ pub fn ChartsPanel(props: &Props) -> Html {
             *scale,
             plot_width as i64,
             pinned.clone(),
-            *zoom,
+            zoom,
         ),
         |(_, scale, w, pinned, zoom)| {
             let pinned_series = pinned.as_ref().map(|p| p.series());
-            let steps = pinned_series.map_or(series.steps(), |p| shared_steps(&series, p));
             let window = zoomed_steps(steps, *zoom);
             let cut = |points: &[_]| window_points(points, &window);
             let (w, h) = (*w as f64, PLOT_HEIGHT);
@@ -90,30 +105,26 @@ pub fn ChartsPanel(props: &Props) -> Html {
             );
             let lines: Vec<&[_]> = lines.iter().map(Vec::as_slice).collect();
             let grad = Plot::of(&lines, window.len(), *scale, w, h);
-            (loss, grad, steps, window)
+            (loss, grad, window)
         },
     );
-    let (loss_plot, grad_plot, steps, window) = (&plots.0, &plots.1, plots.2, plots.3.clone());
+    let (loss_plot, grad_plot, window) = (&plots.0, &plots.1, plots.2.clone());
     let own_steps = series.steps();
     let cursor_step = series.steps_at(props.position).checked_sub(1);
     let cursor = cursor_step
         .filter(|step| window.contains(step))
         .map(|step| loss_plot.step_x(step - window.start));
     let at_cursor = cursor_step.and_then(|step| step_zoom(steps, step));
-    let onkeydown = {
-        let zoom = zoom.clone();
-        move |e: KeyboardEvent| {
-            if let Some(next) = zoom::key_zoom(&e, *zoom, at_cursor) {
-                e.prevent_default();
-                zoom.set(next);
-            }
+    let onkeydown = move |e: KeyboardEvent| {
+        if let Some(next) = zoom::key_zoom(&e, zoom, at_cursor) {
+            e.prevent_default();
+            on_zoom.emit(next);
         }
     };
     let zoom_reset = (!zoom.is_whole()).then(|| {
-        let zoom = zoom.clone();
         html! {
-            <button type="button" data-testid="charts-zoom-whole" onclick={move |_| zoom.set(Zoom::WHOLE)}
-                    title="show every step again (key 0)">{ "all steps" }</button>
+            <button type="button" data-testid="charts-zoom-whole" onclick={|_| zoom::share(SharedZoom::Whole)}
+                    title="show every step again, and the whole run in the memory view (key 0)">{ "all steps" }</button>
         }
     });
     let axis_label = if window.len() == steps {
@@ -209,7 +220,7 @@ pub fn ChartsPanel(props: &Props) -> Html {
             </div>
             <div class="chart" ref={container} tabindex="0" {onkeydown} data-testid="charts-zoom"
                  data-zoom={format!("{:.6},{:.6}", zoom.start, zoom.end)}
-                 aria-label="training charts: + and - zoom, arrows pan, s shows the step at the cursor, 0 every step; the wheel zooms and dragging pans"
+                 aria-label="training charts, zoomed with the memory view: + and - zoom, arrows pan, s shows the step at the cursor, 0 every step; the wheel zooms and dragging pans"
                  title="wheel or + and - zoom, drag or arrows pan, s: the step at the cursor, 0: every step">
                 if own_steps == 0 && !pinned_loss {
                     <p class="empty">{ "Loss and gradient norms appear here: one point per backward()." }</p>

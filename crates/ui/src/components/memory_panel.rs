@@ -9,13 +9,17 @@
 //! axes (`gradscope_trace::compare`): the pinned run's total is a faint
 //! outline, each peak has a ruler across the plot, the change is written
 //! above it, and the counts of both sit side by side under it.
+//!
+//! It zooms with the training charts (`zoom`: one stretch of the run for
+//! both, in events), from the whole run to one step, the step's phases
+//! marked in the rows under the plot.
 
 use gradscope_trace::compare::{Comparison, MemoryOverlay, RunFacts, matching_ledger};
 use gradscope_trace::memory::MemoryTracker;
 use gradscope_trace::memory_chart::{
     Axis, Frame, MarkerKind, MemoryChart, MemoryRecord, bytes_label,
 };
-use gradscope_trace::memory_zoom::Zoom;
+use gradscope_trace::memory_zoom::SharedZoom;
 
 use gradscope_trace::svg::{push_command, push_tenths, tenths};
 use gradscope_trace::training_charts::{TrainingBuilder, budget_y, span_layers};
@@ -25,6 +29,7 @@ use yew::prelude::*;
 
 use super::memory_live::LiveTensors;
 
+mod header;
 mod overlay;
 pub(super) mod zoom;
 
@@ -32,6 +37,7 @@ use crate::follow::use_follow;
 use crate::pin::use_pin;
 use crate::size::use_width;
 use crate::storage::{MAX_BUDGET_MIB, parse_budget};
+use header::MemoryHeader;
 use overlay::{compare_block, overlay_layer};
 
 const LEFT: f64 = 58.0;
@@ -91,18 +97,6 @@ fn marker_meaning(kind: MarkerKind) -> &'static str {
     }
 }
 
-/// The name a ledger's choice prints: `CPU`, `GPU` (or the device's name
-/// where the run used more than one GPU).
-fn ledger_label(device: &str, devices: &[String]) -> String {
-    if device == "cpu" {
-        "CPU".into()
-    } else if devices.iter().filter(|d| *d != "cpu").count() > 1 {
-        format!("GPU {device}")
-    } else {
-        "GPU".into()
-    }
-}
-
 /// About how wide one character of a span's label is, in chart units.
 const LABEL_CHAR_WIDTH: f64 = 6.0;
 
@@ -138,12 +132,38 @@ pub fn MemoryPanel(props: &Props) -> Html {
     // The chart and its span layers change with the trace, not with the
     // cursor: stepping and scrubbing reuse both.
     let training = use_follow::<TrainingBuilder>(&props.log, props.log.len());
-    let zoom = zoom::use_zoom(
+    // The stretch shown, the charts' too, on this chart's axis: its
+    // extent is this run's, or both runs' when comparing.
+    let extent = {
+        let record = record.borrow();
+        let record = record.get();
+        let own = record.frame(&device);
+        comparing.as_ref().map_or(own, |p| {
+            own.union(p.record().frame(&matching_ledger(p.record(), &device)))
+        })
+    };
+    let shared = zoom::use_shared_zoom();
+    let zoom = match props.axis {
+        Axis::Events => shared.events_zoom(extent.events),
+        Axis::Time => shared.time_zoom(&props.log, extent.end_time_us),
+    };
+    let on_zoom = {
+        let (log, axis) = (props.log.clone(), props.axis);
+        Callback::from(move |next| {
+            zoom::share(match axis {
+                Axis::Events => SharedZoom::of_events(next, extent.events),
+                Axis::Time => SharedZoom::of_time(next, &log, extent.end_time_us),
+            })
+        })
+    };
+    zoom::use_zoom(
         container.clone(),
         zoom::PlotBox {
             left: LEFT,
             width: plot_width,
         },
+        zoom,
+        on_zoom.clone(),
     );
     let drawn = {
         let record = record.clone();
@@ -154,7 +174,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
                 plot_width as i64,
                 device.clone(),
                 comparing.clone(),
-                *zoom,
+                zoom,
             ),
             move |(_, axis, w, device, comparing, zoom)| {
                 let record = record.borrow();
@@ -220,22 +240,12 @@ pub fn MemoryPanel(props: &Props) -> Html {
     };
     let cursor = chart.cursor_x(&props.log, props.position);
     let step_zoom = chart.step_zoom(record.borrow().get(), props.position);
-    let onkeydown = {
-        let zoom = zoom.clone();
-        move |e: KeyboardEvent| {
-            if let Some(next) = zoom::key_zoom(&e, *zoom, step_zoom) {
-                e.prevent_default();
-                zoom.set(next);
-            }
+    let onkeydown = move |e: KeyboardEvent| {
+        if let Some(next) = zoom::key_zoom(&e, zoom, step_zoom) {
+            e.prevent_default();
+            on_zoom.emit(next);
         }
     };
-    let zoom_reset = (!zoom.is_whole()).then(|| {
-        let zoom = zoom.clone();
-        html! {
-            <button type="button" data-testid="memory-zoom-whole" onclick={move |_| zoom.set(Zoom::WHOLE)}
-                    title="show the whole run again (key 0)">{ "whole run" }</button>
-        }
-    });
     let spans = layers.iter().map(|layer| {
         let words = format!("{} ({} in the trace)", layer.label, layer.count);
         html! {
@@ -324,23 +334,6 @@ pub fn MemoryPanel(props: &Props) -> Html {
             <span class="swatch" aria-hidden="true" />{ format!("reserved {}", bytes_label(reserved_now)) }
         </li>
     });
-    let ledger_buttons = devices.iter().map(|d| {
-        let pressed = *d == device;
-        let chosen = chosen.clone();
-        let pick = d.clone();
-        html! {
-            <button type="button" aria-pressed={pressed.to_string()} data-device={d.clone()}
-                    title={format!("bytes on {d}")}
-                    onclick={move |_| chosen.set(Some(pick.clone()))}>{ ledger_label(d, &devices) }</button>
-        }
-    });
-    let axis_button = |axis: Axis, label: &'static str| {
-        let on_axis = props.on_axis.clone();
-        html! {
-            <button type="button" aria-pressed={(props.axis == axis).to_string()}
-                    onclick={move |_| on_axis.emit(axis)}>{ label }</button>
-        }
-    };
     let total: u64 = now.iter().sum();
     let budget = props.budget_mib.map(|mib| {
         let bytes = u64::from(mib) << 20;
@@ -366,48 +359,6 @@ pub fn MemoryPanel(props: &Props) -> Html {
             <text class="compare-text" data-testid="compare-peak" x="0" y="-5">{ c.peak_text() }</text>
         }
     });
-    let pin_button = {
-        let log = props.log.clone();
-        let pinned_now = pinned.is_some();
-        let onclick = move |_: MouseEvent| {
-            if pinned_now {
-                crate::pin::unpin();
-            } else {
-                crate::pin::pin(&log);
-            }
-        };
-        let title = if pinned_now {
-            "forget the pinned run"
-        } else {
-            "keep this run to compare the next one with it: memory, counts and loss drawn side by side"
-        };
-        html! {
-            <button type="button" data-testid="pin-run" {onclick} {title}
-                    disabled={!pinned_now && props.log.is_empty()}>
-                { if pinned_now { "Unpin" } else { "Pin" } }
-            </button>
-        }
-    };
-    let export_svg = {
-        let svg = svg_ref.clone();
-        let size = (width, TOP + PLOT_HEIGHT + BOTTOM);
-        move |_: MouseEvent| {
-            let Some(svg) = svg.cast::<web_sys::Element>() else {
-                return;
-            };
-            if let Ok(text) = super::export::standalone_svg(&svg, size, ":not(*)", &[]) {
-                super::export::download("memory.svg", "image/svg+xml", &text);
-            }
-        }
-    };
-    let export_csv = {
-        let log = props.log.clone();
-        move |_: MouseEvent| {
-            let events: Vec<gradscope_trace::Event> = log.iter().cloned().collect();
-            let csv = gradscope_trace::origin::memory_csv(&events);
-            super::export::download("memory.csv", "text/csv", &csv);
-        }
-    };
     let on_budget = props.on_budget.clone();
     let onchange = move |e: Event| {
         let input = e.target_unchecked_into::<HtmlInputElement>();
@@ -420,32 +371,14 @@ pub fn MemoryPanel(props: &Props) -> Html {
     };
     html! {
         <section class="panel memory" aria-label="Memory timeline">
-            <div class="panel-head">
-                <h2 data-testid="memory-title">{ format!("Memory · {} live", bytes_label(total)) }</h2>
-                <div class="toggles">
-                    if !devices.is_empty() {
-                        <div class="toggle" role="group" aria-label="ledger: the device whose memory is drawn"
-                             data-testid="memory-ledger">
-                            { for ledger_buttons }
-                        </div>
-                    }
-                    { for zoom_reset }{ pin_button }
-                    <button type="button" data-testid="export-memory-svg" onclick={export_svg}
-                            title="save the memory timeline as an SVG picture, as drawn here">
-                        { "SVG" }
-                    </button>
-                    <button type="button" data-testid="export-memory-csv" onclick={export_csv}
-                            title="save the memory timeline as CSV: each change's bytes per category, with the line and name of the tensor it concerns">
-                        { "CSV" }
-                    </button>
-                    <div class="toggle" role="group" aria-label="horizontal axis">
-                        { axis_button(Axis::Events, "events") }{ axis_button(Axis::Time, "time") }
-                    </div>
-                </div>
-            </div>
+            <MemoryHeader title={format!("Memory · {} live", bytes_label(total))} log={props.log.clone()}
+                          pinned={pinned.is_some()} devices={devices.clone()} device={device.clone()}
+                          on_device={Callback::from(move |d| chosen.set(Some(d)))} zoomed={!zoom.is_whole()}
+                          axis={props.axis} on_axis={props.on_axis.clone()} svg={svg_ref.clone()}
+                          size={(width, TOP + PLOT_HEIGHT + BOTTOM)} />
             <div class="chart" ref={container} tabindex="0" {onkeydown} data-testid="memory-zoom"
                  data-zoom={format!("{:.6},{:.6}", zoom.start, zoom.end)}
-                 aria-label="memory timeline: + and - zoom, arrows pan, s shows the training step at the cursor, 0 the whole run; the wheel zooms and dragging pans"
+                 aria-label="memory timeline, zoomed with the training charts: + and - zoom, arrows pan, s shows the training step at the cursor, 0 the whole run; the wheel zooms and dragging pans"
                  title="wheel or + and - zoom, drag or arrows pan, s: the step at the cursor, 0: the whole run">
                 <svg data-testid="memory-chart" role="img" width={tenths(width)} ref={svg_ref}
                      height={tenths(TOP + PLOT_HEIGHT + BOTTOM)}

@@ -1,11 +1,14 @@
-//! The memory view's zoom: the wheel (about the pointer), a drag and the
-//! keys move a `gradscope_trace::memory_zoom::Zoom`; the panel draws the
-//! stretch it says.
+//! The zoom of the memory view and the training charts: the wheel (about
+//! the pointer), a drag and the keys move a view's
+//! `gradscope_trace::memory_zoom::Zoom`, which the view hands over as the
+//! one `SharedZoom` of the page (its events), and each view draws the
+//! stretch that says on its own axis. One store for the page, as the pin
+//! is: the two panels share it without the app passing it down.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use gradscope_trace::memory_zoom::{PAN_STEP, ZOOM_STEP, Zoom};
+use gradscope_trace::memory_zoom::{PAN_STEP, SharedZoom, ZOOM_STEP, Zoom};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{AddEventListenerOptions, Element, KeyboardEvent, WheelEvent};
@@ -28,23 +31,67 @@ impl PlotBox {
     }
 }
 
-/// The zoom shown and a setter; installs the wheel and drag handlers on
-/// `container` (the wheel's listener is not passive, so the page does not
-/// scroll under a zoom).
+/// The stretch the memory view and the charts show, and who is told
+/// when it changes.
+#[derive(Default)]
+struct Store {
+    zoom: SharedZoom,
+    next_listener: u32,
+    listeners: Vec<(u32, Callback<()>)>,
+}
+
+thread_local! {
+    static STORE: RefCell<Store> = RefCell::default();
+}
+
+/// Shows `zoom` in both views.
+pub fn share(zoom: SharedZoom) {
+    let listeners: Vec<Callback<()>> = STORE.with(|s| {
+        let mut store = s.borrow_mut();
+        if store.zoom == zoom {
+            return Vec::new();
+        }
+        store.zoom = zoom;
+        store.listeners.iter().map(|(_, c)| c.clone()).collect()
+    });
+    for listener in listeners {
+        listener.emit(());
+    }
+}
+
+/// The stretch both views show; the component re-renders when it changes.
 #[hook]
-pub fn use_zoom(container: NodeRef, plot: PlotBox) -> UseStateHandle<Zoom> {
-    let zoom = use_state_eq(|| Zoom::WHOLE);
+pub fn use_shared_zoom() -> SharedZoom {
+    let update = use_force_update();
+    use_effect_with((), move |()| {
+        let id = STORE.with(|s| {
+            let mut store = s.borrow_mut();
+            store.next_listener += 1;
+            let id = store.next_listener;
+            store
+                .listeners
+                .push((id, Callback::from(move |()| update.force_update())));
+            id
+        });
+        move || STORE.with(|s| s.borrow_mut().listeners.retain(|(l, _)| *l != id))
+    });
+    STORE.with(|s| s.borrow().zoom)
+}
+
+/// Installs the wheel and drag handlers on `container`, which move `zoom`
+/// (the view's, as drawn) and report each new one to `on_zoom` (the wheel's
+/// listener is not passive, so the page does not scroll under a zoom).
+#[hook]
+pub fn use_zoom(container: NodeRef, plot: PlotBox, zoom: Zoom, on_zoom: Callback<Zoom>) {
     // The handlers live as long as the element; they read the latest
-    // zoom and plot box from here.
-    let latest = use_mut_ref(|| (Zoom::WHOLE, plot));
-    *latest.borrow_mut() = (*zoom, plot);
+    // zoom, plot box and callback from here.
+    let latest = use_mut_ref(|| (zoom, plot, on_zoom.clone()));
+    *latest.borrow_mut() = (zoom, plot, on_zoom);
     {
-        let (zoom, latest) = (zoom.clone(), latest.clone());
+        let latest = latest.clone();
         use_effect_with(container, move |container| {
             let element = container.cast::<Element>();
-            let handlers = element
-                .as_ref()
-                .map(|element| install(element, zoom.setter(), latest));
+            let handlers = element.as_ref().map(|element| install(element, latest));
             move || {
                 if let (Some(element), Some(handlers)) = (element, handlers) {
                     for (name, handler) in &handlers {
@@ -57,19 +104,26 @@ pub fn use_zoom(container: NodeRef, plot: PlotBox) -> UseStateHandle<Zoom> {
             }
         });
     }
-    zoom
 }
+
+/// What the handlers read: the zoom drawn, the plot box, where to report.
+type Latest = Rc<RefCell<(Zoom, PlotBox, Callback<Zoom>)>>;
 
 type Handler = Closure<dyn FnMut(web_sys::Event)>;
 
 /// The wheel, mousedown, mousemove and mouseup handlers, installed.
-fn install(
-    element: &Element,
-    set: UseStateSetter<Zoom>,
-    latest: Rc<RefCell<(Zoom, PlotBox)>>,
-) -> Vec<(&'static str, Handler)> {
+fn install(element: &Element, latest: Latest) -> Vec<(&'static str, Handler)> {
+    // Until the view draws it, the next event starts from this one.
+    let set = |latest: &Latest, next: Zoom| {
+        let on_zoom = {
+            let mut latest = latest.borrow_mut();
+            latest.0 = next;
+            latest.2.clone()
+        };
+        on_zoom.emit(next);
+    };
     let wheel = {
-        let (set, latest, element) = (set.clone(), latest.clone(), element.clone());
+        let (latest, element) = (latest.clone(), element.clone());
         Handler::new(move |e: web_sys::Event| {
             let Some(e) = e.dyn_ref::<WheelEvent>() else {
                 return;
@@ -78,15 +132,16 @@ fn install(
                 return;
             }
             e.prevent_default();
-            let (zoom, plot) = *latest.borrow();
+            let (zoom, plot) = (latest.borrow().0, latest.borrow().1);
             let factor = if e.delta_y() < 0.0 {
                 ZOOM_STEP
             } else {
                 1.0 / ZOOM_STEP
             };
-            let next = zoom.zoom_at(factor, plot.at(&element, e.client_x()));
-            latest.borrow_mut().0 = next;
-            set.set(next);
+            set(
+                &latest,
+                zoom.zoom_at(factor, plot.at(&element, e.client_x())),
+            );
         })
     };
     // Where the pointer was at the last move, while the button is down.
@@ -113,11 +168,12 @@ fn install(
                 return;
             }
             last.set(Some(e.client_x()));
-            let (zoom, plot) = *latest.borrow();
+            let (zoom, plot) = (latest.borrow().0, latest.borrow().1);
             // Dragging right shows what lies to the left.
-            let next = zoom.pan(-f64::from(e.client_x() - x0) / plot.width.max(1.0));
-            latest.borrow_mut().0 = next;
-            set.set(next);
+            set(
+                &latest,
+                zoom.pan(-f64::from(e.client_x() - x0) / plot.width.max(1.0)),
+            );
         })
     };
     let up = Handler::new(move |_: web_sys::Event| last.set(None));
