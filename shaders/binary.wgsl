@@ -16,9 +16,10 @@
 //
 // | word             | field                                               |
 // |------------------|-----------------------------------------------------|
-// | 0                | op code: 0 add, 1 sub, 2 mul, 3 div, 10 pow,          |
-// |                  | 11 maximum, 12 minimum (BinaryOp::code); 4 eq, 5 ne,  |
-// |                  | 6 lt, 7 le, 8 gt, 9 ge (CompareKernel::code)          |
+// | 0                | op code: 0 add, 1 sub, 2 mul, 3 div, 10 pow,        |
+// |                  | 11 maximum, 12 minimum, 13 tanh_backward            |
+// |                  | (BinaryOp::code); 4 eq, 5 ne, 6 lt, 7 le, 8 gt,     |
+// |                  | 9 ge (CompareKernel::code)                          |
 // | 1                | rank r                                              |
 // | 2                | numel, elements of the output                       |
 // | 3                | lhs offset, in elements                             |
@@ -53,6 +54,7 @@ const OP_GE: u32 = 9u;
 const OP_POW: u32 = 10u;
 const OP_MAXIMUM: u32 = 11u;
 const OP_MINIMUM: u32 = 12u;
+const OP_TANH_BACKWARD: u32 = 13u;
 
 // Header words before the per-dimension arrays.
 const HEADER: u32 = 5u;
@@ -82,6 +84,11 @@ fn apply(op: u32, a: f32, b: f32) -> f32 {
         }
         case OP_MINIMUM: {
             return select(b, a, is_nan(a) || (!is_nan(b) && a <= b));
+        }
+        // grad * (1 - y * y), `1 - y * y` rounded once as PyTorch's CPU
+        // kernel's fused multiply-add rounds it.
+        case OP_TANH_BACKWARD: {
+            return fma(-b, b, 1.0) * a;
         }
         case OP_EQ: {
             return mask(ordered(a, b) && a == b);

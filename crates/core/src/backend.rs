@@ -20,11 +20,15 @@ pub enum BinaryOp {
     Maximum,
     /// PyTorch's `minimum`: the smaller, or the NaN if either is one.
     Minimum,
+    /// PyTorch's `tanh_backward(grad, y)`: `a * (1 - b * b)`, with
+    /// `1 - b * b` rounded once (a fused multiply-add), as PyTorch's CPU
+    /// kernel computes it.
+    TanhBackward,
 }
 
 impl BinaryOp {
     /// Every binary op, in the order of the GPU kernel's op codes.
-    pub const ALL: [BinaryOp; 7] = [
+    pub const ALL: [BinaryOp; 8] = [
         BinaryOp::Add,
         BinaryOp::Sub,
         BinaryOp::Mul,
@@ -32,6 +36,7 @@ impl BinaryOp {
         BinaryOp::Pow,
         BinaryOp::Maximum,
         BinaryOp::Minimum,
+        BinaryOp::TanhBackward,
     ];
 
     /// The op on one pair of elements; the reference the GPU kernel is tested against.
@@ -46,6 +51,7 @@ impl BinaryOp {
             BinaryOp::Maximum if a.is_nan() || (!b.is_nan() && a >= b) => a,
             BinaryOp::Minimum if a.is_nan() || (!b.is_nan() && a <= b) => a,
             BinaryOp::Maximum | BinaryOp::Minimum => b,
+            BinaryOp::TanhBackward => a * (-b).mul_add(b, T::one()),
         }
     }
 
@@ -60,6 +66,7 @@ impl BinaryOp {
             BinaryOp::Pow => 10,
             BinaryOp::Maximum => 11,
             BinaryOp::Minimum => 12,
+            BinaryOp::TanhBackward => 13,
         }
     }
 }

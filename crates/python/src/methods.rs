@@ -90,6 +90,9 @@ pub(crate) const BINARY: &[(&str, &str, Binary)] = &[
     ("_fmod_int", "other", |a, b| {
         a.int_division(b, IntDivision::Fmod)
     }),
+    // `torch.ops.aten.tanh_backward(grad_output, output)`, which PyTorch
+    // has only as an operator (`torch/_ops.py` finds it here).
+    ("_tanh_backward", "output", Tensor::tanh_backward),
 ];
 
 /// In-place methods returning the tensor itself: `x.add_(1) is x`.

@@ -128,7 +128,7 @@ fn cpu_reference(
     }
 }
 
-fn compare(what: &str, got: &[f32], want: &[f32]) -> Result<(), String> {
+fn compare(what: &str, got: &[f32], want: &[f32], atol: f32) -> Result<(), String> {
     if got.len() != want.len() {
         return Err(format!(
             "{what}: {} elements, expected {}",
@@ -137,7 +137,7 @@ fn compare(what: &str, got: &[f32], want: &[f32]) -> Result<(), String> {
         ));
     }
     for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
-        if g != w && (g - w).abs() > F32_RTOL * w.abs() {
+        if g != w && (g - w).abs() > F32_RTOL * w.abs() + atol {
             return Err(format!("{what}: element {i} is {g}, expected {w}"));
         }
     }
@@ -160,7 +160,7 @@ async fn check_binary_against_cpu(dev: &GpuDevice) -> Result<(), String> {
                 .map_err(|e| format!("{what}: {e}"))?;
             let got = dev.read(&out).await.map_err(|e| format!("{what}: {e}"))?;
             let want = cpu_reference(op, &case.lhs, &case.lhs_layout, &case.rhs, &case.rhs_layout)?;
-            compare(&what, &got, &want)?;
+            compare(&what, &got, &want, common::binary_atol(op))?;
         }
     }
     Ok(())
@@ -184,7 +184,7 @@ async fn check_binary_rejects_bad_layouts(dev: &GpuDevice) -> Result<(), String>
         .map_err(|e| e.to_string())?;
     let got = dev.read(&out).await.map_err(|e| e.to_string())?;
     let want = cpu_reference(BinaryOp::Add, &values(6, 1), &six, &values(6, 2), &six)?;
-    compare("after refusal", &got, &want)
+    compare("after refusal", &got, &want, 0.0)
 }
 
 #[cfg(not(target_arch = "wasm32"))]

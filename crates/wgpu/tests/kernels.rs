@@ -6,7 +6,9 @@
 
 mod common;
 
-use common::{assert_close, be, binary_rtol, cpu_binary, device, on_gpu, result, values, views};
+use common::{
+    assert_close, be, binary_atol, binary_rtol, cpu_binary, device, on_gpu, result, values, views,
+};
 use gradscope_core::cpu::CpuBuffer;
 use gradscope_core::cpu::reduce::{Fold, reduce as cpu_reduce_kernel};
 use gradscope_core::ops::UnaryOp;
@@ -80,7 +82,7 @@ fn binary_through_trait_matches_cpu() {
             let what = format!("{name} {op:?}");
             let got = result(&dev, &what, be(&dev).binary(op, &*xb, &xl, &*yb, &yl));
             let want = cpu_binary(op, &x, &y);
-            assert_close(&what, &got, &want, binary_rtol(op), 0.0);
+            assert_close(&what, &got, &want, binary_rtol(op), binary_atol(op));
         }
     }
 }

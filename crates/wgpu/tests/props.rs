@@ -8,7 +8,9 @@
 
 mod common;
 
-use common::{assert_close, be, binary_rtol, cpu_binary, device, on_gpu, result, tensor};
+use common::{
+    assert_close, be, binary_atol, binary_rtol, cpu_binary, device, on_gpu, result, tensor,
+};
 use gradscope_core::backend::ScatterPart;
 use gradscope_core::cpu::CpuBuffer;
 use gradscope_core::cpu::reduce::{Fold, reduce as cpu_reduce_kernel};
@@ -106,7 +108,7 @@ fn binary_broadcasts_like_cpu() {
         let what = format!("{op:?} {v:?} with {other:?}");
         let got = result(dev, &what, be(dev).binary(op, &*xb, &xl, &*yb, &yl));
         let want = cpu_binary(op, &x, &y);
-        assert_close(&what, &got, &want, binary_rtol(op), 0.0);
+        assert_close(&what, &got, &want, binary_rtol(op), binary_atol(op));
     });
 }
 

@@ -31,10 +31,10 @@ pub fn binary_map(
                 BinaryOp::Pow => map(l, lhs_layout, r, rhs_layout, super::unary::powi),
                 BinaryOp::Maximum => map(l, lhs_layout, r, rhs_layout, i64::max),
                 BinaryOp::Minimum => map(l, lhs_layout, r, rhs_layout, i64::min),
-                BinaryOp::Div => {
-                    return Err(Error::Backend(
-                        "integer division must be promoted to float".into(),
-                    ));
+                BinaryOp::Div | BinaryOp::TanhBackward => {
+                    return Err(Error::Backend(format!(
+                        "{op:?} on integers must be promoted to float"
+                    )));
                 }
             };
             Ok(CpuBuffer::I64(out))
@@ -46,7 +46,7 @@ pub fn binary_map(
                     map(l, lhs_layout, r, rhs_layout, |a, b| a & b)
                 }
                 BinaryOp::Maximum => map(l, lhs_layout, r, rhs_layout, |a, b| a | b),
-                BinaryOp::Sub | BinaryOp::Div | BinaryOp::Pow => {
+                BinaryOp::Sub | BinaryOp::Div | BinaryOp::Pow | BinaryOp::TanhBackward => {
                     return Err(Error::Backend(format!(
                         "{op:?} on bool must be refused or promoted first"
                     )));
@@ -68,7 +68,7 @@ fn float_map<T: super::Float>(op: BinaryOp, l: &[T], ll: &Layout, r: &[T], rl: &
         BinaryOp::Sub => map(l, ll, r, rl, |a, b| a - b),
         BinaryOp::Mul => map(l, ll, r, rl, |a, b| a * b),
         BinaryOp::Div => map(l, ll, r, rl, |a, b| a / b),
-        BinaryOp::Pow | BinaryOp::Maximum | BinaryOp::Minimum => {
+        BinaryOp::Pow | BinaryOp::Maximum | BinaryOp::Minimum | BinaryOp::TanhBackward => {
             map(l, ll, r, rl, |a, b| op.apply(a, b))
         }
     }

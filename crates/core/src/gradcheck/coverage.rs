@@ -42,6 +42,7 @@ variants! {
     Op::Arith(ArithOp::RsubScalar { .. }) => "ArithOp::RsubScalar",
     Op::Arith(ArithOp::PowScalar { .. }) => "ArithOp::PowScalar",
     Op::Arith(ArithOp::ScalarPow { .. }) => "ArithOp::ScalarPow",
+    Op::Arith(ArithOp::TanhBackward) => "ArithOp::TanhBackward",
     Op::Reduce(ReduceOp::Sum) => "ReduceOp::Sum",
     Op::Reduce(ReduceOp::SumDim(_)) => "ReduceOp::SumDim",
     Op::Reduce(ReduceOp::Mean) => "ReduceOp::Mean",

@@ -156,6 +156,10 @@ pub enum ArithOp {
     PowScalar { exponent: Scalar },
     /// `base ** self` with a number base (`2 ** x`): `PowBackward2`.
     ScalarPow { base: Scalar },
+    /// `tanh_backward(grad_output, output)`, `grad_output * (1 - output ** 2)`
+    /// with `1 - output ** 2` rounded once, as PyTorch's kernel:
+    /// `TanhBackwardBackward0`. `tanh`'s derivative.
+    TanhBackward,
 }
 
 const ONE: Scalar = Scalar::Int(1);
@@ -172,6 +176,7 @@ impl OpInfo for ArithOp {
             ArithOp::RsubScalar { .. } => "RsubBackward1",
             ArithOp::PowScalar { .. } => "PowBackward0",
             ArithOp::ScalarPow { .. } => "PowBackward2",
+            ArithOp::TanhBackward => "TanhBackwardBackward0",
         }
     }
 
@@ -183,6 +188,7 @@ impl OpInfo for ArithOp {
             ArithOp::Mul => "mul",
             ArithOp::Div => "div",
             ArithOp::Pow | ArithOp::PowScalar { .. } | ArithOp::ScalarPow { .. } => "pow",
+            ArithOp::TanhBackward => "tanh_backward",
         }
     }
 
@@ -218,6 +224,9 @@ impl OpInfo for ArithOp {
             ArithOp::PowScalar { .. } => vec![this],
             // exponent: grad * result * ln(base), masked where base is 0
             ArithOp::ScalarPow { .. } => vec![this, SavedSlot::Output],
+            // grad_output: tanh_backward(grad, output);
+            // output: grad * -2 * output * grad_output. PyTorch keeps both.
+            ArithOp::TanhBackward => vec![this, other],
         }
     }
 }
@@ -255,6 +264,12 @@ impl ArithOp {
         }
         Ok(match (self, promoted) {
             (ArithOp::Div, d) if !d.is_float() => DType::default_float(),
+            (ArithOp::TanhBackward, d) if !d.is_float() => {
+                return Err(Error::KernelDtype {
+                    kernel: "tanh_backward_cpu",
+                    dtype: d,
+                });
+            }
             (ArithOp::Pow, DType::Bool) => {
                 return Err(Error::KernelDtype {
                     kernel: "pow",
@@ -325,6 +340,7 @@ impl ArithOp {
             ArithOp::Mul => Some((B::Mul, false)),
             ArithOp::Div => Some((B::Div, false)),
             ArithOp::Pow => Some((B::Pow, false)),
+            ArithOp::TanhBackward => Some((B::TanhBackward, false)),
             _ => None,
         }
     }
@@ -424,6 +440,9 @@ impl ArithOp {
             ArithOp::Mul => map2(a, al, b, bl, |x, y| x * y),
             ArithOp::Div => map2(a, al, b, bl, |x, y| x / y),
             ArithOp::Pow => map2(a, al, b, bl, |x, y| x.powf(y)),
+            ArithOp::TanhBackward => map2(a, al, b, bl, |g, y| {
+                crate::BinaryOp::TanhBackward.apply(g, y)
+            }),
             ArithOp::RsubScalar { .. } | ArithOp::PowScalar { .. } | ArithOp::ScalarPow { .. } => {
                 return Err(self.no_kernel(T::DTYPE));
             }
@@ -447,6 +466,7 @@ impl ArithOp {
             ArithOp::Mul => map2(a, al, b, bl, i64::wrapping_mul),
             ArithOp::Pow => map2(a, al, b, bl, powi),
             ArithOp::Div
+            | ArithOp::TanhBackward
             | ArithOp::RsubScalar { .. }
             | ArithOp::PowScalar { .. }
             | ArithOp::ScalarPow { .. } => return Err(self.no_kernel(DType::Int64)),
@@ -603,6 +623,21 @@ impl Tensor {
     /// `base ** exponent` for a number base, PyTorch's `torch.pow(2, x)`.
     pub fn scalar_pow(base: Scalar, exponent: &Tensor) -> Result<Tensor> {
         apply(Op::Arith(ArithOp::ScalarPow { base }), &[exponent])
+    }
+
+    /// `self * (1 - output ** 2)` with `1 - output ** 2` rounded once,
+    /// PyTorch's `torch.ops.aten.tanh_backward(grad_output, output)`: what
+    /// `tanh`'s backward computes from its gradient and its result.
+    ///
+    /// ```
+    /// use gradscope_core::Tensor;
+    /// let grad = Tensor::from_vec(vec![2.0f32, 1.0], &[2])?;
+    /// let y = Tensor::from_vec(vec![0.5f32, -1.0], &[2])?;
+    /// assert_eq!(grad.tanh_backward(&y)?.to_vec::<f32>(), vec![1.5, 0.0]);
+    /// # Ok::<(), gradscope_core::Error>(())
+    /// ```
+    pub fn tanh_backward(&self, output: &Tensor) -> Result<Tensor> {
+        apply(Op::Arith(ArithOp::TanhBackward), &[self, output])
     }
 
     /// `base ** self`, Python's `2 ** x` (`x.__rpow__(2)`).

@@ -15,7 +15,7 @@ import builtins as _builtins
 import _gradscope as _C
 
 # aten operators whose Python spelling differs from their name.
-_RENAMED = {"_to_copy": "to"}
+_RENAMED = {"_to_copy": "to", "tanh_backward": "_tanh_backward"}
 
 
 def _resolve(name):

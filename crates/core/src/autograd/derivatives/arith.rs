@@ -56,6 +56,15 @@ pub(super) fn backward(op: &ArithOp, b: &BackwardInputs<'_>) -> Result<Vec<Optio
             let flat = b.input(0)?.ge(&Tensor::scalar(0.0))?;
             grad.mul(&Tensor::scalar(0.0).where_cond(&flat, &slope)?)
         })?],
+        ArithOp::TanhBackward => vec![
+            // grad_output: tanh_backward(grad, output)
+            b.when(0, || grad.tanh_backward(b.input(1)?))?,
+            // output: grad * (-2 * output * grad_output)
+            b.when(1, || {
+                let output = b.input(1)?;
+                grad.mul(&output.mul(&Tensor::scalar(-2.0))?.mul(b.input(0)?)?)
+            })?,
+        ],
     })
 }
 

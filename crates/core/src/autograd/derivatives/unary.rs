@@ -43,11 +43,9 @@ pub(super) fn backward(op: &UnaryOp, b: &BackwardInputs<'_>) -> Result<Vec<Optio
             UnaryOp::Sign | UnaryOp::Round | UnaryOp::Floor => Ok(zeros_like(grad)),
             UnaryOp::Sin => grad.mul(&x()?.cos()?),
             UnaryOp::Cos => grad.mul(&x()?.sin()?.neg()?),
-            // grad * (1 - result^2)
-            UnaryOp::Tanh => {
-                let y = result()?;
-                grad.mul(&y.mul(y)?.rsub(&c(1.0))?)
-            }
+            // tanh_backward(grad, result): grad * (1 - result^2), with
+            // `1 - result^2` rounded once as in PyTorch's kernel.
+            UnaryOp::Tanh => grad.tanh_backward(result()?),
             // grad * (1 - result) * result
             UnaryOp::Sigmoid => {
                 let y = result()?;

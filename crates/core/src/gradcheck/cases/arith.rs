@@ -1,4 +1,5 @@
-//! Arithmetic: add, sub, rsub, mul, div, pow and their scalar forms.
+//! Arithmetic: add, sub, rsub, mul, div, pow and their scalar forms, and
+//! tanh_backward.
 
 use crate::Tensor;
 use crate::gradcheck::Case;
@@ -49,6 +50,9 @@ pub(super) fn cases() -> Vec<Case> {
         }),
         Case::new("pow (2 ** x)", vec![real(&[2, 3])], |t| {
             Tensor::scalar_pow(Scalar::Float(2.0), &t[0])
+        }),
+        Case::new("tanh_backward", vec![real(&[2, 3]), real(&[3])], |t| {
+            t[0].tanh_backward(&t[1])
         }),
     ]
 }
