@@ -170,6 +170,15 @@ _CONVERSIONS = {"float": "float32", "double": "float64", "bfloat16": "bfloat16",
                 "long": "int64", "int": "int32", "short": "int16", "char": "int8", "byte": "uint8",
                 "bool": "bool"}
 
+# The `func` PyTorch hands `__torch_function__` for an operator: `t + 1`
+# and `1 + t` are `Tensor.add`, `t < 1` is `Tensor.lt`.
+_OPERATOR_FUNCS = {"__add__": "add", "__radd__": "add", "__sub__": "sub", "__mul__": "mul", "__rmul__": "mul",
+                   "__truediv__": "div", "__neg__": "neg", "__abs__": "abs", "__matmul__": "matmul",
+                   "__lt__": "lt", "__le__": "le", "__gt__": "gt", "__ge__": "ge"}
+# Methods whose sizes PyTorch passes as one list (`view(2, 3)` is `view.default(t, [2, 3])`).
+_SIZE_METHODS = frozenset({"view", "reshape", "expand", "permute", "repeat", "new_zeros", "new_ones",
+                           "new_empty", "tile"})
+
 _routed_classes = set()
 
 
@@ -229,7 +238,7 @@ def call_method(name, self, args, kwargs):
     """A routed method's body: `__torch_function__`, else dispatch, else the method."""
     cls = type(self)
     if is_torch_function_enabled() and not _default_function(cls):
-        func = _func_for(name)
+        func = _func_for(_OPERATOR_FUNCS.get(name, name))
         types = _types_of((self,) + tuple(args)) or (cls,)
         return cls.__torch_function__(func, types, (self,) + tuple(args), dict(kwargs))
     if is_wrapper(self):
@@ -288,6 +297,10 @@ def _dispatch(name, self, args, kwargs):
         else:
             op, args = _aten("index", "Tensor"), (self, [index])
     else:
+        if name in _SIZE_METHODS and not (len(args) == 1 and isinstance(args[0], (tuple, list))):
+            args = (list(args),)
+        elif name in _SIZE_METHODS:
+            args = (list(args[0]),)
         op, args = _aten(name, _OVERLOADS.get(name, "default")), (self,) + args
     types = _types_of(args) or (cls,)
     return cls.__torch_dispatch__(op, types, args, dict(kwargs))

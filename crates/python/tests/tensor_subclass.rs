@@ -1,0 +1,40 @@
+//! Tensor subclasses that take over their ops (`_make_wrapper_subclass`
+//! with `__torch_dispatch__`, `__torch_function__`), bfloat16 tensors, and
+//! how `nn.Module` puts converted tensors back (`_apply`, `load_state_dict`
+//! with `assign=` and `torch.__future__`'s swap switch): each program
+//! prints what torch 2.15 printed for it and ends with its exception
+//! (recorded by `tests/fixtures/record_tensor_subclass.py`).
+
+#![allow(clippy::panic)]
+
+use gradscope_python::Runtime;
+use serde_json::Value;
+
+const FIXTURE: &str = include_str!("../../../tests/fixtures/tensor_subclass.json");
+
+#[test]
+fn tensor_subclass_programs_print_what_pytorch_prints() {
+    let fixture: Value = serde_json::from_str(FIXTURE).unwrap_or_else(|e| panic!("fixture: {e}"));
+    let cases = fixture["cases"].as_array().cloned().unwrap_or_default();
+    assert!(cases.len() >= 13, "found only {} cases", cases.len());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let name = case["name"].as_str().unwrap_or_default();
+        let source = case["source"].as_str().unwrap_or_default();
+        let expected = case["stdout"].as_str().unwrap_or_default();
+        let mut rt = Runtime::new();
+        let out = rt.run(source);
+        let error = out.error.map(|e| (e.type_name, e.message));
+        let expected_error = case["error"].as_object().map(|e| {
+            let text = |key: &str| e[key].as_str().unwrap_or_default().to_string();
+            (text("type"), text("message"))
+        });
+        if out.stdout != expected || error != expected_error {
+            failures.push(format!(
+                "{name}:\n--- expected\n{expected}{expected_error:?}\n--- got\n{}{error:?}",
+                out.stdout
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
