@@ -23,6 +23,7 @@ pub mod origin;
 pub mod perfetto;
 pub mod playback;
 pub mod protocol;
+pub mod reply_json;
 pub mod saved;
 pub mod snapshot;
 pub mod step;
