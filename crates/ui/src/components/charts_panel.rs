@@ -59,10 +59,10 @@ pub fn ChartsPanel(props: &Props) -> Html {
     let stretches = use_memo((props.log.clone(), steps), |(log, steps)| {
         StepStretches::new(&series.begins, log.len(), *steps)
     });
-    let zoom = stretches.steps_zoom(zoom::use_shared_zoom());
+    let zoom = stretches.steps_zoom(zoom::use_shared_zoom(&props.log));
     let on_zoom = {
-        let stretches = stretches.clone();
-        Callback::from(move |next| zoom::share(stretches.shared(next)))
+        let (stretches, log) = (stretches.clone(), props.log.clone());
+        Callback::from(move |next| zoom::share(stretches.shared(next), &log))
     };
     zoom::use_zoom(
         container.clone(),
@@ -122,8 +122,9 @@ pub fn ChartsPanel(props: &Props) -> Html {
         }
     };
     let zoom_reset = (!zoom.is_whole()).then(|| {
+        let log = props.log.clone();
         html! {
-            <button type="button" data-testid="charts-zoom-whole" onclick={|_| zoom::share(SharedZoom::Whole)}
+            <button type="button" data-testid="charts-zoom-whole" onclick={move |_| zoom::share(SharedZoom::Whole, &log)}
                     title="show every step again, and the whole run in the memory view (key 0)">{ "all steps" }</button>
         }
     });

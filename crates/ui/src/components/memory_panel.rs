@@ -142,7 +142,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
             own.union(p.record().frame(&matching_ledger(p.record(), &device)))
         })
     };
-    let shared = zoom::use_shared_zoom();
+    let shared = zoom::use_shared_zoom(&props.log);
     let zoom = match props.axis {
         Axis::Events => shared.events_zoom(extent.events),
         Axis::Time => shared.time_zoom(&props.log, extent.end_time_us),
@@ -150,10 +150,11 @@ pub fn MemoryPanel(props: &Props) -> Html {
     let on_zoom = {
         let (log, axis) = (props.log.clone(), props.axis);
         Callback::from(move |next| {
-            zoom::share(match axis {
+            let shared = match axis {
                 Axis::Events => SharedZoom::of_events(next, extent.events),
                 Axis::Time => SharedZoom::of_time(next, &log, extent.end_time_us),
-            })
+            };
+            zoom::share(shared, &log);
         })
     };
     zoom::use_zoom(

@@ -86,9 +86,10 @@ pub fn MemoryHeader(props: &Props) -> Html {
         }
     });
     let reset = props.zoomed.then(|| {
+        let log = props.log.clone();
         html! {
             <button type="button" class="icon-button" data-testid="memory-zoom-whole"
-                    onclick={|_| zoom::share(SharedZoom::Whole)}
+                    onclick={move |_| zoom::share(SharedZoom::Whole, &log)}
                     title="show the whole run again, and every step in the charts (key 0)">
                 { icon(WHOLE) }<span class="sr-only">{ "whole run" }</span>
             </button>

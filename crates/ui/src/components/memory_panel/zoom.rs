@@ -8,6 +8,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use gradscope_trace::EventLog;
 use gradscope_trace::memory_zoom::{PAN_STEP, SharedZoom, ZOOM_STEP, Zoom};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
@@ -31,11 +32,12 @@ impl PlotBox {
     }
 }
 
-/// The stretch the memory view and the charts show, and who is told
-/// when it changes.
+/// The stretch the memory view and the charts show, the run it is a
+/// stretch of, and who is told when it changes.
 #[derive(Default)]
 struct Store {
     zoom: SharedZoom,
+    run: EventLog,
     next_listener: u32,
     listeners: Vec<(u32, Callback<()>)>,
 }
@@ -44,14 +46,15 @@ thread_local! {
     static STORE: RefCell<Store> = RefCell::default();
 }
 
-/// Shows `zoom` in both views.
-pub fn share(zoom: SharedZoom) {
+/// Shows `zoom`, a stretch of the run `log` (a view's), in both views.
+pub fn share(zoom: SharedZoom, log: &EventLog) {
     let listeners: Vec<Callback<()>> = STORE.with(|s| {
         let mut store = s.borrow_mut();
-        if store.zoom == zoom {
+        if store.zoom == zoom && same_run(log, &store.run) {
             return Vec::new();
         }
         store.zoom = zoom;
+        store.run = log.clone();
         store.listeners.iter().map(|(_, c)| c.clone()).collect()
     });
     for listener in listeners {
@@ -59,9 +62,15 @@ pub fn share(zoom: SharedZoom) {
     }
 }
 
-/// The stretch both views show; the component re-renders when it changes.
+/// Whether two logs are one run, one of them recorded further.
+fn same_run(a: &EventLog, b: &EventLog) -> bool {
+    a.extends(b) || b.extends(a)
+}
+
+/// The stretch both views show of the run `log`: the whole of another
+/// run (a new run starts whole). The component re-renders when it changes.
 #[hook]
-pub fn use_shared_zoom() -> SharedZoom {
+pub fn use_shared_zoom(log: &EventLog) -> SharedZoom {
     let update = use_force_update();
     use_effect_with((), move |()| {
         let id = STORE.with(|s| {
@@ -75,7 +84,14 @@ pub fn use_shared_zoom() -> SharedZoom {
         });
         move || STORE.with(|s| s.borrow_mut().listeners.retain(|(l, _)| *l != id))
     });
-    STORE.with(|s| s.borrow().zoom)
+    STORE.with(|s| {
+        let store = s.borrow();
+        if same_run(log, &store.run) {
+            store.zoom
+        } else {
+            SharedZoom::Whole
+        }
+    })
 }
 
 /// Installs the wheel and drag handlers on `container`, which move `zoom`
