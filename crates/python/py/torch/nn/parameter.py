@@ -10,8 +10,9 @@ class _ParameterMeta(type):
     takes over its ops, made a parameter (`_is_param`), as in PyTorch."""
 
     def __instancecheck__(self, instance):
-        if self is Parameter and isinstance(instance, torch.Tensor) and getattr(instance, "_is_param", False):
-            return True
+        # Only a class routed through its own ops can carry the flag.
+        if self is Parameter and type(instance) in torch._python_dispatch._routed_classes:
+            return bool(instance.__dict__.get("_is_param", False)) or super().__instancecheck__(instance)
         return super().__instancecheck__(instance)
 
 
