@@ -324,7 +324,12 @@ impl Tensor {
             // becoming `.grad`), not through the host; an error there
             // leaves it to the host path, which reports it.
             let _on = crate::device::Scope::new(self.device());
-            if let Ok(Some(copy)) = crate::ops::on_device::copy(self) {
+            let copy = |k: &dyn crate::kernels::Kernels| {
+                let out = k.copy(crate::kernels::operand(self)).ok().flatten();
+                Ok(crate::kernels::shaped(out, self.shape()))
+            };
+            if let Ok(Some(copy)) = crate::kernels::run_or(|k| Ok(copy(k)?.map(Some)), || Ok(None))
+            {
                 return copy;
             }
         }

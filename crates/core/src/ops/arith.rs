@@ -10,6 +10,7 @@ use crate::cpu::unary::{map, map2, pow_scalar, powi};
 use crate::cpu::{CpuBuffer, Float};
 use crate::dtype::{DType, Priority};
 use crate::error::{Error, Result};
+use crate::kernels::{self, Kernels, operand, shaped};
 use crate::layout::{Layout, broadcast_shapes};
 use crate::tensor::Tensor;
 
@@ -292,33 +293,39 @@ impl ArithOp {
         let dtype = self.dtype(ins)?;
         if self.arity() == 1 {
             let [x] = inputs::<1>(self, ins)?;
-            if dtype == DType::Float32
-                && let Some(out) = self.number_on_device(x)?
-            {
-                return Ok(out);
-            }
-            // Narrow integers compute in int64 and wrap when cast back.
-            let (data, layout) = elements(x, dtype.widened(), x.shape())?;
-            let out = match &*data {
-                CpuBuffer::F32(d) => CpuBuffer::F32(self.float_scalar(d, &layout)?),
-                CpuBuffer::F64(d) => CpuBuffer::F64(self.float_scalar(d, &layout)?),
-                CpuBuffer::I64(d) => CpuBuffer::I64(self.int_scalar(d, &layout)?),
-                _ => return Err(self.no_kernel(dtype)),
+            let on_device = |k: &dyn Kernels| match dtype {
+                DType::Float32 => self.number_on_device(k, x),
+                _ => Ok(None),
             };
-            return Ok(new_tensor(out.into_dtype(dtype), x.shape()));
+            return kernels::run_or(on_device, || {
+                // Narrow integers compute in int64 and wrap when cast back.
+                let (data, layout) = elements(x, dtype.widened(), x.shape())?;
+                let out = match &*data {
+                    CpuBuffer::F32(d) => CpuBuffer::F32(self.float_scalar(d, &layout)?),
+                    CpuBuffer::F64(d) => CpuBuffer::F64(self.float_scalar(d, &layout)?),
+                    CpuBuffer::I64(d) => CpuBuffer::I64(self.int_scalar(d, &layout)?),
+                    _ => return Err(self.no_kernel(dtype)),
+                };
+                Ok(new_tensor(out.into_dtype(dtype), x.shape()))
+            });
         }
         let [lhs, rhs] = inputs::<2>(self, ins)?;
         let shape = broadcast_shapes(lhs.shape(), rhs.shape())?;
-        if let Some((kernel, swap)) = self.kernel() {
-            let (a, b) = if swap { (rhs, lhs) } else { (lhs, rhs) };
-            if let Some(out) = super::on_device::binary(kernel, a, b, &shape, dtype)? {
-                return Ok(out);
+        let on_device = |k: &dyn Kernels| match self.kernel() {
+            Some((kernel, swap)) => {
+                let (a, b) = if swap { (rhs, lhs) } else { (lhs, rhs) };
+                let out = k.binary(kernel, operand(a), operand(b), &shape, dtype)?;
+                Ok(shaped(out, &shape))
             }
-        } else if let Some(out) = self.scaled_on_device(lhs, rhs, &shape, dtype)? {
-            return Ok(out);
-        }
-        let (l, ll) = elements(lhs, dtype.widened(), &shape)?;
-        let (r, rl) = elements(rhs, dtype.widened(), &shape)?;
+            None => self.scaled_on_device(k, lhs, rhs, &shape, dtype),
+        };
+        kernels::run_or(on_device, || self.host(lhs, rhs, &shape, dtype))
+    }
+
+    /// The op on the host: the CPU, or a GPU storage's host copy.
+    fn host(&self, lhs: &Tensor, rhs: &Tensor, shape: &[usize], dtype: DType) -> Result<Tensor> {
+        let (l, ll) = elements(lhs, dtype.widened(), shape)?;
+        let (r, rl) = elements(rhs, dtype.widened(), shape)?;
         let out = match (&*l, &*r) {
             (CpuBuffer::F32(a), CpuBuffer::F32(b)) => CpuBuffer::F32(self.float(a, &ll, b, &rl)?),
             (CpuBuffer::F64(a), CpuBuffer::F64(b)) => CpuBuffer::F64(self.float(a, &ll, b, &rl)?),
@@ -326,7 +333,7 @@ impl ArithOp {
             (CpuBuffer::Bool(a), CpuBuffer::Bool(b)) => CpuBuffer::Bool(self.bool(a, &ll, b, &rl)?),
             _ => return Err(self.no_kernel(dtype)),
         };
-        Ok(new_tensor(out.into_dtype(dtype), &shape))
+        Ok(new_tensor(out.into_dtype(dtype), shape))
     }
 
     /// The device kernel that computes it, and whether it takes its
@@ -350,6 +357,7 @@ impl ArithOp {
     /// float32 path does (an optimizer's `p.add_(g, alpha=-lr)`).
     fn scaled_on_device(
         &self,
+        k: &dyn Kernels,
         lhs: &Tensor,
         rhs: &Tensor,
         shape: &[usize],
@@ -365,20 +373,38 @@ impl ArithOp {
         if dtype != DType::Float32 || scaled.dtype() != DType::Float32 {
             return Ok(None);
         }
-        let Some(product) = super::on_device::binary_number(B::Mul, scaled, alpha.to_f64(), true)?
-        else {
+        let product = k.binary_number(B::Mul, operand(scaled), alpha.to_f64(), true)?;
+        let Some(product) = shaped(product, scaled.shape()) else {
             return Ok(None);
         };
-        super::on_device::binary(kernel, plain, &product, shape, dtype)
+        let out = k.binary(kernel, operand(plain), operand(&product), shape, dtype)?;
+        Ok(shaped(out, shape))
     }
 
     /// The ops with a number (`2 - x`, `x ** 2`) on the GPU, by the kernels
     /// that compute what the CPU's float32 path computes: the powers it
     /// special-cases (`cpu::unary::pow_scalar`) and `other - alpha * x`.
-    fn number_on_device(&self, x: &Tensor) -> Result<Option<Tensor>> {
-        use super::on_device::{binary, binary_number, unary};
+    fn number_on_device(&self, k: &dyn Kernels, x: &Tensor) -> Result<Option<Tensor>> {
         use super::unary::UnaryOp;
         use crate::BinaryOp as B;
+        // Every step keeps `x`'s shape.
+        let shape = x.shape();
+        let binary = |op, a: &Tensor, b: &Tensor, _: &[usize], dtype| -> Result<Option<Tensor>> {
+            Ok(shaped(
+                k.binary(op, operand(a), operand(b), shape, dtype)?,
+                shape,
+            ))
+        };
+        let binary_number = |op, a: &Tensor, value, first| -> Result<Option<Tensor>> {
+            Ok(shaped(
+                k.binary_number(op, operand(a), value, first)?,
+                shape,
+            ))
+        };
+        let unary = |op: &UnaryOp, a: &Tensor, dtype| -> Result<Option<Tensor>> {
+            let (storage, layout) = operand(a);
+            Ok(shaped(k.unary(op, storage, layout, dtype)?, shape))
+        };
         let then = |first: Option<Tensor>, next: &dyn Fn(&Tensor) -> Result<Option<Tensor>>| {
             first.map_or(Ok(None), |t| next(&t))
         };

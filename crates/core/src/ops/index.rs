@@ -8,6 +8,7 @@ use super::view_index::index_plan;
 use super::{OpInfo, SavedSlot, inputs, new_tensor};
 use crate::cpu::{CpuBuffer, Element};
 use crate::error::{Error, Result};
+use crate::kernels::{self, Kernels, operand, shaped};
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 
@@ -226,11 +227,13 @@ impl IndexOp {
                 if let Some(s) = shape.get_mut(*dim) {
                     *s = values.len();
                 }
-                if let Some(out) = super::on_device::index_select(x, *dim, &values, &shape)? {
-                    return Ok(out);
-                }
-                let positions = along(x.layout(), *dim, &values);
-                take(x, &positions, &shape)
+                let on_device = |k: &dyn Kernels| {
+                    Ok(shaped(k.index_select(operand(x), *dim, &values)?, &shape))
+                };
+                kernels::run_or(on_device, || {
+                    let positions = along(x.layout(), *dim, &values);
+                    take(x, &positions, &shape)
+                })
             }
             IndexOp::IndexAdd { dim } => {
                 let [x, index, source] = inputs::<3>(self, ins)?;
@@ -256,11 +259,13 @@ impl IndexOp {
                 }
                 let mut shape = indices.shape().to_vec();
                 shape.push(width);
-                if let Some(out) = super::on_device::index_select(weight, 0, &values, &shape)? {
-                    return Ok(out);
-                }
-                let positions = along(weight.layout(), 0, &values);
-                take(weight, &positions, &shape)
+                let on_device = |k: &dyn Kernels| {
+                    Ok(shaped(k.index_select(operand(weight), 0, &values)?, &shape))
+                };
+                kernels::run_or(on_device, || {
+                    let positions = along(weight.layout(), 0, &values);
+                    take(weight, &positions, &shape)
+                })
             }
         }
     }
@@ -333,12 +338,12 @@ fn along(layout: &Layout, dim: usize, values: &[i64]) -> Vec<usize> {
 
 /// The elements of `t`'s storage at `positions`, as a new tensor of `shape`.
 fn take(t: &Tensor, positions: &[usize], shape: &[usize]) -> Result<Tensor> {
-    if let Some(out) = super::on_device::take(t, positions, shape)? {
-        return Ok(out);
-    }
-    let data = t.storage().data();
-    let buffer = crate::cpu_dispatch!(&*data, d => Element::into_buffer(positions.iter().map(|&p| d[p]).collect()));
-    Ok(new_tensor(buffer, shape))
+    let on_device = |k: &dyn Kernels| Ok(shaped(k.take(operand(t), positions)?, shape));
+    kernels::run_or(on_device, || {
+        let data = t.storage().data();
+        let buffer = crate::cpu_dispatch!(&*data, d => Element::into_buffer(positions.iter().map(|&p| d[p]).collect()));
+        Ok(new_tensor(buffer, shape))
+    })
 }
 
 /// A row-major copy of `x` with `src`'s elements (read through `reads`)
@@ -355,6 +360,23 @@ fn put_positions(
     reads: &[usize],
     add: bool,
 ) -> Result<Tensor> {
+    let on_device = |k: &dyn Kernels| {
+        Ok(shaped(
+            k.put(operand(x), positions, operand(src), reads, add)?,
+            x.shape(),
+        ))
+    };
+    kernels::run_or(on_device, || put_on_host(x, positions, src, reads, add))
+}
+
+/// [`put_positions`] on the host.
+fn put_on_host(
+    x: &Tensor,
+    positions: &[usize],
+    src: &Tensor,
+    reads: &[usize],
+    add: bool,
+) -> Result<Tensor> {
     fn go<T: Element>(
         out: &mut [T],
         at: &[usize],
@@ -365,9 +387,6 @@ fn put_positions(
         for (&o, &i) in at.iter().zip(reads) {
             out[o] = f(out[o], src[i]);
         }
-    }
-    if let Some(out) = super::on_device::put(x, positions, src, reads, add)? {
-        return Ok(out);
     }
     // Narrow integers accumulate in int64 and wrap when cast back.
     let compute = x.dtype().widened();

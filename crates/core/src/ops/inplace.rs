@@ -9,6 +9,7 @@ use crate::autograd::{self, views};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::grad_mode::{GradModeGuard, is_grad_enabled, is_inference_mode_enabled};
+use crate::kernels::{self, Kernels, operand};
 use crate::tensor::Tensor;
 use crate::trace;
 
@@ -72,15 +73,16 @@ impl Tensor {
             node.snapshot_saved(self.storage(), mark);
         }
         // On the GPU the result is stored by a kernel, with no round trip.
-        if !super::on_device::write_into(self, &result)? {
+        let stored = |k: &dyn Kernels| Ok(k.write(operand(self), operand(&result))?.then_some(()));
+        kernels::run_or_on(self.device(), stored, || {
             let values = result
                 .storage()
                 .data()
                 .gather_as(result.layout(), self.dtype());
             self.storage()
                 .data_mut()
-                .write_through(self.layout(), &values)?;
-        }
+                .write_through(self.layout(), &values)
+        })?;
         if grad_on {
             // A node that saved its result (`exp_`, `sigmoid_`, `relu_`)
             // saved the tensor now written, at its new version.

@@ -10,6 +10,7 @@ use super::{Op, OpInfo, SavedSlot, inputs, new_tensor};
 use crate::cpu::{CpuBuffer, Element};
 use crate::dtype::{DType, Priority};
 use crate::error::{Error, Result};
+use crate::kernels::{self, operand, shaped};
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 
@@ -147,9 +148,16 @@ fn cat_forward(ins: &[&Tensor], dim: usize) -> Result<Tensor> {
 /// A new tensor of `shape` in the inputs' promoted dtype, input `i`
 /// written at the positions `targets` yields for it.
 fn write_all(ins: &[&Tensor], shape: &[usize], targets: Vec<Layout>) -> Result<Tensor> {
-    if let Some(out) = super::on_device::scatter(ins, shape, &targets)? {
-        return Ok(out);
-    }
+    let parts: Vec<_> = ins.iter().map(|t| operand(t)).zip(&targets).collect();
+    let numel = shape.iter().product();
+    kernels::run_or(
+        |k| Ok(shaped(k.scatter(&parts, numel)?, shape)),
+        || write_all_on_host(ins, shape, &targets),
+    )
+}
+
+/// [`write_all`] on the host.
+fn write_all_on_host(ins: &[&Tensor], shape: &[usize], targets: &[Layout]) -> Result<Tensor> {
     fn go<T: Element>(out: &mut [T], target: &Layout, src: &[T]) {
         for (o, &v) in target.indices().zip(src) {
             out[o] = v;
@@ -163,7 +171,7 @@ fn write_all(ins: &[&Tensor], shape: &[usize], targets: Vec<Layout>) -> Result<T
     let mut out = CpuBuffer::full(dtype, shape.iter().product(), 0.0);
     for (t, target) in ins.iter().zip(targets) {
         let src = t.storage().data().gather_as(t.layout(), dtype);
-        crate::cpu_dispatch_pair!((&mut out, &src), (o, s) => go(o, &target, s),
+        crate::cpu_dispatch_pair!((&mut out, &src), (o, s) => go(o, target, s),
             _ => return Err(Error::Backend("internal error: cat dtypes differ".into())));
     }
     Ok(new_tensor(out, shape))

@@ -18,7 +18,6 @@ pub mod nn_linear;
 pub mod nn_loss;
 pub mod nn_norm;
 pub mod nn_pool;
-pub(crate) mod on_device;
 pub mod random;
 pub mod reduce;
 pub mod reduce_api;

@@ -4,11 +4,12 @@
 pub use crate::cpu::conv::Window2d;
 
 use super::nn::{NnOp, dense, float_dispatch, float_tensor, or_absent, same_dtype};
-use super::{Op, OpInfo, apply, inputs, on_device};
+use super::{Op, OpInfo, apply, inputs};
 use crate::cpu::conv::{col2im, im2col};
 use crate::cpu::matmul::bmm;
 use crate::cpu::{CpuBuffer, Element};
 use crate::error::{Error, Result};
+use crate::kernels::{self, Kernels, operand, shaped};
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 
@@ -81,11 +82,16 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
             let [n, c, h, wd] = dims4(x)?;
             let out_hw = [conv_out(h, win, 0), conv_out(wd, win, 1)];
             let shape = [n, c * win.kernel[0] * win.kernel[1], out_hw[0] * out_hw[1]];
-            if let Some(out) = on_device::im2col(x, [n * c, h, wd], win, out_hw, &shape)? {
-                return Ok(out);
-            }
-            float_dispatch!(x.dtype(), "im2col_out_cpu", T => {
-                Ok(float_tensor(im2col(&dense::<T>(x), [n, c, h, wd], win, out_hw), &shape))
+            let on_device = |k: &dyn Kernels| {
+                Ok(shaped(
+                    k.im2col(operand(x), [n * c, h, wd], win, out_hw)?,
+                    &shape,
+                ))
+            };
+            kernels::run_or(on_device, || {
+                float_dispatch!(x.dtype(), "im2col_out_cpu", T => {
+                    Ok(float_tensor(im2col(&dense::<T>(x), [n, c, h, wd], win, out_hw), &shape))
+                })
             })
         }
         NnOp::Col2Im {
@@ -98,11 +104,12 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
             let blocks = [conv_out(output[0], win, 0), conv_out(output[1], win, 1)];
             let shape = [n, c, output[0], output[1]];
             let image = [n * c, output[0], output[1]];
-            if let Some(out) = on_device::col2im(x, image, win, blocks, &shape)? {
-                return Ok(out);
-            }
-            float_dispatch!(x.dtype(), "col2im_out_cpu", T => {
-                Ok(float_tensor(col2im(&dense::<T>(x), shape, win, blocks), &shape))
+            let on_device =
+                |k: &dyn Kernels| Ok(shaped(k.col2im(operand(x), image, win, blocks)?, &shape));
+            kernels::run_or(on_device, || {
+                float_dispatch!(x.dtype(), "col2im_out_cpu", T => {
+                    Ok(float_tensor(col2im(&dense::<T>(x), shape, win, blocks), &shape))
+                })
             })
         }
         _ => Err(Error::Backend(format!(
@@ -126,17 +133,30 @@ fn conv2d_forward(
     bias: Option<&Tensor>,
     params: &ConvParams,
 ) -> Result<Tensor> {
+    let [_, _, kh, kw] = dims4(w)?;
+    let win = params.window([kh, kw]);
+    let groups = params.groups.max(1);
+    kernels::run_or(
+        |k| conv2d_on_device(k, x, w, bias, &win, groups),
+        || conv2d_on_host(x, w, bias, &win, groups),
+    )
+}
+
+/// [`conv2d_forward`] on the host.
+fn conv2d_on_host(
+    x: &Tensor,
+    w: &Tensor,
+    bias: Option<&Tensor>,
+    win: &Window2d,
+    groups: usize,
+) -> Result<Tensor> {
     let [n, cin, h, wd] = dims4(x)?;
     let [cout, cig, kh, kw] = dims4(w)?;
-    let win = params.window([kh, kw]);
-    let (oh, ow) = (conv_out(h, &win, 0), conv_out(wd, &win, 1));
-    let (k, l, groups) = (cig * kh * kw, oh * ow, params.groups.max(1));
+    let (oh, ow) = (conv_out(h, win, 0), conv_out(wd, win, 1));
+    let (k, l) = (cig * kh * kw, oh * ow);
     let cog = cout / groups;
-    if let Some(out) = conv2d_on_device(x, w, bias, &win, groups)? {
-        return Ok(out);
-    }
     let cols = float_dispatch!(x.dtype(), "slow_conv2d_cpu", T => {
-        Ok(T::into_buffer(im2col(&dense::<T>(x), [n, cin, h, wd], &win, [oh, ow])))
+        Ok(T::into_buffer(im2col(&dense::<T>(x), [n, cin, h, wd], win, [oh, ow])))
     })?;
     let w_copy;
     let w_data;
@@ -177,6 +197,7 @@ fn conv2d_forward(
 /// per group with the weight read in place, the groups placed by the
 /// scatter kernel, and the bias added by the binary kernel.
 fn conv2d_on_device(
+    kernels: &dyn Kernels,
     x: &Tensor,
     w: &Tensor,
     bias: Option<&Tensor>,
@@ -188,13 +209,13 @@ fn conv2d_on_device(
     let (oh, ow) = (conv_out(h, win, 0), conv_out(wd, win, 1));
     let (k, l, cog) = (cig * kh * kw, oh * ow, cout / groups);
     let shape = [n, cout, oh, ow];
-    let Some(cols) = on_device::im2col(x, [n * cin, h, wd], win, [oh, ow], &[n, cin * k, l])?
-    else {
+    let cols = kernels.im2col(operand(x), [n * cin, h, wd], win, [oh, ow])?;
+    let Some(cols) = shaped(cols, &[n, cin * k, l]) else {
         return Ok(None);
     };
     let w = match w.layout().is_contiguous() {
         true => w.clone(),
-        false => match on_device::copy(w)? {
+        false => match shaped(kernels.copy(operand(w))?, w.shape()) {
             Some(copy) => copy,
             None => return Ok(None),
         },
@@ -211,7 +232,8 @@ fn conv2d_on_device(
             vec![(cin * kh * kw * l) as isize, l as isize, 1],
             g * k * l,
         );
-        let Some(product) = on_device::matmul(&w, &lhs, &cols, &rhs, &[n, cog, l])? else {
+        let product = kernels.matmul((w.storage(), &lhs), (cols.storage(), &rhs))?;
+        let Some(product) = shaped(product, &[n, cog, l]) else {
             return Ok(None);
         };
         products.push(product);
@@ -226,8 +248,8 @@ fn conv2d_on_device(
             let targets: Vec<Layout> = (0..groups)
                 .map(|g| dense.slice(1, g * cog, cog, 1))
                 .collect();
-            let parts: Vec<&Tensor> = products.iter().collect();
-            on_device::scatter(&parts, &shape, &targets)?
+            let parts: Vec<_> = products.iter().map(operand).zip(&targets).collect();
+            shaped(kernels.scatter(&parts, shape.iter().product())?, &shape)
         }
     };
     match (out, bias) {
@@ -236,7 +258,14 @@ fn conv2d_on_device(
             let stride = b.layout().strides().first().copied().unwrap_or(0);
             let column = Layout::new(vec![cout, 1, 1], vec![stride, 0, 0], b.layout().offset());
             let b = Tensor::from_parts(b.storage().clone(), column);
-            on_device::binary(crate::BinaryOp::Add, &out, &b, &shape, x.dtype())
+            let sum = kernels.binary(
+                crate::BinaryOp::Add,
+                operand(&out),
+                operand(&b),
+                &shape,
+                x.dtype(),
+            )?;
+            Ok(shaped(sum, &shape))
         }
         (out, _) => Ok(out),
     }

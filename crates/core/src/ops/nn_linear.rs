@@ -10,6 +10,7 @@ use crate::cpu::CpuBuffer;
 use crate::cpu::matmul::bmm;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::kernels::{self, Kernels, operand, shaped};
 use crate::layout::Layout;
 use crate::ops::view_shape::signed;
 use crate::tensor::Tensor;
@@ -53,23 +54,34 @@ pub(crate) fn addmm_forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
         Layout::new(vec![1, s[0], s[1]], vec![0, t[0], t[1]], l.offset())
     };
     let (a3, b3) = (as_3d(a.layout(), sa), as_3d(b.layout(), sb));
-    if let Some(out) = super::on_device::matmul_bias(a, &a3, b, &b3, bias, &[n, m])? {
-        return Ok(out);
-    }
-    if let Some(product) = super::on_device::matmul(a, &a3, b, &b3, &[n, m])?
-        && let Some(out) =
-            super::on_device::binary(crate::BinaryOp::Add, &product, bias, &[n, m], a.dtype())?
-    {
-        return Ok(out);
-    }
-    let mut out = bmm(
-        &a.storage().data(),
-        &as_3d(a.layout(), sa),
-        &b.storage().data(),
-        &as_3d(b.layout(), sb),
-    )?;
-    add_through(&mut out, &bias.storage().data(), &bias_layout)?;
-    Ok(new_tensor(out, &[n, m]))
+    let on_device = |k: &dyn Kernels| {
+        let (a_op, b_op) = ((&**a.storage(), &a3), (&**b.storage(), &b3));
+        if let Some(out) = k.matmul_bias(a_op, b_op, operand(bias), &[n, m])? {
+            return Ok(Some(out));
+        }
+        // Without the fused kernel: the product, then the bias added.
+        let Some(product) = shaped(k.matmul(a_op, b_op)?, &[n, m]) else {
+            return Ok(None);
+        };
+        k.binary(
+            crate::BinaryOp::Add,
+            operand(&product),
+            operand(bias),
+            &[n, m],
+            a.dtype(),
+        )
+    };
+    let on_device = |k: &dyn Kernels| Ok(shaped(on_device(k)?, &[n, m]));
+    kernels::run_or(on_device, || {
+        let mut out = bmm(
+            &a.storage().data(),
+            &as_3d(a.layout(), sa),
+            &b.storage().data(),
+            &as_3d(b.layout(), sb),
+        )?;
+        add_through(&mut out, &bias.storage().data(), &bias_layout)?;
+        Ok(new_tensor(out, &[n, m]))
+    })
 }
 
 /// `out += src` read through `layout` (the bias broadcast over the product).

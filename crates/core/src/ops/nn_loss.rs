@@ -10,6 +10,7 @@ use crate::backend::NllGeometry;
 use crate::cpu::Float;
 use crate::dtype::{DType, Priority};
 use crate::error::{Error, Result};
+use crate::kernels::{self, Kernels, operand, shaped, tensor_kernels};
 use crate::layout::broadcast_shapes;
 use crate::tensor::Tensor;
 
@@ -65,8 +66,12 @@ fn reduced<T: Float>(
 
 /// Per-element GPU losses reduced as `reduction` asks: kept, summed, or
 /// summed over their count, by the reduction and binary kernels.
-fn reduce_on_device(losses: Option<Tensor>, reduction: Reduction) -> Result<Option<Tensor>> {
-    use super::on_device::{binary_number, reduce};
+fn reduce_on_device(
+    k: &dyn Kernels,
+    losses: Option<Tensor>,
+    reduction: Reduction,
+) -> Result<Option<Tensor>> {
+    let (_, binary_number, reduce, _) = tensor_kernels(k);
     let Some(losses) = losses else {
         return Ok(None);
     };
@@ -87,14 +92,20 @@ fn reduce_on_device(losses: Option<Tensor>, reduction: Reduction) -> Result<Opti
 
 /// `mse_loss` on the GPU: the binary kernel's difference and square, then
 /// [`reduce_on_device`].
-fn mse_on_device(x: &Tensor, target: &Tensor, reduction: Reduction) -> Result<Option<Tensor>> {
-    use super::on_device::binary;
+fn mse_on_device(
+    k: &dyn Kernels,
+    x: &Tensor,
+    target: &Tensor,
+    reduction: Reduction,
+) -> Result<Option<Tensor>> {
     use crate::BinaryOp as B;
+    let (binary, ..) = tensor_kernels(k);
     let shape = x.shape();
     let Some(diff) = binary(B::Sub, x, target, shape, DType::Float32)? else {
         return Ok(None);
     };
     reduce_on_device(
+        k,
         binary(B::Mul, &diff, &diff, shape, DType::Float32)?,
         reduction,
     )
@@ -104,14 +115,15 @@ fn mse_on_device(x: &Tensor, target: &Tensor, reduction: Reduction) -> Result<Op
 /// `(1 - t) * z + softplus(-z)` (the host's `(1 - t) * z - log_sigmoid(z)`;
 /// the softplus kernel keeps log1p's digits), times `weight`, reduced.
 fn bce_with_logits_on_device(
+    k: &dyn Kernels,
     z: &Tensor,
     target: &Tensor,
     weight: Option<&Tensor>,
     reduction: Reduction,
 ) -> Result<Option<Tensor>> {
     use super::UnaryOp;
-    use super::on_device::{binary, binary_number, unary};
     use crate::BinaryOp as B;
+    let (binary, binary_number, _, unary) = tensor_kernels(k);
     let (shape, f32) = (z.shape(), DType::Float32);
     let softplus = UnaryOp::Softplus {
         beta: 1.0,
@@ -133,7 +145,7 @@ fn bce_with_logits_on_device(
     if let (Some(l), Some(w)) = (&losses, weight) {
         losses = binary(B::Mul, l, w, shape, f32)?;
     }
-    reduce_on_device(losses, reduction)
+    reduce_on_device(k, losses, reduction)
 }
 
 pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
@@ -141,13 +153,13 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
         NnOp::MseLoss(reduction) => {
             let [x, target] = inputs::<2>(op, ins)?;
             let dtype = x.dtype();
-            if let Some(out) = mse_on_device(x, target, reduction)? {
-                return Ok(out);
-            }
-            float_dispatch!(dtype, "mse_cpu", T => {
-                let (a, b) = (dense::<T>(x), dense::<T>(target));
-                let losses = a.iter().zip(b.iter()).map(|(&a, &b)| (a - b) * (a - b));
-                Ok(reduced(losses, x.shape(), reduction, cast(x.numel() as f64)))
+            let on_device = |k: &dyn Kernels| mse_on_device(k, x, target, reduction);
+            kernels::run_or(on_device, || {
+                float_dispatch!(dtype, "mse_cpu", T => {
+                    let (a, b) = (dense::<T>(x), dense::<T>(target));
+                    let losses = a.iter().zip(b.iter()).map(|(&a, &b)| (a - b) * (a - b));
+                    Ok(reduced(losses, x.shape(), reduction, cast(x.numel() as f64)))
+                })
             })
         }
         NnOp::NllLoss {
@@ -178,33 +190,36 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
                 target.shape()
             };
             let weight_tensor = weighted.then_some(weight);
-            if let Some(out) = super::on_device::nll_loss(
-                x,
-                target,
-                weight_tensor,
-                ignore_index,
-                geometry,
-                divisor,
-                shape,
-            )? {
-                return Ok(out);
-            }
-            float_dispatch!(x.dtype(), "nll_loss_out_frame", T => {
-                let (x_values, targets) = (dense::<T>(x), dense::<i64>(target));
-                let weights = weighted.then(|| dense::<T>(weight));
-                let losses = targets
-                    .iter()
-                    .enumerate()
-                    .map(|(j, &t)| match t == ignore_index {
-                        true => T::zero(),
-                        false => {
-                            let w = weights.as_ref().map_or(T::one(), |w| w[t as usize]);
-                            let (n, s) = (j / spatial, j % spatial);
-                            -w * x_values[(n * classes + t as usize) * spatial + s]
-                        }
-                    });
-                let total = dense::<T>(total).first().copied().unwrap_or_else(T::zero);
-                Ok(reduced(losses, target.shape(), reduction, total))
+            let on_device = |k: &dyn Kernels| {
+                let weight = weight_tensor.map(operand);
+                let out = k.nll_loss(
+                    operand(x),
+                    operand(target),
+                    weight,
+                    ignore_index,
+                    geometry,
+                    divisor,
+                )?;
+                Ok(shaped(out, shape))
+            };
+            kernels::run_or(on_device, || {
+                float_dispatch!(x.dtype(), "nll_loss_out_frame", T => {
+                    let (x_values, targets) = (dense::<T>(x), dense::<i64>(target));
+                    let weights = weighted.then(|| dense::<T>(weight));
+                    let losses = targets
+                        .iter()
+                        .enumerate()
+                        .map(|(j, &t)| match t == ignore_index {
+                            true => T::zero(),
+                            false => {
+                                let w = weights.as_ref().map_or(T::one(), |w| w[t as usize]);
+                                let (n, s) = (j / spatial, j % spatial);
+                                -w * x_values[(n * classes + t as usize) * spatial + s]
+                            }
+                        });
+                    let total = dense::<T>(total).first().copied().unwrap_or_else(T::zero);
+                    Ok(reduced(losses, target.shape(), reduction, total))
+                })
             })
         }
         NnOp::BinaryCrossEntropy {
@@ -232,27 +247,29 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
             pos_weighted,
         } => {
             let [x, target, weight, pos_weight] = inputs::<4>(op, ins)?;
-            if !pos_weighted
-                && let Some(out) =
-                    bce_with_logits_on_device(x, target, weighted.then_some(weight), reduction)?
-            {
-                return Ok(out);
-            }
-            float_dispatch!(x.dtype(), "binary_cross_entropy_with_logits", T => {
-                let (z, t) = (dense::<T>(x), dense::<T>(target));
-                let w = weighted.then(|| dense::<T>(weight));
-                let pw: Option<Dense<'_, T>> = pos_weighted.then(|| dense::<T>(pos_weight));
-                let losses = z
-                    .iter()
-                    .zip(t.iter())
-                    .enumerate()
-                    .map(|(i, (&z, &t))| {
-                        let log_sigmoid = z.min(T::zero()) - (-z.abs()).exp().ln_1p();
-                        let log_weight = pw.as_ref().map_or(T::one(), |pw| (pw[i] - T::one()) * t + T::one());
-                        let loss = (T::one() - t) * z - log_weight * log_sigmoid;
-                        w.as_ref().map_or(loss, |w| loss * w[i])
-                    });
-                Ok(reduced(losses, x.shape(), reduction, cast(x.numel() as f64)))
+            let on_device = |k: &dyn Kernels| match pos_weighted {
+                true => Ok(None),
+                false => {
+                    bce_with_logits_on_device(k, x, target, weighted.then_some(weight), reduction)
+                }
+            };
+            kernels::run_or(on_device, || {
+                float_dispatch!(x.dtype(), "binary_cross_entropy_with_logits", T => {
+                    let (z, t) = (dense::<T>(x), dense::<T>(target));
+                    let w = weighted.then(|| dense::<T>(weight));
+                    let pw: Option<Dense<'_, T>> = pos_weighted.then(|| dense::<T>(pos_weight));
+                    let losses = z
+                        .iter()
+                        .zip(t.iter())
+                        .enumerate()
+                        .map(|(i, (&z, &t))| {
+                            let log_sigmoid = z.min(T::zero()) - (-z.abs()).exp().ln_1p();
+                            let log_weight = pw.as_ref().map_or(T::one(), |pw| (pw[i] - T::one()) * t + T::one());
+                            let loss = (T::one() - t) * z - log_weight * log_sigmoid;
+                            w.as_ref().map_or(loss, |w| loss * w[i])
+                        });
+                    Ok(reduced(losses, x.shape(), reduction, cast(x.numel() as f64)))
+                })
             })
         }
         NnOp::MaskedFill(value) => {
@@ -265,14 +282,15 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
         }
         NnOp::MulScalar(factor) => {
             let [x] = inputs::<1>(op, ins)?;
-            if let Some(out) =
-                super::on_device::binary_number(crate::BinaryOp::Mul, x, factor, false)?
-            {
-                return Ok(out);
-            }
-            float_dispatch!(x.dtype(), "mul", T => {
-                let factor = cast::<T>(factor);
-                Ok(float_tensor(dense::<T>(x).iter().map(|&v| v * factor).collect(), x.shape()))
+            let on_device = |k: &dyn Kernels| {
+                let out = k.binary_number(crate::BinaryOp::Mul, operand(x), factor, false)?;
+                Ok(shaped(out, x.shape()))
+            };
+            kernels::run_or(on_device, || {
+                float_dispatch!(x.dtype(), "mul", T => {
+                    let factor = cast::<T>(factor);
+                    Ok(float_tensor(dense::<T>(x).iter().map(|&v| v * factor).collect(), x.shape()))
+                })
             })
         }
         _ => Err(Error::Backend(format!(
@@ -624,18 +642,32 @@ pub(crate) fn nll_coefficients(
     ignore_index: i64,
 ) -> Result<Tensor> {
     let (classes, spatial) = nll_geometry(x_shape);
-    let numel: usize = x_shape.iter().product();
     let geometry = NllGeometry {
         batch: target.numel() / spatial,
         classes,
         spatial,
     };
     // On the GPU only the targets travel (as indices), not N * C zeros.
-    if let Some(out) =
-        super::on_device::nll_coefficients(target, weight, ignore_index, geometry, x_shape, dtype)?
-    {
-        return Ok(out);
-    }
+    let on_device = |k: &dyn Kernels| {
+        let weight = weight.map(operand);
+        let out = k.nll_coefficients(operand(target), weight, ignore_index, geometry, dtype)?;
+        Ok(shaped(out, x_shape))
+    };
+    kernels::run_or(on_device, || {
+        nll_coefficients_on_host(x_shape, dtype, target, weight, ignore_index)
+    })
+}
+
+/// [`nll_coefficients`] on the host.
+fn nll_coefficients_on_host(
+    x_shape: &[usize],
+    dtype: DType,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    ignore_index: i64,
+) -> Result<Tensor> {
+    let (classes, spatial) = nll_geometry(x_shape);
+    let numel: usize = x_shape.iter().product();
     let targets = dense::<i64>(target);
     let weights = weight.map(dense::<f64>);
     float_dispatch!(dtype, "nll_loss_backward", T => {

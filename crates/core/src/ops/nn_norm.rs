@@ -13,6 +13,7 @@ use super::{Op, OpInfo, apply, inputs};
 use crate::cpu::{Element, Float};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::kernels::{self, Kernels, operand, shaped, tensor_kernels};
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 
@@ -40,14 +41,17 @@ fn scale_shift<T: Float>(x: &[T], inner: usize, scale: &[f64], shift: &[f64]) ->
 /// values) and the binary and unary kernels, in float32 where the host
 /// path accumulates in f64.
 fn layer_norm_stats_on_device(
+    k: &dyn Kernels,
     x: &Tensor,
     [rows, cols]: [usize; 2],
     eps: f64,
     stats_shape: &[usize],
 ) -> Result<Option<(Tensor, Tensor)>> {
-    use super::on_device::{binary, binary_number, copy, reduce, unary};
     use crate::BinaryOp as B;
     use crate::ReduceKernel as K;
+    let (binary, binary_number, reduce, unary) = tensor_kernels(k);
+    let copy =
+        |t: &Tensor| -> Result<Option<Tensor>> { Ok(shaped(k.copy(operand(t))?, t.shape())) };
     let f32 = DType::Float32;
     if x.device() == crate::Device::Cpu || x.dtype() != f32 || rows * cols == 0 {
         return Ok(None);
@@ -108,14 +112,15 @@ fn layer_norm_stats_on_device(
 /// by the binary kernel, the statistics broadcast over each row and the
 /// affine parameters over each row's elements.
 fn layer_norm_on_device(
+    k: &dyn Kernels,
     x: &Tensor,
     weight: Option<&Tensor>,
     bias: Option<&Tensor>,
     mean: &Tensor,
     rstd: &Tensor,
 ) -> Result<Option<Tensor>> {
-    use super::on_device::binary;
     use crate::BinaryOp as B;
+    let (binary, ..) = tensor_kernels(k);
     let (shape, f32) = (x.shape(), DType::Float32);
     if x.device() == crate::Device::Cpu || x.dtype() != f32 {
         return Ok(None);
@@ -156,15 +161,18 @@ fn per_channel(t: &Tensor, rank: usize) -> Option<Tensor> {
 /// the reduction kernel), and the running statistics updated in place by
 /// the write kernel, as [`Tensor::batch_statistics`] does on the host.
 fn batch_statistics_on_device(
+    k: &dyn Kernels,
     x: &Tensor,
     channels: usize,
     rm: Option<&Tensor>,
     rv: Option<&Tensor>,
     o: &BatchNormOptions,
 ) -> Result<Option<(Tensor, Tensor)>> {
-    use super::on_device::{binary, binary_number, copy, reduce, unary, write_into};
     use crate::BinaryOp as B;
     use crate::ReduceKernel as K;
+    let (binary, binary_number, reduce, unary) = tensor_kernels(k);
+    let copy =
+        |t: &Tensor| -> Result<Option<Tensor>> { Ok(shaped(k.copy(operand(t))?, t.shape())) };
     // Every operand on the GPU first: nothing is written unless all is.
     if !on_gpu(x) || rm.is_some_and(|t| !on_gpu(t)) || rv.is_some_and(|t| !on_gpu(t)) {
         return Ok(None);
@@ -216,7 +224,7 @@ fn batch_statistics_on_device(
         let Some(sum) = binary(B::Add, &new, &old, &[channels], f32)? else {
             return Ok(None);
         };
-        if !write_into(running, &sum)? {
+        if !k.write(operand(running), operand(&sum))? {
             return Ok(None);
         }
     }
@@ -237,13 +245,14 @@ fn batch_statistics_on_device(
 /// scale`. With `eps` (evaluation) `stats` are the running mean and
 /// variance, else the batch's mean and inverse standard deviation.
 fn batch_norm_on_device(
+    k: &dyn Kernels,
     x: &Tensor,
     [weight, bias]: [Option<&Tensor>; 2],
     [mean, spread]: [&Tensor; 2],
     eps: Option<f64>,
 ) -> Result<Option<Tensor>> {
-    use super::on_device::{binary, binary_number, unary};
     use crate::BinaryOp as B;
+    let (binary, binary_number, _, unary) = tensor_kernels(k);
     let f32 = DType::Float32;
     if !on_gpu(x) || !on_gpu(mean) || !on_gpu(spread) || x.shape().len() < 2 {
         return Ok(None);
@@ -294,25 +303,25 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
             let [x, weight, bias, mean, rstd] = inputs::<5>(op, ins)?;
             let shape = x.shape();
             let (w, b) = (affine[0].then_some(weight), affine[1].then_some(bias));
-            if let Some(out) = layer_norm_on_device(x, w, b, mean, rstd)? {
-                return Ok(out);
-            }
-            let cols: usize = shape[shape.len().saturating_sub(dims)..].iter().product();
-            float_dispatch!(x.dtype(), "LayerNormKernelImpl", T => {
-                let (values, mean, rstd) = (dense::<T>(x), dense::<f64>(mean), dense::<f64>(rstd));
-                let w = affine[0].then(|| dense::<f64>(weight));
-                let b = affine[1].then(|| dense::<f64>(bias));
-                let out = values
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &v)| {
-                        let (row, col) = (i / cols.max(1), i % cols.max(1));
-                        let normed = (Element::to_f64(v) - mean[row]) * rstd[row];
-                        let scaled = w.as_ref().map_or(normed, |w| normed * w[col]);
-                        cast::<T>(b.as_ref().map_or(scaled, |b| scaled + b[col]))
-                    })
-                    .collect();
-                Ok(float_tensor(out, shape))
+            let on_device = |k: &dyn Kernels| layer_norm_on_device(k, x, w, b, mean, rstd);
+            kernels::run_or(on_device, || {
+                let cols: usize = shape[shape.len().saturating_sub(dims)..].iter().product();
+                float_dispatch!(x.dtype(), "LayerNormKernelImpl", T => {
+                    let (values, mean, rstd) = (dense::<T>(x), dense::<f64>(mean), dense::<f64>(rstd));
+                    let w = affine[0].then(|| dense::<f64>(weight));
+                    let b = affine[1].then(|| dense::<f64>(bias));
+                    let out = values
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &v)| {
+                            let (row, col) = (i / cols.max(1), i % cols.max(1));
+                            let normed = (Element::to_f64(v) - mean[row]) * rstd[row];
+                            let scaled = w.as_ref().map_or(normed, |w| normed * w[col]);
+                            cast::<T>(b.as_ref().map_or(scaled, |b| scaled + b[col]))
+                        })
+                        .collect();
+                    Ok(float_tensor(out, shape))
+                })
             })
         }
         NnOp::BatchNorm {
@@ -338,31 +347,31 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
                 false => (running_mean, running_var),
             };
             let (w, b) = (affine[0].then_some(weight), affine[1].then_some(bias));
-            if let Some(out) =
-                batch_norm_on_device(x, [w, b], [mean, invstd], (!training).then_some(eps))?
-            {
-                return Ok(out);
-            }
-            let (mean, invstd): (Vec<f64>, Vec<f64>) = if training {
-                (
-                    dense::<f64>(save_mean).to_vec(),
-                    dense::<f64>(save_invstd).to_vec(),
-                )
-            } else {
-                let var = dense::<f64>(running_var);
-                let invstd = var.iter().map(|v| 1.0 / (v + eps).sqrt()).collect();
-                (dense::<f64>(running_mean).to_vec(), invstd)
+            let on_device = |k: &dyn Kernels| {
+                batch_norm_on_device(k, x, [w, b], [mean, invstd], (!training).then_some(eps))
             };
-            let w = affine[0].then(|| dense::<f64>(weight));
-            let b = affine[1].then(|| dense::<f64>(bias));
-            let scale: Vec<f64> = (0..channels)
-                .map(|c| invstd[c] * w.as_ref().map_or(1.0, |w| w[c]))
-                .collect();
-            let shift: Vec<f64> = (0..channels)
-                .map(|c| b.as_ref().map_or(0.0, |b| b[c]) - mean[c] * scale[c])
-                .collect();
-            float_dispatch!(x.dtype(), "batch_norm", T => {
-                Ok(float_tensor(scale_shift(&dense::<T>(x), inner, &scale, &shift), shape))
+            kernels::run_or(on_device, || {
+                let (mean, invstd): (Vec<f64>, Vec<f64>) = if training {
+                    (
+                        dense::<f64>(save_mean).to_vec(),
+                        dense::<f64>(save_invstd).to_vec(),
+                    )
+                } else {
+                    let var = dense::<f64>(running_var);
+                    let invstd = var.iter().map(|v| 1.0 / (v + eps).sqrt()).collect();
+                    (dense::<f64>(running_mean).to_vec(), invstd)
+                };
+                let w = affine[0].then(|| dense::<f64>(weight));
+                let b = affine[1].then(|| dense::<f64>(bias));
+                let scale: Vec<f64> = (0..channels)
+                    .map(|c| invstd[c] * w.as_ref().map_or(1.0, |w| w[c]))
+                    .collect();
+                let shift: Vec<f64> = (0..channels)
+                    .map(|c| b.as_ref().map_or(0.0, |b| b[c]) - mean[c] * scale[c])
+                    .collect();
+                float_dispatch!(x.dtype(), "batch_norm", T => {
+                    Ok(float_tensor(scale_shift(&dense::<T>(x), inner, &scale, &shift), shape))
+                })
             })
         }
         _ => Err(Error::Backend(format!(
@@ -491,23 +500,21 @@ impl Tensor {
         let rows: usize = shape[..shape.len() - dims].iter().product();
         let mut stats_shape = shape[..shape.len() - dims].to_vec();
         stats_shape.extend(std::iter::repeat_n(1, dims));
-        let (mean, rstd) = match layer_norm_stats_on_device(self, [rows, cols], eps, &stats_shape)?
-        {
-            Some(stats) => stats,
-            None => {
-                let (mean, var, _) = float_dispatch!(self.dtype(), "LayerNormKernelImpl", T => {
-                    Ok(moments(&dense::<T>(self), cols, rows))
-                })?;
-                let rstd: Vec<f64> = var
-                    .iter()
-                    .map(|v| 1.0 / (v.max(0.0) + eps).sqrt())
-                    .collect();
-                float_dispatch!(self.dtype(), "LayerNormKernelImpl", T => Ok((
-                    float_tensor(mean.iter().map(|&m| cast::<T>(m)).collect(), &stats_shape),
-                    float_tensor(rstd.iter().map(|&r| cast::<T>(r)).collect(), &stats_shape),
-                )))?
-            }
-        };
+        let on_device =
+            |k: &dyn Kernels| layer_norm_stats_on_device(k, self, [rows, cols], eps, &stats_shape);
+        let (mean, rstd) = kernels::run_or_on(self.device(), on_device, || {
+            let (mean, var, _) = float_dispatch!(self.dtype(), "LayerNormKernelImpl", T => {
+                Ok(moments(&dense::<T>(self), cols, rows))
+            })?;
+            let rstd: Vec<f64> = var
+                .iter()
+                .map(|v| 1.0 / (v.max(0.0) + eps).sqrt())
+                .collect();
+            float_dispatch!(self.dtype(), "LayerNormKernelImpl", T => Ok((
+                float_tensor(mean.iter().map(|&m| cast::<T>(m)).collect(), &stats_shape),
+                float_tensor(rstd.iter().map(|&r| cast::<T>(r)).collect(), &stats_shape),
+            )))
+        })?;
         let op = NnOp::LayerNorm {
             dims,
             eps,
@@ -569,10 +576,11 @@ impl Tensor {
             super::nn::same_dtype(self, t)?;
         }
         let (save_mean, save_invstd) = if o.training {
-            match batch_statistics_on_device(self, channels, rm, rv, o)? {
-                Some(stats) => stats,
-                None => self.batch_statistics(channels, rm, rv, o)?,
-            }
+            let on_device =
+                |k: &dyn Kernels| batch_statistics_on_device(k, self, channels, rm, rv, o);
+            kernels::run_or_on(self.device(), on_device, || {
+                self.batch_statistics(channels, rm, rv, o)
+            })?
         } else {
             (absent_like(self)?, absent_like(self)?)
         };

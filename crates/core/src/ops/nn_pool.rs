@@ -3,11 +3,12 @@
 //! sizes and window rules.
 
 use super::nn::{NnOp, dense, float_dispatch, float_tensor};
-use super::{Op, OpInfo, apply, inputs, on_device};
+use super::{Op, OpInfo, apply, inputs};
 pub use crate::cpu::conv::Divisor;
 
 use crate::cpu::conv::{Window2d, avg_pool, avg_pool_backward, gather_planes, max_pool_indices};
 use crate::error::{Error, Result};
+use crate::kernels::{self, Kernels, operand, shaped, tensor_kernels};
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 
@@ -88,11 +89,12 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
             let mut shape = x.shape().to_vec();
             let rank = shape.len();
             shape[rank - 2..].copy_from_slice(&out_hw);
-            if let Some(out) = avg_pool_on_device(x, p, planes, hw, out_hw, &shape)? {
-                return Ok(out);
-            }
-            float_dispatch!(x.dtype(), "avg_pool2d", T => {
-                Ok(float_tensor(avg_pool(&dense::<T>(x), planes, hw, &p.window, p.divisor, out_hw), &shape))
+            let on_device =
+                |k: &dyn Kernels| avg_pool_on_device(k, x, p, planes, hw, out_hw, &shape);
+            kernels::run_or(on_device, || {
+                float_dispatch!(x.dtype(), "avg_pool2d", T => {
+                    Ok(float_tensor(avg_pool(&dense::<T>(x), planes, hw, &p.window, p.divisor, out_hw), &shape))
+                })
             })
         }
         NnOp::AvgPool2dBackward { params: p, input } => {
@@ -100,12 +102,14 @@ pub(crate) fn forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
             let (planes, hw) = planes_of(input);
             let rank = grad.shape().len();
             let out_hw = [grad.shape()[rank - 2], grad.shape()[rank - 1]];
-            if let Some(out) = avg_pool_backward_on_device(grad, p, planes, hw, out_hw, input)? {
-                return Ok(out);
-            }
-            float_dispatch!(grad.dtype(), "avg_pool2d_backward", T => {
-                let values = avg_pool_backward(&dense::<T>(grad), planes, hw, &p.window, p.divisor, out_hw);
-                Ok(float_tensor(values, input))
+            let on_device = |k: &dyn Kernels| {
+                avg_pool_backward_on_device(k, grad, p, planes, hw, out_hw, input)
+            };
+            kernels::run_or(on_device, || {
+                float_dispatch!(grad.dtype(), "avg_pool2d_backward", T => {
+                    let values = avg_pool_backward(&dense::<T>(grad), planes, hw, &p.window, p.divisor, out_hw);
+                    Ok(float_tensor(values, input))
+                })
             })
         }
         _ => Err(Error::Backend(format!(
@@ -138,6 +142,7 @@ fn gpu_plan(p: &AvgPoolParams, out_hw: [usize; 2]) -> Option<(usize, usize, usiz
 /// `avg_pool2d` of a float32 GPU `x` as kernels: im2col's windows (zeros
 /// in the padding), summed over each window, divided by the divisor.
 fn avg_pool_on_device(
+    k: &dyn Kernels,
     x: &Tensor,
     p: &AvgPoolParams,
     planes: usize,
@@ -145,24 +150,18 @@ fn avg_pool_on_device(
     out_hw: [usize; 2],
     shape: &[usize],
 ) -> Result<Option<Tensor>> {
-    let Some((divisor, k, l)) = gpu_plan(p, out_hw) else {
+    let Some((divisor, size, l)) = gpu_plan(p, out_hw) else {
         return Ok(None);
     };
-    let Some(cols) = on_device::im2col(
-        x,
-        [planes, hw[0], hw[1]],
-        &p.window,
-        out_hw,
-        &[planes, k, l],
-    )?
-    else {
+    let (_, binary_number, reduce, _) = tensor_kernels(k);
+    let cols = k.im2col(operand(x), [planes, hw[0], hw[1]], &p.window, out_hw)?;
+    let Some(cols) = shaped(cols, &[planes, size, l]) else {
         return Ok(None);
     };
-    let Some(sums) = on_device::reduce(crate::ReduceKernel::Sum, &cols, &[1])? else {
+    let Some(sums) = reduce(crate::ReduceKernel::Sum, &cols, &[1])? else {
         return Ok(None);
     };
-    let Some(means) = on_device::binary_number(crate::BinaryOp::Div, &sums, divisor as f64, false)?
-    else {
+    let Some(means) = binary_number(crate::BinaryOp::Div, &sums, divisor as f64, false)? else {
         return Ok(None);
     };
     Ok(Some(Tensor::from_parts(
@@ -176,6 +175,7 @@ fn avg_pool_on_device(
 /// kernel's input copy makes dense), and col2im summing each input
 /// element's windows.
 fn avg_pool_backward_on_device(
+    k: &dyn Kernels,
     grad: &Tensor,
     p: &AvgPoolParams,
     planes: usize,
@@ -183,16 +183,17 @@ fn avg_pool_backward_on_device(
     out_hw: [usize; 2],
     input: &[usize],
 ) -> Result<Option<Tensor>> {
-    let Some((divisor, k, l)) = gpu_plan(p, out_hw) else {
+    let Some((divisor, size, l)) = gpu_plan(p, out_hw) else {
         return Ok(None);
     };
-    let Some(scaled) = on_device::binary_number(crate::BinaryOp::Div, grad, divisor as f64, false)?
-    else {
+    let (_, binary_number, ..) = tensor_kernels(k);
+    let Some(scaled) = binary_number(crate::BinaryOp::Div, grad, divisor as f64, false)? else {
         return Ok(None);
     };
-    let spread = Layout::new(vec![planes, k, l], vec![l as isize, 0, 1], 0);
+    let spread = Layout::new(vec![planes, size, l], vec![l as isize, 0, 1], 0);
     let cols = Tensor::from_parts(scaled.storage().clone(), spread);
-    on_device::col2im(&cols, [planes, hw[0], hw[1]], &p.window, out_hw, input)
+    let out = k.col2im(operand(&cols), [planes, hw[0], hw[1]], &p.window, out_hw)?;
+    Ok(shaped(out, input))
 }
 
 /// The planes (every leading dimension) and the height and width.

@@ -10,6 +10,7 @@ use super::{OpInfo, SavedSlot, inputs, new_tensor};
 use crate::cpu::reduce::{self, Fold};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::kernels::{self, Kernels, operand, shaped, tensor_kernels};
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 
@@ -237,15 +238,16 @@ impl OpInfo for ReduceOp {
 /// the host's: the mean by the reduction kernel, then the sum of squared
 /// deviations over `n - correction` (never below 0, as the host's).
 fn variance_on_device(
+    k: &dyn Kernels,
     x: &Tensor,
     dims: &[usize],
     correction: f64,
     sqrt: bool,
 ) -> Result<Option<Tensor>> {
-    use super::on_device::{binary, binary_number, reduce, unary};
     use crate::BinaryOp as B;
     use crate::backend::ReduceKernel as K;
     let (shape, f32) = (x.shape(), DType::Float32);
+    let (binary, binary_number, reduce, unary) = tensor_kernels(k);
     let n: usize = dims.iter().map(|&d| shape[d]).product();
     let Some(sum) = reduce(K::Sum, x, dims)? else {
         return Ok(None);
@@ -279,9 +281,9 @@ fn variance_on_device(
 /// `linalg.vector_norm` over `dims` on the GPU for the orders 1, 2 and
 /// ±inf (of `|x|`: a sum, the root of a sum of squares, a max or min), by
 /// the unary, binary and reduction kernels; other orders use the host.
-fn norm_on_device(x: &Tensor, p: f64, dims: &[usize]) -> Result<Option<Tensor>> {
-    use super::on_device::{binary, reduce, unary};
+fn norm_on_device(k: &dyn Kernels, x: &Tensor, p: f64, dims: &[usize]) -> Result<Option<Tensor>> {
     use super::unary::UnaryOp;
+    let (binary, _, reduce, unary) = tensor_kernels(k);
     use crate::backend::ReduceKernel as K;
     let f32 = DType::Float32;
     let extreme = match p {
@@ -311,7 +313,7 @@ fn norm_on_device(x: &Tensor, p: f64, dims: &[usize]) -> Result<Option<Tensor>> 
 impl ReduceOp {
     /// The reduction by a device kernel, where one computes it: sums and
     /// means over any dims, the reverse of broadcasting, max and min.
-    fn on_device(&self, x: &Tensor) -> Result<Option<Tensor>> {
+    fn on_device(&self, k: &dyn Kernels, x: &Tensor) -> Result<Option<Tensor>> {
         use crate::backend::ReduceKernel as K;
         let shape = x.shape();
         let extreme = |which: &Extreme| match which {
@@ -322,7 +324,7 @@ impl ReduceOp {
         if let ReduceOp::Var(dims, correction) | ReduceOp::Std(dims, correction) = self {
             let sqrt = matches!(self, ReduceOp::Std(..));
             return Ok(
-                variance_on_device(x, &dims.dims, *correction, sqrt)?.map(|out| {
+                variance_on_device(k, x, &dims.dims, *correction, sqrt)?.map(|out| {
                     Tensor::from_parts(
                         out.storage().clone(),
                         Layout::contiguous(&dims.out_shape(shape)),
@@ -331,7 +333,7 @@ impl ReduceOp {
             );
         }
         if let ReduceOp::Norm(p, dims) = self {
-            return Ok(norm_on_device(x, *p, &dims.dims)?.map(|out| {
+            return Ok(norm_on_device(k, x, *p, &dims.dims)?.map(|out| {
                 Tensor::from_parts(
                     out.storage().clone(),
                     Layout::contiguous(&dims.out_shape(shape)),
@@ -358,25 +360,25 @@ impl ReduceOp {
                     dims,
                     keepdim: false,
                 };
-                return Ok(super::on_device::reduce(K::Sum, x, &dims.dims)?.map(|out| {
-                    Tensor::from_parts(out.storage().clone(), Layout::contiguous(target))
-                }));
+                let out = k.reduce(K::Sum, operand(x), &dims.dims)?;
+                return Ok(shaped(out, target));
             }
             _ => return Ok(None),
         };
-        let Some(mut out) = super::on_device::reduce(kernel, x, &dims.dims)? else {
+        let (_, _, reduce, _) = tensor_kernels(k);
+        let Some(mut out) = reduce(kernel, x, &dims.dims)? else {
             return Ok(None);
         };
         if mean {
             let count = Tensor::scalar(dims.count(shape) as f64);
-            let Some(scaled) = super::on_device::binary(
+            let scaled = k.binary(
                 crate::BinaryOp::Div,
-                &out,
-                &count,
+                operand(&out),
+                operand(&count),
                 out.shape(),
                 DType::Float32,
-            )?
-            else {
+            )?;
+            let Some(scaled) = shaped(scaled, out.shape()) else {
                 return Ok(None);
             };
             out = scaled;
@@ -390,11 +392,11 @@ impl ReduceOp {
 
     pub(crate) fn forward(&self, ins: &[&Tensor]) -> Result<Tensor> {
         let [x] = inputs::<1>(self, ins)?;
-        if x.device() == crate::Device::WebGpu
-            && let Some(out) = self.on_device(x)?
-        {
-            return Ok(out);
-        }
+        kernels::run_or(|k| self.on_device(k, x), || self.host(x))
+    }
+
+    /// The reduction on the host: the CPU, or a GPU storage's host copy.
+    fn host(&self, x: &Tensor) -> Result<Tensor> {
         let (shape, rank) = (x.shape(), x.shape().len());
         let data = x.storage().data();
         let layout = x.layout();

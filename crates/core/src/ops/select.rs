@@ -10,6 +10,7 @@ use crate::cpu::unary::{map2, map3};
 use crate::cpu::{CpuBuffer, Element, Float};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::kernels::{self, Kernels, operand, shaped, tensor_kernels};
 use crate::layout::{Layout, broadcast_shapes};
 use crate::tensor::Tensor;
 
@@ -161,11 +162,26 @@ impl SelectOp {
             true => crate::BinaryOp::Maximum,
             false => crate::BinaryOp::Minimum,
         };
-        if let Some(out) = super::on_device::binary(kernel, this, bound, &shape, dtype)? {
-            return Ok(out);
-        }
-        let (a, al) = elements(this, dtype, &shape)?;
-        let (b, bl) = elements(bound, dtype, &shape)?;
+        let on_device = |k: &dyn Kernels| {
+            let out = k.binary(kernel, operand(this), operand(bound), &shape, dtype)?;
+            Ok(shaped(out, &shape))
+        };
+        kernels::run_or(on_device, || {
+            self.bound_on_host(this, bound, &shape, dtype, pick_larger)
+        })
+    }
+
+    /// `maximum` or `minimum` on the host.
+    fn bound_on_host(
+        &self,
+        this: &Tensor,
+        bound: &Tensor,
+        shape: &[usize],
+        dtype: DType,
+        pick_larger: bool,
+    ) -> Result<Tensor> {
+        let (a, al) = elements(this, dtype, shape)?;
+        let (b, bl) = elements(bound, dtype, shape)?;
         fn go<T: Element>(a: &[T], al: &Layout, b: &[T], bl: &Layout, pick_larger: bool) -> Vec<T> {
             if pick_larger {
                 map2(a, al, b, bl, larger)
@@ -176,7 +192,7 @@ impl SelectOp {
         let out = crate::cpu_dispatch_pair!((&*a, &*b),
             (x, y) => Element::into_buffer(go(x, &al, y, &bl, pick_larger)),
             _ => return Err(self.internal("dtypes")));
-        Ok(new_tensor(out, &shape))
+        Ok(new_tensor(out, shape))
     }
 
     fn internal(&self, what: &str) -> Error {
@@ -185,11 +201,6 @@ impl SelectOp {
             self.name()
         ))
     }
-}
-
-/// A tensor as a kernel operand: its storage and layout.
-fn operand(t: &Tensor) -> crate::kernels::Operand<'_> {
-    (&**t.storage(), t.layout())
 }
 
 fn where_forward(condition: &Tensor, this: &Tensor, other: &Tensor) -> Result<Tensor> {
@@ -219,17 +230,29 @@ fn clamp_forward(this: &Tensor, min: &Tensor, max: &Tensor) -> Result<Tensor> {
         (max.dtype(), max.promotion_priority()),
     ]);
     // min(max(x, lo), hi) by two kernels; a NaN anywhere survives both.
-    if let Some(low) = super::on_device::binary(crate::BinaryOp::Maximum, this, min, &shape, dtype)?
-        && let Some(out) =
-            super::on_device::binary(crate::BinaryOp::Minimum, &low, max, &shape, dtype)?
-    {
-        return Ok(out);
-    }
+    let on_device = |k: &dyn Kernels| {
+        let (binary, ..) = tensor_kernels(k);
+        let Some(low) = binary(crate::BinaryOp::Maximum, this, min, &shape, dtype)? else {
+            return Ok(None);
+        };
+        binary(crate::BinaryOp::Minimum, &low, max, &shape, dtype)
+    };
+    kernels::run_or(on_device, || clamp_on_host(this, min, max, &shape, dtype))
+}
+
+/// [`clamp_forward`] on the host.
+fn clamp_on_host(
+    this: &Tensor,
+    min: &Tensor,
+    max: &Tensor,
+    shape: &[usize],
+    dtype: DType,
+) -> Result<Tensor> {
     // Narrow integers clamp in int64; the result is cast back below.
     let compute = dtype.widened();
-    let (x, xl) = elements(this, compute, &shape)?;
-    let (lo, ll) = elements(min, compute, &shape)?;
-    let (hi, hl) = elements(max, compute, &shape)?;
+    let (x, xl) = elements(this, compute, shape)?;
+    let (lo, ll) = elements(min, compute, shape)?;
+    let (hi, hl) = elements(max, compute, shape)?;
     let out = match (&*x, &*lo, &*hi) {
         (CpuBuffer::F32(x), CpuBuffer::F32(l), CpuBuffer::F32(h)) => {
             CpuBuffer::F32(map3((x, &xl), (l, &ll), (h, &hl), clamp_both))
@@ -253,7 +276,7 @@ fn clamp_forward(this: &Tensor, min: &Tensor, max: &Tensor) -> Result<Tensor> {
             .internal("dtypes"));
         }
     };
-    Ok(new_tensor(out.into_dtype(dtype), &shape))
+    Ok(new_tensor(out.into_dtype(dtype), shape))
 }
 
 impl Tensor {

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use super::{OpInfo, SavedSlot, inputs, new_tensor};
 use crate::cpu::{CpuBuffer, Element};
 use crate::error::{Error, Result};
+use crate::kernels::{self, Kernels, operand, shaped};
 use crate::layout::Layout;
 use crate::storage::Storage;
 use crate::tensor::Tensor;
@@ -202,19 +203,17 @@ impl ViewOp {
             ViewOp::Alias => l.clone(),
             ViewOp::Clone => {
                 crate::ledger::check_new_buffer(x.shape(), x.dtype())?;
-                if let Some(out) = super::on_device::copy(x)? {
-                    return Ok(out);
-                }
-                return Ok(copy_dense(x));
+                let on_device = |k: &dyn Kernels| Ok(shaped(k.copy(operand(x))?, x.shape()));
+                return kernels::run_or(on_device, || Ok(copy_dense(x)));
             }
             ViewOp::Contiguous => {
                 // A copy of an expanded view can be far larger than its storage.
                 crate::ledger::check_new_buffer(x.shape(), x.dtype())?;
-                if let Some(out) = super::on_device::copy(x)? {
-                    return Ok(out);
-                }
-                let buffer = x.storage().data().gather_as(l, x.dtype());
-                return Ok(new_tensor(buffer, x.shape()));
+                let on_device = |k: &dyn Kernels| Ok(shaped(k.copy(operand(x))?, x.shape()));
+                return kernels::run_or(on_device, || {
+                    let buffer = x.storage().data().gather_as(l, x.dtype());
+                    Ok(new_tensor(buffer, x.shape()))
+                });
             }
             ViewOp::Transpose(a, b) if l.rank() > 0 => l.transpose(*a, *b),
             ViewOp::Transpose(..) => l.clone(),
@@ -291,9 +290,15 @@ fn copy_dense(x: &Tensor) -> Tensor {
 /// Zeros of `shape` in `src`'s dtype with `src`'s elements written at
 /// `target`'s positions (a layout over the contiguous result).
 pub(crate) fn scatter_into_zeros(src: &Tensor, shape: &[usize], target: &Layout) -> Result<Tensor> {
-    if let Some(out) = super::on_device::scatter(&[src], shape, std::slice::from_ref(target))? {
-        return Ok(out);
-    }
+    let numel = shape.iter().product();
+    kernels::run_or(
+        |k| Ok(shaped(k.scatter(&[(operand(src), target)], numel)?, shape)),
+        || scatter_into_zeros_on_host(src, shape, target),
+    )
+}
+
+/// [`scatter_into_zeros`] on the host.
+fn scatter_into_zeros_on_host(src: &Tensor, shape: &[usize], target: &Layout) -> Result<Tensor> {
     fn go<T: Element>(out: &mut [T], target: &Layout, src: &[T], layout: &Layout) {
         for (o, i) in target.indices().zip(layout.indices()) {
             out[o] = src[i];

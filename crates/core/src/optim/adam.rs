@@ -129,7 +129,10 @@ fn fused_step(p: &Tensor, grad: &Tensor, s: &State, o: &AdamOptions) -> Result<b
     };
     // The op-by-op path writes the parameter twice with decoupled decay.
     let writes = if decoupled { 2 } else { 1 };
-    if crate::ops::on_device::adam_step(tensors, &step, writes)? {
+    let storages = tensors.map(|t| &**t.storage());
+    let fused =
+        |k: &dyn crate::kernels::Kernels| Ok(k.adam_step(storages, &step, writes)?.then_some(true));
+    if crate::kernels::run_or_on(p.device(), fused, || Ok(false))? {
         return Ok(true);
     }
     if decoupled {
