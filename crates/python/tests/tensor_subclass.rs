@@ -38,3 +38,30 @@ fn tensor_subclass_programs_print_what_pytorch_prints() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// What a program sets for tensor subclasses does not reach the next one
+/// (the page runs every program in one interpreter; a process would not
+/// keep it): `torch.__future__`'s switches are off again and `torch`'s
+/// functions are no longer routed.
+#[test]
+fn tensor_subclass_state_ends_with_its_program() {
+    let mut rt = Runtime::new();
+    let first = rt.run(
+        "import torch\n\
+         class L(torch.Tensor):\n    \
+             @classmethod\n    \
+             def __torch_function__(cls, func, types, args=(), kwargs=None):\n        \
+                 return super().__torch_function__(func, types, args, kwargs)\n\
+         torch.__future__.set_swap_module_params_on_conversion(True)\n\
+         print(torch.add.__wrapped__ is not None)\n",
+    );
+    assert_eq!((first.stdout.as_str(), first.error), ("True\n", None));
+    let second = rt.run(
+        "import torch\n\
+         print(torch.__future__.get_swap_module_params_on_conversion(), hasattr(torch.add, '__wrapped__'))\n",
+    );
+    assert_eq!(
+        (second.stdout.as_str(), second.error),
+        ("False False\n", None)
+    );
+}

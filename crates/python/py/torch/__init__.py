@@ -806,8 +806,13 @@ _PRINT_OPTS = _PrinterOptions()
 
 def _gradscope_new_process():
     """Print options as a fresh `import torch` has them (the runtime calls
-    this as each program starts; the engine's own state it resets itself)."""
+    this as each program starts; the engine's own state it resets itself),
+    `torch.__future__`'s switches off and no function routed to tensor
+    subclasses."""
     set_printoptions(profile="default")
+    __future__.set_overwrite_module_params_on_conversion(False)
+    __future__.set_swap_module_params_on_conversion(False)
+    _python_dispatch.new_process()
 
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,

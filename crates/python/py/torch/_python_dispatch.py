@@ -22,11 +22,21 @@ define itself, a method that
    `aten.add.Tensor`, `t[0]` `aten.select.int`);
 3. otherwise runs the method itself.
 
-What differs from PyTorch: `torch.*` functions (`torch.add(w, 1)`,
-`F.linear`) do not route (they see the meta tensor); autograd does not
-record through `__torch_dispatch__` results; size, stride, dim, numel and
-dtype queries are answered from the wrapper without dispatch, as PyTorch's
-default `dispatch_sizes_strides_policy` does.
+The functions of `torch` and `torch.nn.functional` are routed too, from
+the first routed class of a program on (a program without one keeps the
+functions as they are, and each program starts with them so): a call with
+an instance of a routed class among its arguments (or in a list or tuple
+argument) calls `__torch_function__` with the function (`func is
+torch.add`), and a `torch` function on a wrapper dispatches
+`aten.<name>` with the arguments as given. A name bound before the first
+routed class (`from torch import add`) is not routed.
+
+What differs from PyTorch: `nn.functional` functions on a wrapper reach
+`__torch_function__` but not `__torch_dispatch__` (PyTorch decomposes them
+into aten ops first: `F.linear` is `aten.t` and `aten.addmm`); autograd
+does not record through `__torch_dispatch__` results; size, stride, dim,
+numel and dtype queries are answered from the wrapper without dispatch, as
+PyTorch's default `dispatch_sizes_strides_policy` does.
 """
 
 import _gradscope as _C
@@ -328,12 +338,106 @@ def _data_property():
     return property(get, set)
 
 
+# Functions PyTorch does not hand to `__torch_function__`
+# (`torch.overrides.get_ignored_functions`), among those gradscope has.
+_IGNORED_FUNCTIONS = frozenset({
+    "is_tensor", "is_storage", "typename", "save", "load", "manual_seed", "seed", "initial_seed",
+    "set_printoptions", "get_default_dtype", "set_default_dtype", "get_default_device", "set_default_device",
+    "is_grad_enabled", "set_grad_enabled", "is_inference_mode_enabled", "compile", "from_numpy",
+    "use_deterministic_algorithms", "are_deterministic_algorithms_enabled", "set_num_threads",
+    "get_num_threads", "promote_types", "can_cast", "get_rng_state", "set_rng_state", "set_anomaly_enabled",
+    "is_anomaly_enabled", "tensor", "as_tensor", "zeros", "ones", "empty", "full", "rand", "randn", "randint",
+    "arange", "linspace", "logspace", "eye", "randperm", "set_default_tensor_type",
+})
+# Functions answered from a wrapper's own metadata.
+_NOT_DISPATCHED = _NOT_ROUTED | {"is_same_size", "is_nonzero"}
+# name: (module, function as it was before routing).
+_original_functions = {}
+
+
+def _routed_args(args, kwargs):
+    found = []
+    for value in list(args) + list(kwargs.values()):
+        if type(value) in _routed_classes:
+            found.append(value)
+        elif type(value) in (list, tuple):
+            found.extend(v for v in value if type(v) in _routed_classes)
+    return found
+
+
+def _routed_function(name, fn, dispatches):
+    def function(*args, **kwargs):
+        found = _routed_args(args, kwargs) if _routed_classes else ()
+        if not found:
+            return fn(*args, **kwargs)
+        if is_torch_function_enabled():
+            overriding = []
+            for v in found:
+                if not _default_function(type(v)) and type(v) not in overriding:
+                    overriding.append(type(v))
+            if overriding:
+                types = _types_of(found)
+                # Subclasses before their bases, as PyTorch orders them.
+                for cls in sorted(overriding, key=lambda c: -len(c.__mro__)):
+                    result = cls.__torch_function__(function, types, args, kwargs)
+                    if result is not NotImplemented:
+                        return result
+                raise TypeError(
+                    f"no implementation found for 'torch.{name}' on types that implement "
+                    f"__torch_function__: {list(overriding)}"
+                )
+        wrappers = [v for v in found if is_wrapper(v)]
+        if wrappers and dispatches and name not in _NOT_DISPATCHED:
+            entry = _OPERATORS.get(name)
+            overload = (entry[1] if entry else _OVERLOADS.get(name, "default"))
+            op = _aten(entry[0] if entry else name, overload)
+            return type(wrappers[0]).__torch_dispatch__(op, _types_of(found), tuple(args), dict(kwargs))
+        return fn(*args, **kwargs)
+
+    function.__name__ = function.__qualname__ = getattr(fn, "__name__", name)
+    function.__module__ = getattr(fn, "__module__", "torch")
+    function.__doc__ = getattr(fn, "__doc__", None)
+    function.__wrapped__ = fn
+    return function
+
+
+def _route_functions():
+    """`torch`'s and `torch.nn.functional`'s functions, routed (once a
+    program has a routed class)."""
+    if _original_functions:
+        return
+    import types as _types
+
+    import torch.nn.functional as F
+
+    for module, dispatches in ((torch, True), (F, False)):
+        for name, fn in list(vars(module).items()):
+            if (name.startswith("_") or name in _IGNORED_FUNCTIONS or isinstance(fn, (type, _types.ModuleType))
+                    or not callable(fn) or isinstance(fn, torch.dtype)):
+                continue
+            _original_functions[(module.__name__, name)] = (module, fn)
+            setattr(module, name, _routed_function(name, fn, dispatches))
+
+
+def new_process():
+    """As a fresh `import torch` has it: functions unrouted, no routed
+    class, `__torch_function__` enabled (the runtime calls this as each
+    program starts)."""
+    for (_, name), (module, fn) in _original_functions.items():
+        setattr(module, name, fn)
+    _original_functions.clear()
+    _routed_classes.clear()
+    _methods.clear()
+    _disabled[0] = _disabled[1] = 0
+
+
 def install(cls):
     """Routes `cls`'s tensor methods (those it does not define itself)
     through `__torch_function__` and `__torch_dispatch__`, once."""
     if cls in _routed_classes:
         return
     _routed_classes.add(cls)
+    _route_functions()
     own = set()
     for k in cls.__mro__:
         if k is torch.Tensor or k is _C.TensorBase or k is object:
