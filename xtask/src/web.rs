@@ -11,8 +11,8 @@ use flate2::write::GzEncoder;
 
 use crate::util::{self, Ctx};
 
-/// The wasm crates (package names), their library file stems, and the
-/// `wasm-opt` level each gets.
+/// The wasm crates (package names), their library file stems, the
+/// `wasm-opt` level each gets, and the cargo profile each builds with.
 ///
 /// The worker (engine and RustPython, 23.7 MB out of wasm-bindgen) gets
 /// `-O1`, not `-Oz`. Measured on the same module with npm binaryen 132 (2
@@ -25,10 +25,40 @@ use crate::util::{self, Ctx};
 /// 17.05; the module without wasm-opt ran as `-O1` did (714 ms, 17.2 us/op
 /// against 717 ms, 15.6). The page's own module is small and loaded before
 /// first paint, so it keeps `-Oz`.
-const WASM_CRATES: &[(&str, &str, &str)] = &[
-    ("gradscope-ui", "gradscope_ui", "-Oz"),
-    ("gradscope-webworker", "gradscope_webworker", "-O1"),
+///
+/// The page builds with `wasm-release` (opt-level "s"), the worker with
+/// `wasm-worker` (opt-level 3 for every crate in it): see the workspace
+/// Cargo.toml for what was measured.
+const WASM_CRATES: &[WasmCrate] = &[
+    WasmCrate {
+        package: "gradscope-ui",
+        stem: "gradscope_ui",
+        level: "-Oz",
+        profile: "wasm-release",
+    },
+    WasmCrate {
+        package: "gradscope-webworker",
+        stem: "gradscope_webworker",
+        level: "-O1",
+        profile: WORKER_PROFILE,
+    },
 ];
+
+/// The worker's cargo profile; gradscope-stdlib's build output (the
+/// standard library files the worker fetches) is under its directory.
+const WORKER_PROFILE: &str = "wasm-worker";
+
+/// One wasm crate of the site and how it is built.
+struct WasmCrate {
+    /// The package name.
+    package: &'static str,
+    /// Its library file stem.
+    stem: &'static str,
+    /// The `wasm-opt` level.
+    level: &'static str,
+    /// The cargo profile.
+    profile: &'static str,
+}
 
 /// The wasm features Rust 1.95's wasm32-unknown-unknown output uses (LLVM's
 /// generic CPU plus `+simd128` from .cargo/config.toml).
@@ -79,15 +109,15 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
     // One build per crate: built together, cargo would unify their
     // features, and the page would carry what only the worker needs (the
     // lessons' checks and data).
-    for (package, _, _) in WASM_CRATES {
+    for krate in WASM_CRATES {
         let mut cmd = ctx.cargo([
             "build",
             "--profile",
-            "wasm-release",
+            krate.profile,
             "--target",
             "wasm32-unknown-unknown",
             "-p",
-            package,
+            krate.package,
         ]);
         println!("build-web: {}", util::display(&cmd));
         util::run(&mut cmd)?;
@@ -100,16 +130,18 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
     let pkg = site.join("pkg");
     fs::create_dir_all(&pkg).with_context(|| format!("creating {}", pkg.display()))?;
 
-    let release = ctx.target_dir.join("wasm32-unknown-unknown/wasm-release");
-    for (_, stem, level) in WASM_CRATES {
-        let wasm = release.join(format!("{stem}.wasm"));
+    let wasm_dir = ctx.target_dir.join("wasm32-unknown-unknown");
+    for krate in WASM_CRATES {
+        let wasm = wasm_dir
+            .join(krate.profile)
+            .join(format!("{}.wasm", krate.stem));
         if !wasm.is_file() {
             bail!("{} was not built: is the crate a cdylib?", wasm.display());
         }
-        let bound = bind_and_optimise(ctx, &wasm, stem, level)?;
+        let bound = bind_and_optimise(ctx, &wasm, krate.stem, krate.level)?;
         copy_dir(&bound, &pkg, None)?;
     }
-    for (blob, name) in stdlib_files(&release)? {
+    for (blob, name) in stdlib_files(&wasm_dir.join(WORKER_PROFILE))? {
         fs::copy(&blob, pkg.join(&name))
             .with_context(|| format!("copying {} to pkg/{name}", blob.display()))?;
     }
@@ -139,12 +171,12 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
 
 /// The standard library the worker fetches on a program's first import of
 /// a module not frozen into it (crates/webworker/src/stdlib.rs): the files
-/// gradscope-stdlib's build script wrote for the wasm build, each with the
-/// name, its content hash in it, that the worker asks for (`files.txt`
-/// beside them pairs the two). The newest output, should older builds of
-/// the crate be left in `build/`.
-fn stdlib_files(release: &Path) -> Result<Vec<(PathBuf, String)>> {
-    let build = release.join("build");
+/// gradscope-stdlib's build script wrote for the worker's wasm build (under
+/// `profile_dir`), each with the name, its content hash in it, that the
+/// worker asks for (`files.txt` beside them pairs the two). The newest
+/// output, should older builds of the crate be left in `build/`.
+fn stdlib_files(profile_dir: &Path) -> Result<Vec<(PathBuf, String)>> {
+    let build = profile_dir.join("build");
     let mut newest: Option<(std::time::SystemTime, PathBuf)> = None;
     for entry in fs::read_dir(&build).with_context(|| format!("reading {}", build.display()))? {
         let out = entry?.path().join("out");

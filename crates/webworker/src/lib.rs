@@ -24,25 +24,41 @@ use web_sys::DedicatedWorkerGlobalScope;
 /// was copied back into the page's wasm a piece at a time, converted from
 /// UTF-16 each way: bytes are moved, not copied, and reach the page's
 /// parser with one memcpy.
+///
+/// The JSON is written by `gradscope_trace::reply_json` (the events a run
+/// streams by the hundred thousand, directly) into one buffer kept for the
+/// worker's life (up to [`KEEP_JSON_BYTES`]), so a batch of half a
+/// megabyte is not grown from empty each time.
 pub(crate) fn post(reply: &Reply) {
+    thread_local! {
+        static JSON: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+    let mut json = JSON.take();
+    json.clear();
+    if let Err(err) = gradscope_trace::reply_json::write(&mut json, reply) {
+        web_sys::console::error_1(&format!("gradscope worker: {err}").into());
+        return;
+    }
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let json = match serde_json::to_string(reply) {
-        Ok(json) => json,
-        Err(err) => {
-            web_sys::console::error_1(&format!("gradscope worker: {err}").into());
-            return;
-        }
-    };
     let posted = if json.len() > gradscope_trace::protocol::SMALL_REPLY_BYTES {
-        let bytes = js_sys::Uint8Array::from(json.as_bytes());
+        let bytes = js_sys::Uint8Array::from(json.as_slice());
         scope.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()))
     } else {
-        scope.post_message(&JsValue::from_str(&json))
+        // serde_json and `reply_json` write UTF-8.
+        let text = String::from_utf8_lossy(&json);
+        scope.post_message(&JsValue::from_str(&text))
     };
     if let Err(err) = posted {
         web_sys::console::error_2(&"gradscope worker: postMessage failed".into(), &err);
     }
+    if json.capacity() <= KEEP_JSON_BYTES {
+        JSON.set(json);
+    }
 }
+
+/// The largest reply buffer [`post`] keeps: a batch of events is about half a
+/// megabyte; a rehearsal's whole trace may be more, and is not kept.
+const KEEP_JSON_BYTES: usize = 8 << 20;
 
 /// Makes the interpreter; runs when `worker.js` initialises the module.
 #[wasm_bindgen(start)]

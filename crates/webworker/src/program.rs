@@ -132,7 +132,8 @@ fn warm_up_round(source: &str, keep: fn(Vec<Event>)) {
         trace::start_streaming(
             Box::new(move |events| {
                 let batch = Reply::Events { events };
-                drop(serde_json::to_string(&batch));
+                let mut json = Vec::new();
+                drop(gradscope_trace::reply_json::write(&mut json, &batch));
                 if let Reply::Events { events } = batch {
                     keep(events);
                 }
