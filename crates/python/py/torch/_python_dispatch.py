@@ -116,6 +116,35 @@ def _default_function(cls):
     return tf is torch.Tensor.__torch_function__.__func__ or tf is disabled_torch_function_impl
 
 
+def opted_out(cls):
+    """Whether `cls` takes no part in `__torch_function__` (`Tensor`
+    itself, or `__torch_function__ = _disabled_torch_function_impl`, as
+    `nn.Parameter` has it)."""
+    if cls is torch.Tensor:
+        return True
+    tf = getattr(cls, "__torch_function__", None)
+    return getattr(tf, "__func__", tf) is disabled_torch_function_impl
+
+
+def handle(func, found, args, kwargs):
+    """`func(*args, **kwargs)` through the `__torch_function__` of the
+    types among `found` that take part, subclasses before their bases,
+    until one does not return `NotImplemented`."""
+    overloaded = []
+    for v in found:
+        if type(v) not in overloaded and not opted_out(type(v)):
+            overloaded.append(type(v))
+    types = tuple(overloaded)
+    for cls in sorted(overloaded, key=lambda c: -len(c.__mro__)):
+        result = cls.__torch_function__(func, types, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    name = getattr(func, "__name__", func)
+    raise TypeError(
+        f"no implementation found for '{name}' on types that implement __torch_function__: {list(overloaded)}"
+    )
+
+
 def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_format=None, dtype=None,
                           layout=None, device=None, pin_memory=False, requires_grad=False,
                           dispatch_sizes_strides_policy=None, dispatch_device=False, dispatch_layout=False,
@@ -246,11 +275,10 @@ def _types_of(values):
 
 def call_method(name, self, args, kwargs):
     """A routed method's body: `__torch_function__`, else dispatch, else the method."""
-    cls = type(self)
-    if is_torch_function_enabled() and not _default_function(cls):
+    if is_torch_function_enabled() and not opted_out(type(self)):
         func = _func_for(_OPERATOR_FUNCS.get(name, name))
-        types = _types_of((self,) + tuple(args)) or (cls,)
-        return cls.__torch_function__(func, types, (self,) + tuple(args), dict(kwargs))
+        args = (self,) + tuple(args)
+        return handle(func, _routed_args(args, kwargs) or [self], args, dict(kwargs))
     if is_wrapper(self):
         return _dispatch(name, self, args, kwargs)
     return getattr(torch.Tensor, name)(self, *args, **kwargs)
@@ -326,7 +354,7 @@ def _routed(name):
 
 def _data_property():
     def get(self):
-        if is_torch_function_enabled() and not _default_function(type(self)):
+        if is_torch_function_enabled() and not opted_out(type(self)):
             return call_method("detach", self, (), {})
         if is_wrapper(self):
             return _dispatch("detach", self, (), {})
@@ -370,22 +398,8 @@ def _routed_function(name, fn, dispatches):
         found = _routed_args(args, kwargs) if _routed_classes else ()
         if not found:
             return fn(*args, **kwargs)
-        if is_torch_function_enabled():
-            overriding = []
-            for v in found:
-                if not _default_function(type(v)) and type(v) not in overriding:
-                    overriding.append(type(v))
-            if overriding:
-                types = _types_of(found)
-                # Subclasses before their bases, as PyTorch orders them.
-                for cls in sorted(overriding, key=lambda c: -len(c.__mro__)):
-                    result = cls.__torch_function__(function, types, args, kwargs)
-                    if result is not NotImplemented:
-                        return result
-                raise TypeError(
-                    f"no implementation found for 'torch.{name}' on types that implement "
-                    f"__torch_function__: {list(overriding)}"
-                )
+        if is_torch_function_enabled() and any(not opted_out(type(v)) for v in found):
+            return handle(function, found, args, kwargs)
         wrappers = [v for v in found if is_wrapper(v)]
         if wrappers and dispatches and name not in _NOT_DISPATCHED:
             entry = _OPERATORS.get(name)

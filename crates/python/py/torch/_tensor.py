@@ -19,7 +19,9 @@ def _convert(ret, cls):
     if isinstance(ret, Tensor) and not isinstance(ret, cls):
         ret = ret.as_subclass(cls)
     if isinstance(ret, (tuple, list)):
-        ret = type(ret)(_convert(r, cls) for r in ret)
+        items = [_convert(r, cls) for r in ret]
+        # A named tuple (`torch.return_types.max`) takes its fields one by one.
+        ret = type(ret)(*items) if hasattr(ret, "_fields") else type(ret)(items)
     return ret
 
 
@@ -89,11 +91,13 @@ class Tensor(_C.TensorBase):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        # A class that takes over its ops in its body has its methods routed
-        # (a wrapper class is routed when its first wrapper is made).
-        if "__torch_function__" in cls.__dict__ or "__torch_dispatch__" in cls.__dict__:
-            from . import _python_dispatch
+        # A program's subclass has its methods routed through
+        # `__torch_function__` (the default one gives results back as the
+        # subclass); torch's own subclasses and those opted out
+        # (`nn.Parameter`) are not.
+        from . import _python_dispatch
 
+        if not cls.__module__.startswith("torch.") and not _python_dispatch.opted_out(cls):
             _python_dispatch.install(cls)
 
     def __repr__(self):
@@ -998,11 +1002,10 @@ def _module_load(self, other, assign=False):
     torch.Tensor.module_load`)."""
     from . import _python_dispatch
 
-    cls = type(self) if type(self) is not Tensor else type(other)
-    if (cls is not Tensor and _python_dispatch.is_torch_function_enabled()
-            and not _python_dispatch._default_function(cls)):
-        types = _python_dispatch._types_of((self, other))
-        return cls.__torch_function__(Tensor.module_load, types, (self, other), {"assign": assign})
+    if _python_dispatch.is_torch_function_enabled():
+        found = [t for t in (self, other) if isinstance(t, Tensor) and not _python_dispatch.opted_out(type(t))]
+        if found:
+            return _python_dispatch.handle(Tensor.module_load, found, (self, other), {"assign": assign})
     if assign:
         return other.detach()
     with _C_no_grad():

@@ -2,7 +2,7 @@
 
 import torch
 
-from ._python_dispatch import _default_function, is_torch_function_enabled
+from ._python_dispatch import is_torch_function_enabled, opted_out
 
 
 def is_tensor_like(inp):
@@ -11,8 +11,8 @@ def is_tensor_like(inp):
 
 
 def _overriding(values):
-    return [v for v in values if isinstance(v, torch.Tensor) and type(v) is not torch.Tensor
-            and not _default_function(type(v))] if is_torch_function_enabled() else []
+    return [v for v in values if isinstance(v, torch.Tensor) and not opted_out(type(v))] \
+        if is_torch_function_enabled() else []
 
 
 def has_torch_function(relevant_args):

@@ -43,6 +43,10 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
     def __init__(self, data=None, requires_grad=True):
         pass
 
+    # Parameters take no part in `__torch_function__`: ops on them give
+    # plain tensors, as in PyTorch.
+    __torch_function__ = _C._disabled_torch_function_impl
+
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
 
