@@ -1,0 +1,385 @@
+// End-to-end: what the page's views do, done in the widget, framed by a
+// course page on another origin, in Debian's headless Chromium.
+//
+// Env: GRADSCOPE_URL (the served site); GRADSCOPE_SHOTS (where the
+// screenshots go; target/e2e by default). The script serves its own host
+// pages from another port (another origin, as a course page is). Checks that
+// - a widget opens with a pinned pair as a share link does: beside inline
+//   code, a <template data-pinned> program; Run runs it first, pins its run,
+//   then runs the code, and the memory view draws the comparison (the
+//   pinned run's outline, faint and dashed, both peaks marked, the change
+//   written "peak A → B, -N%", the counts side by side);
+// - a lesson's widget with pinned="ZERO_GRAD=False" runs the lesson with
+//   that control first and overlays its loss curve in the widget's charts
+//   panel (panels=charts), steps side by side;
+// - Pin by keyboard in the widget pins a finished run, and the next run
+//   compares; Unpin takes it away;
+// - the transport's pass buttons, by keyboard, stop at each step's
+//   backward (as many stops as the loop has steps) and move the graph to
+//   that step;
+// - the widget's graph names the program's tensors, its node details mark
+//   storage shared by two saved tensors, a live tensor puts the widget's
+//   editor cursor on its line, and a shape mismatch draws the failed node
+//   with the message;
+// - every export downloads from the framed widget, by keyboard: graph SVG
+//   and PNG, trace JSON, memory CSV and SVG;
+// - a bad pinned setting is refused inside the widget, saying why.
+// Exits non-zero on any failure.
+import { launch } from "./browser.mjs";
+import { createServer } from "node:http";
+import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { check, settings, trainingLoop, TIMEOUT } from "./page.mjs";
+
+const { url: site, shots } = settings("widget_views.mjs");
+
+const FORWARD = `import torch
+x = torch.ones(64, 128, requires_grad=True)
+w = torch.ones(128, 128, requires_grad=True)
+h = (x @ w).sigmoid().sigmoid().sigmoid()
+loss = h.sum()
+`;
+
+const NO_GRAD = `import torch
+x = torch.ones(64, 128, requires_grad=True)
+w = torch.ones(128, 128, requires_grad=True)
+with torch.no_grad():
+    h = (x @ w).sigmoid().sigmoid().sigmoid()
+    loss = h.sum()
+`;
+
+const NAMED = `import torch
+x = torch.ones(64, 32, requires_grad=True)
+w = torch.ones(32, 16, requires_grad=True)
+y = x @ w
+z = y * y
+loss = z.sum()
+`;
+
+const MISMATCH = `import torch
+x = torch.ones(3, 4, requires_grad=True)
+w = torch.ones(5, 2)
+h = x * 2
+z = h @ w
+`;
+
+/// Text as a page's source writes it inside an element (no markup).
+const escape = (text) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;");
+
+/// The course page: one widget per section, each loaded when scrolled to.
+const COURSE = `<!doctype html><meta charset="utf-8"><title>a course page</title>
+<link rel="icon" href="data:,"><script src="${site}widget.js" defer></script>
+<h1>No grad, no graph</h1>
+<gradscope-widget id="pair" panels="code,graph,memory" device="cpu" height="560">
+  <template data-pinned>
+${escape(FORWARD)}  </template>
+${escape(NO_GRAD)}</gradscope-widget>
+<div style="height: 1400px">Read on.</div>
+<gradscope-widget id="lesson" lesson="forgot-zero-grad" pinned="ZERO_GRAD=False, STEPS=4"
+  panels="graph,memory,charts" device="cpu" height="820"></gradscope-widget>
+<div style="height: 1400px">Read on.</div>
+<gradscope-widget id="free" panels="code,graph,memory,charts" device="cpu" height="860">print("edit me")</gradscope-widget>`;
+
+const BAD = `<!doctype html><meta charset="utf-8"><title>bad pins</title>
+<link rel="icon" href="data:,"><script src="${site}widget.js" defer></script>
+<gradscope-widget lesson="forgot-zero-grad" pinned="MOMENTUM=0.9" height="200"></gradscope-widget>
+<gradscope-widget pinned="ZERO_GRAD=False" height="200">print(1)</gradscope-widget>`;
+
+const pages = { "/": COURSE, "/bad.html": BAD };
+const host = createServer((req, res) => {
+  const body = pages[new URL(req.url, "http://x").pathname];
+  res.writeHead(body ? 200 : 404, { "content-type": "text/html; charset=utf-8" });
+  res.end(body ?? "not here");
+});
+await new Promise((resolve) => host.listen(0, "127.0.0.1", resolve));
+const hostUrl = `http://127.0.0.1:${host.address().port}/`;
+check(new URL(hostUrl).origin !== new URL(site).origin, `the course page (${hostUrl}) is on another origin than the site (${site})`);
+
+/// The widget `id`'s frame, once it has loaded.
+async function frameOf(page, id) {
+  const element = page.locator(`gradscope-widget#${id}`);
+  await element.scrollIntoViewIfNeeded();
+  const handle = await element.locator("iframe").elementHandle({ timeout: TIMEOUT });
+  const frame = await handle.contentFrame();
+  await frame.waitForLoadState("domcontentloaded");
+  return frame;
+}
+
+const status = (frame) => frame.getByTestId("status").textContent();
+
+async function waitStatus(frame, test, what, arg = null) {
+  await frame.waitForFunction(test, arg, { timeout: TIMEOUT }).catch(async (err) => {
+    throw new Error(`${what}: ${err.message} (status "${await status(frame)}")`);
+  });
+}
+const ready = () => (document.querySelector("[data-testid=status]")?.textContent ?? "").startsWith("ready");
+const ended = () => {
+  const s = document.querySelector("[data-testid=status]")?.textContent ?? "";
+  return s === "finished" || s.startsWith("raised");
+};
+
+/// Waits for a pair's second run to end: the comparison drawn, the status ended.
+async function waitCompared(frame, testid) {
+  // A function, not a string: the site's CSP refuses eval in its frame.
+  await waitStatus(frame, (testid) => {
+    const s = document.querySelector("[data-testid=status]")?.textContent ?? "";
+    return !!document.querySelector(`[data-testid=${testid}]`) && (s === "finished" || s.startsWith("raised"));
+  }, `the pair's comparison (${testid}) never appeared`, testid);
+  await frame.waitForTimeout(400);
+}
+
+/// Puts `text` in the widget's editor, runs it (Ctrl+Enter) and waits for its end.
+async function run(page, frame, text) {
+  const editor = frame.locator(".editor-main .cm-content");
+  await editor.click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.insertText(text);
+  await editor.click();
+  await page.keyboard.press("Control+Enter");
+  await frame.waitForFunction(() => (document.querySelector("[data-testid=status]")?.textContent ?? "") === "running",
+    null, { timeout: 10_000 }).catch(() => {});
+  await waitStatus(frame, ended, "the run never ended");
+  await frame.waitForTimeout(400);
+  return status(frame);
+}
+
+/// The comparison's counts as { label: [pinned, current, change] }.
+const counts = (frame) => frame.getByTestId("compare-counts").evaluate((table) => {
+  const labels = [...table.querySelectorAll("thead th")].map((th) => th.dataset.label);
+  const rows = [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent));
+  return Object.fromEntries(labels.map((label, k) => [label, rows.map((row) => row[k])]));
+});
+
+/// Presses the widget's button `testid` by keyboard; returns the download.
+async function exported(page, frame, testid) {
+  await frame.getByTestId(testid).focus();
+  const [download] = await Promise.all([
+    page.waitForEvent("download", { timeout: 15_000 }),
+    page.keyboard.press("Enter"),
+  ]);
+  return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
+}
+
+/// The widget's position: the event and the program line there.
+async function where(frame) {
+  const text = await frame.getByTestId("position").textContent();
+  const [, event, len, line] = /^event (\d+) \/ (\d+)(?: · line (\d+))?$/.exec(text) ?? [];
+  return { event: Number(event), len: Number(len), line: line === undefined ? null : Number(line) };
+}
+
+/// Presses the transport's pass button `testid` by keyboard until it is
+/// disabled; the positions it stopped at.
+async function passStops(page, frame, testid) {
+  const stops = [];
+  const button = frame.getByTestId(testid);
+  for (let i = 0; i < 50 && await button.isEnabled(); i++) {
+    const before = (await where(frame)).event;
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await frame.waitForFunction((before) => !document.querySelector("[data-testid=position]")?.textContent
+      .startsWith(`event ${before} `), before, { timeout: 5000 });
+    stops.push(await where(frame));
+  }
+  return stops;
+}
+
+const ownPeak = async (frame) => (await frame.locator("[data-testid=memory-peak] text").textContent()).replace(/^peak /, "");
+
+const browser = await launch();
+let failed = false;
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
+  await page.goto(hostUrl, { waitUntil: "domcontentloaded", timeout: TIMEOUT });
+
+  // ---------------------------------------------- a pinned pair beside code
+  console.log("a widget opening with a pinned program beside its code:");
+  const pair = await frameOf(page, "pair");
+  // The first view (embed.js) draws the note as the app does; the app may
+  // have replaced it already.
+  await pair.locator(".pinned-program").waitFor({ timeout: TIMEOUT });
+  const firstNote = await pair.locator(".pinned-program").textContent();
+  check(firstNote.includes("Run runs it first") && firstNote.includes("sigmoid().sigmoid()"),
+    "the pinned program is shown above the code from the first view on");
+  await waitStatus(pair, ready, "the widget's engine never became ready");
+  const note = await pair.getByTestId("pinned-program").textContent();
+  check(note.includes("Pinned program from the widget: Run runs it first and pins it") && note.includes("h = (x @ w).sigmoid()"),
+    `the app shows it read-only above the code: "${note.slice(0, 80)}..."`);
+  await pair.getByTestId("run").click();
+  await waitCompared(pair, "compare-counts");
+  check(await status(pair) === "finished", "the pinned program ran, then the code beside it");
+  check(await pair.getByTestId("pinned-program").count() === 0, "the note goes once the pinned run is pinned");
+  check(await pair.getByTestId("pin-run").textContent() === "Unpin", "the memory view's button offers Unpin");
+  const outline = pair.locator("[data-testid=pinned-overlay] path.outline");
+  check((await outline.getAttribute("d"))?.startsWith("M0.0,"), "the pinned run's total is outlined over the memory chart");
+  const look = await outline.evaluate((path) => {
+    const style = getComputedStyle(path);
+    return { dash: style.strokeDasharray, opacity: Number(style.opacity), fill: style.fill };
+  });
+  check(look.dash !== "none" && look.opacity < 1 && look.fill === "none",
+    `faint and dashed: stroke-dasharray ${look.dash}, opacity ${look.opacity}`);
+  const noGradPeak = await ownPeak(pair);
+  const pinnedPeak = (await pair.locator("[data-testid=pinned-peak] text").textContent()).replace(/^pinned /, "");
+  const peakText = await pair.getByTestId("compare-peak").textContent();
+  const change = peakText.match(/^peak (.+) → (.+), (-\d+%)$/);
+  check(change && change[1] === pinnedPeak && change[2] === noGradPeak,
+    `both peaks marked and the change written, smaller under no_grad: "${peakText}"`);
+  const table = await counts(pair);
+  console.log(Object.entries(table).map(([k, v]) => `    | ${k}: ${v.join(" | ")}`).join("\n"));
+  check(Number(table["graph nodes"][0]) >= 5 && table["graph nodes"][1] === "0" && table["graph nodes"][2] === "-100%",
+    `graph nodes side by side: ${table["graph nodes"]}`);
+  check(table["saved for backward"][0] !== "0 B" && table["saved for backward"][1] === "0 B",
+    `saved for backward side by side: ${table["saved for backward"]}`);
+  await page.locator("gradscope-widget#pair").screenshot({ path: join(shots, "widget-views-pair.png") });
+
+  console.log("the memory view's exports from the framed widget:");
+  const memorySvg = await exported(page, pair, "export-memory-svg");
+  const memoryText = memorySvg.bytes.toString("utf8");
+  check(memorySvg.name === "memory.svg" && memoryText.startsWith("<svg") && memoryText.includes(peakText),
+    `memory.svg downloads, carrying the comparison (${memorySvg.bytes.length} bytes)`);
+  const csv = await exported(page, pair, "export-memory-csv");
+  const rows = csv.bytes.toString("utf8").trim().split("\n");
+  check(csv.name === "memory.csv" && rows[0].endsWith(",total,reserved,line,name") && rows.length > 3,
+    `memory.csv downloads: ${rows.length - 1} rows under "${rows[0]}"`);
+
+  // ------------------------------------------- a lesson's pinned controls
+  console.log("a lesson's widget with pinned=\"ZERO_GRAD=False, STEPS=4\":");
+  const lesson = await frameOf(page, "lesson");
+  await waitStatus(lesson, ready, "the lesson widget's engine never became ready");
+  const lessonNote = await lesson.getByTestId("pinned-program").textContent();
+  check(lessonNote.includes("ZERO_GRAD = False") && lessonNote.includes("STEPS = 4"),
+    `without a code panel the note stands over the views: "${lessonNote.trim().slice(0, 100)}"`);
+  await lesson.getByTestId("run").click();
+  await waitCompared(lesson, "pinned-loss");
+  const lessonTable = await counts(lesson);
+  console.log(Object.entries(lessonTable).map(([k, v]) => `    | ${k}: ${v.join(" | ")}`).join("\n"));
+  check(lessonTable["steps"][0] === "4" && lessonTable["steps"][1] === "5", `steps side by side (4 pinned, 5 shipped): ${lessonTable["steps"]}`);
+  check(lessonTable["last loss"]?.[2]?.endsWith("%"), `last losses side by side: ${lessonTable["last loss"]}`);
+  const legend = await lesson.getByTestId("pinned-loss-legend").textContent();
+  check(legend.includes("pinned run's loss"), `the charts panel overlays the pinned loss: "${legend.trim()}"`);
+  const lossAxis = await lesson.locator("[data-testid=loss-chart] .axis.end").textContent();
+  check(lossAxis === "steps 1–5", `both losses over the longer run's steps: "${lossAxis}"`);
+  await page.locator("gradscope-widget#lesson").screenshot({ path: join(shots, "widget-views-lesson-pair.png") });
+
+  // ---------------------------------------------------- one free widget
+  const free = await frameOf(page, "free");
+  await waitStatus(free, ready, "the third widget's engine never became ready");
+
+  console.log("pin and compare by keyboard:");
+  check(await run(page, free, trainingLoop(0.05, 6)) === "finished", "a 6-step training loop finished");
+  const pin = free.getByTestId("pin-run");
+  check(await pin.textContent() === "Pin" && await pin.isEnabled(), "the finished run can be pinned");
+  await pin.focus();
+  await page.keyboard.press("Enter");
+  await free.waitForFunction(() => document.querySelector("[data-testid=pin-run]")?.textContent === "Unpin", null, { timeout: 5000 });
+  const pinnedNote = await free.getByTestId("compare-note").textContent();
+  check(/^Pinned this run \(\d+ events\)/.test(pinnedNote), `Enter pins it: "${pinnedNote}"`);
+  check(await run(page, free, trainingLoop(0.2, 10)) === "finished", "a 10-step run with a higher learning rate finished");
+  check(await free.getByTestId("pinned-overlay").count() === 1 && await free.getByTestId("pinned-loss").count() === 1,
+    "its memory and loss are drawn over the pinned run's");
+  const freeTable = await counts(free);
+  check(freeTable["steps"][0] === "6" && freeTable["steps"][1] === "10", `steps side by side: ${freeTable["steps"]}`);
+
+  console.log("the transport's pass buttons:");
+  const backwards = await free.getByTestId("marks-backward").getAttribute("data-count");
+  check(backwards === "10", `the memory view marks 10 backward passes (${backwards})`);
+  const end = await where(free);
+  check(end.event === end.len && await free.getByTestId("transport-pass-next").isDisabled(),
+    `at the end (event ${end.event}) there is no next pass`);
+  const back = await passStops(page, free, "transport-pass-back");
+  console.log(`    | back: ${back.map((s) => `${s.event}@${s.line}`).join(" ")}`);
+  check(back.length === 11 && back.at(-1).event === 0, `back from the end: 10 stops, then the start (${back.length} presses)`);
+  check(back.slice(0, -1).every((s, i) => s.line === 8 && (i === 0 || s.event < back[i - 1].event)),
+    "each stop is a step's loss.backward() (line 8), earlier each time");
+  const summaries = [];
+  const forward = [];
+  const next = free.getByTestId("transport-pass-next");
+  for (let i = 0; i < 10; i++) {
+    const before = (await where(free)).event;
+    await next.focus();
+    await page.keyboard.press(i % 2 ? "Enter" : "Space");
+    await free.waitForFunction((before) => !document.querySelector("[data-testid=position]")?.textContent
+      .startsWith(`event ${before} `), before, { timeout: 5000 });
+    await free.waitForTimeout(150);
+    forward.push((await where(free)).event);
+    summaries.push(await free.evaluate(() => document.querySelector("[data-testid=graph-passes] span")?.textContent ?? ""));
+  }
+  check(JSON.stringify(forward) === JSON.stringify(back.slice(0, -1).map((s) => s.event).reverse()),
+    `forward (Space and Enter) stops where back did: ${forward.join(" ")}`);
+  console.log(`    | the graph at each: ${summaries.map((s) => `"${s}"`).join(", ")}`);
+  check(summaries.at(-1).startsWith("9 earlier graphs"), `at the last step the graph sums up 9 earlier: "${summaries.at(-1)}"`);
+  await page.locator("gradscope-widget#free").screenshot({ path: join(shots, "widget-views-passes.png") });
+  await pin.click();
+  await free.waitForFunction(() => !document.querySelector("[data-testid=pinned-overlay]"), null, { timeout: 5000 });
+  check(await free.getByTestId("compare-counts").count() === 0 && await free.getByTestId("pinned-loss").count() === 0,
+    "Unpin takes the comparison away");
+
+  console.log("names, node details and memory by line:");
+  check(await run(page, free, NAMED) === "finished", "the named program finished");
+  const boxes = await free.locator("[data-testid=graph] g.node").evaluateAll((gs) =>
+    gs.map((g) => ({ node: g.dataset.node, label: g.querySelector(".label")?.textContent ?? "" })));
+  const labelled = (node, name) => boxes.some((b) => b.node === node && b.label === name);
+  check(labelled("AccumulateGrad", "x") && labelled("MmBackward0", "y") && labelled("MulBackward0", "z")
+    && labelled("SumBackward0", "loss"), `the graph names x, y, z and loss: ${boxes.map((b) => `${b.node}:${b.label}`).join(" ")}`);
+  await free.locator("[data-testid=graph] g.node[data-node=MulBackward0]").first().click();
+  const details = await free.getByTestId("node-details").textContent();
+  check(details.includes("the program calls it z") && details.includes("same storage as self (counted once)"),
+    `node details name z and mark y saved twice as one storage: "${details.slice(0, 120)}..."`);
+  await free.locator("[data-testid=live-tensor][data-name=y]").click();
+  await free.waitForFunction(() => document.querySelector(".cm-activeLineGutter")?.textContent === "4", null, { timeout: 5000 })
+    .catch(() => {});
+  const gutter = await free.evaluate(() => document.querySelector(".cm-activeLineGutter")?.textContent);
+  check(gutter === "4", `choosing the live tensor y puts the widget's editor cursor on line 4 (gutter says ${gutter})`);
+  await page.locator("gradscope-widget#free").screenshot({ path: join(shots, "widget-views-names.png") });
+
+  console.log("the graph's exports from the framed widget:");
+  const svg = await exported(page, free, "export-graph-svg");
+  const svgText = svg.bytes.toString("utf8");
+  check(svg.name === "graph.svg" && svgText.startsWith("<svg") && svgText.includes("MmBackward0"),
+    `graph.svg downloads (${svg.bytes.length} bytes)`);
+  const png = await exported(page, free, "export-graph-png");
+  check(png.name === "graph.png" && png.bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+    `graph.png downloads (${png.bytes.length} bytes, ${png.bytes.readUInt32BE(16)} x ${png.bytes.readUInt32BE(20)})`);
+  const trace = await exported(page, free, "export-trace-json");
+  const perfetto = JSON.parse(trace.bytes.toString("utf8"));
+  check(trace.name === "gradscope-trace.json" && perfetto.traceEvents.some((e) => e.name === "MmBackward0"),
+    `the trace downloads as Perfetto JSON (${perfetto.traceEvents.length} events)`);
+
+  console.log("the graph at the error:");
+  const raised = await run(page, free, MISMATCH);
+  check(raised.startsWith("raised"), `the mismatch raised ("${raised}")`);
+  const failedNode = await free.locator("[data-testid=graph] g.node.failed").evaluateAll((gs) =>
+    gs.map((g) => `${g.dataset.node}: ${g.querySelector(".label")?.textContent}`));
+  check(JSON.stringify(failedNode) === JSON.stringify(["RuntimeError: z = h @ w"]), `the failed node: ${failedNode}`);
+  const error = await free.getByTestId("graph-error").textContent();
+  check(error.includes("mm: mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)"), `the message under the graph: "${error}"`);
+  await page.locator("gradscope-widget#free").screenshot({ path: join(shots, "widget-views-error.png") });
+  check(problems.length === 0, `no page errors${problems.length ? `: ${problems.join("; ")}` : ""}`);
+
+  console.log("bad pinned settings:");
+  const bad = await context.newPage();
+  await bad.goto(`${hostUrl}bad.html`, { waitUntil: "domcontentloaded", timeout: TIMEOUT });
+  const errorIn = async (n) => {
+    const handle = await bad.locator("gradscope-widget").nth(n).locator("iframe").elementHandle({ timeout: TIMEOUT });
+    const frame = await handle.contentFrame();
+    await frame.getByTestId("widget-error").waitFor({ timeout: TIMEOUT });
+    return frame.getByTestId("widget-error").textContent();
+  };
+  const unknown = await errorIn(0);
+  check(unknown.includes('lesson "forgot-zero-grad" has no control named "MOMENTUM" (controls: ZERO_GRAD, STEPS, LR)'),
+    `an unknown control: "${unknown}"`);
+  const beside = await errorIn(1);
+  check(beside.includes("<template data-pinned>"), `pinned= beside code: "${beside}"`);
+  await bad.screenshot({ path: join(shots, "widget-views-bad.png") });
+} catch (err) {
+  failed = true;
+  console.error(`widget views e2e: FAILED: ${err.message}`);
+} finally {
+  await browser.close();
+  host.close();
+}
+if (!failed) console.log("widget views e2e: passed");
+process.exit(failed ? 1 : 0);
