@@ -313,8 +313,10 @@ try {
     // Code from the address waits for Run, even when autorun is asked for.
     await page.goto(`${site}embed.html?code=${encodeURIComponent("print(6 * 7)\n")}&autorun=true&panels=code,console&hide=steps,device`);
     await page.getByTestId("code-preview").or(page.locator(".cm-content")).first().waitFor({ timeout: TIMEOUT });
-    check(!(await page.locator(".transport .steps").isVisible()) && !(await page.locator(".device-menu").isVisible())
-      && (await page.getByTestId("run").isVisible()), "hide=steps,device hides the step buttons and the device menu, not Run");
+    // The step buttons and the pass buttons: two groups, both hidden.
+    const stepGroups = await page.locator(".transport .steps").evaluateAll((groups) => groups.map((g) => g.offsetParent === null));
+    check(stepGroups.length === 2 && stepGroups.every((hidden) => hidden) && !(await page.locator(".device-menu").isVisible())
+      && (await page.getByTestId("run").isVisible()), "hide=steps,device hides the step and pass buttons and the device menu, not Run");
     await waitStatus(page.mainFrame(), READY, "the engine never became ready");
     await page.waitForTimeout(1500);
     check((await page.getByTestId("status").textContent()).startsWith("ready"), "code from the address did not run by itself (autorun is for lessons)");
