@@ -8,7 +8,7 @@ use gradscope_core::{Error, Layout, Result};
 use crate::buffer::GpuBuffer;
 use crate::device::GpuDevice;
 use crate::launch::{check_in_bounds, stride_word, word};
-use crate::matmul_tiled::{TILE_SHAPES, TileShape};
+use crate::matmul_tiled::{TileShape, TILE_SHAPES};
 use crate::pipeline::{Access, KernelSpec};
 
 const SOURCE: &str = include_str!("../../../shaders/matmul.wgsl");
@@ -30,8 +30,8 @@ pub enum MatmulKernel {
 }
 
 impl MatmulKernel {
-    /// The hand-written kernels, the baseline (what the browser runs):
-    /// naive, 16x16-tiled, 64x64 register-blocked.
+    /// The hand-written kernels, the baseline: naive, 16x16-tiled, 64x64
+    /// register-blocked.
     pub const ALL: [MatmulKernel; 3] = [
         MatmulKernel::Naive,
         MatmulKernel::Tiled,
@@ -81,17 +81,13 @@ impl MatmulKernel {
         }
     }
 
-    /// The kernel for a `[batch, m, n]` output where no tuning ran.
+    /// The kernel for a `[batch, m, n]` output where no tuning ran: in the
+    /// browser (which cannot block to time candidates), on CPU adapters
+    /// (lavapipe, SwiftShader), or for a size the tuner has not met. It
+    /// keeps to kernels within WebGPU's default limits, which every adapter
+    /// offers.
     ///
-    /// In the browser, today's baseline rule: 64x64 register blocking from
-    /// 256 such tiles on, else 16x16 tiles. The family is kept out of the
-    /// browser until it runs there: in headless Chromium's SwiftShader its
-    /// kernels did not finish their first product (2026-11-28; tests/
-    /// matmul_candidates.rs, ignored there), while they pass natively on
-    /// lavapipe and an H200.
-    ///
-    /// Natively (CPU adapters like lavapipe, or a size the tuner has not
-    /// met), by how many workgroups each tile size would give. On an NVIDIA
+    /// By how many workgroups each tile size would give. On an NVIDIA
     /// H200 (132 SMs; `tests/bench/h200_ladder.txt`): from 128 tiles of
     /// 128x128 on (n = 2048: 21.2 TFLOP/s) those were fastest of the
     /// kernels WebGPU's default limits allow; at n = 1024 (256 tiles of
@@ -104,13 +100,6 @@ impl MatmulKernel {
                 .saturating_mul(m.div_ceil(side))
                 .saturating_mul(n.div_ceil(side))
         };
-        if cfg!(target_arch = "wasm32") {
-            return if tiles(64) >= MEDIUM_FROM_TILES {
-                MatmulKernel::RegisterBlocked
-            } else {
-                MatmulKernel::Tiled
-            };
-        }
         if tiles(128) >= LARGE_FROM_TILES {
             MatmulKernel::Register(TILE_SHAPES[LARGE])
         } else if tiles(64) >= MEDIUM_FROM_TILES {
@@ -360,7 +349,7 @@ impl MatmulDims {
 
 #[cfg(test)]
 mod tests {
-    use super::{LARGE, MEDIUM, MatmulKernel, SMALL};
+    use super::{MatmulKernel, LARGE, MEDIUM, SMALL};
     use crate::matmul_tiled::{TILE_SHAPES, WEBGPU_DEFAULT_SHAPES};
 
     #[test]
@@ -369,11 +358,9 @@ mod tests {
         assert_eq!(TILE_SHAPES[MEDIUM].name, "t64x64_4x4_k16_v4");
         assert_eq!(TILE_SHAPES[LARGE].name, "t128x128_8x8_k8_v4");
         // The fallback runs in browsers: only kernels WebGPU's defaults allow.
-        assert!(
-            [SMALL, MEDIUM, LARGE]
-                .iter()
-                .all(|&i| i < WEBGPU_DEFAULT_SHAPES)
-        );
+        assert!([SMALL, MEDIUM, LARGE]
+            .iter()
+            .all(|&i| i < WEBGPU_DEFAULT_SHAPES));
         let [small, medium, large] =
             [SMALL, MEDIUM, LARGE].map(|i| MatmulKernel::Register(TILE_SHAPES[i]));
         // The mlp benchmark's products: 64x256 outputs are 16 tiles of 32.

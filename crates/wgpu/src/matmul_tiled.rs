@@ -25,16 +25,18 @@
 //! (column's) and are stored there, the same value as that row's own store;
 //! k past the end reads 0 through a `select`.
 //!
-//! Why no branch per load or store, and no per-element offsets kept across
-//! the k loop: SwiftShader (Chromium's software WebGPU, which compiles a
-//! pipeline with Subzero) took minutes or never finished building the
-//! earlier form of these kernels, which guarded each store with an `if`
-//! and held five values per staged element for the whole loop. Measured on
-//! SwiftShader through Vulkan natively (its build in Debian's Chromium
-//! 156): t64x64_4x4_k16_v1 built in 17.9 s with the guarded stores and 1.0 s
-//! with them clamped; t32x32_4x4_k16_v4 and t32x32_2x2_k64_v1 (16 staged
-//! elements per invocation) did not build in 100 s, with half the elements
-//! in 3.5 s. In this form every member builds there in under 5 s.
+//! Why no bound checks kept as booleans and no branch per store:
+//! SwiftShader (Chromium's software WebGPU, which builds pipelines with
+//! Subzero) took minutes or never finished building the earlier form of
+//! these kernels, which kept one in-bounds boolean per staged element
+//! across the k loop and guarded each store with an `if`. Measured on
+//! SwiftShader through Vulkan natively (the build in Debian's Chromium 156),
+//! pipeline build times: t32x32_2x2_k64_v1 (16 staged elements per
+//! invocation) did not build in 100 s with branch-free loads and stores,
+//! and built in 3.4 s once its 16 booleans became clamped rows;
+//! t64x64_4x4_k16_v1 built in 17.9 s with an `if` per store and 1.0 s
+//! without; t32x32_4x4_k16_v4 went from over 200 s to 0.9 s. In this form
+//! every member within SwiftShader's limits builds there in under 5 s.
 
 use std::fmt::Write;
 
@@ -221,34 +223,47 @@ impl TileShape {
                 "b", elems_b, "BN", "col0", "n_last", "b_sn", "rhs", per_row_b,
             ),
         ];
-        // Element `e` of each operand at step `t` into the registers:
-        // rows (columns of B) past the matrix read its last one, so those
-        // outputs equal the last row's (column's) and their stores land
-        // there with the same value; k past the end reads 0.
+        // Element `e` of each operand at step `t` into the registers
+        // (`{op}_s{e}`: its place in the tile; `{op}_o{e}`: its row's
+        // offset): rows (columns of B) past the matrix read its last one,
+        // so those outputs equal the last row's (column's) and their stores
+        // land there with the same value; k past the end reads 0.
         let load = |w: &mut String, t: &str| {
-            for (op, elems, span, origin, last, sr, buffer, _) in ops {
-                let body = format!(
-                    "let s = slot(e, flat, {span}, {op}_along_k);\n\
-                     let kc = {t} + s.y;\n\
-                     let at = {op}_base + i32(min({origin} + s.x, {last})) * {sr} + i32(min(kc, k_last)) * {op}_sk;\n\
-                     {op}_next[e] = select(0.0, {buffer}[min(u32(at), {buffer}_last)], kc < d.k);"
-                );
-                each(w, elems, &body);
+            for (op, elems, _, _, _, _, buffer, _) in ops {
+                each(w, elems, |e| {
+                    format!(
+                        "let kc = {t} + {op}_s{e}.y;\n\
+                         let at = {op}_base + {op}_o{e} + i32(min(kc, k_last)) * {op}_sk;\n\
+                         {op}_next[{e}] = select(0.0, {buffer}[min(u32(at), {buffer}_last)], kc < d.k);"
+                    )
+                });
             }
         };
         // The registers into the tiles: A transposed, [k][m]; B as [k][n].
         let stage = |w: &mut String| {
-            for (op, elems, span, _, _, _, _, per_row) in ops {
-                let at = if v == 4 {
-                    format!("{op}_tile[s.y * {per_row}u + s.x / 4u][s.x % 4u]")
-                } else {
-                    format!("{op}_tile[s.y * {per_row}u + s.x]")
-                };
-                let body =
-                    format!("let s = slot(e, flat, {span}, {op}_along_k);\n{at} = {op}_next[e];");
-                each(w, elems, &body);
+            for (op, elems, _, _, _, _, _, per_row) in ops {
+                each(w, elems, |e| {
+                    let s = format!("{op}_s{e}");
+                    match v {
+                        4 => format!(
+                            "{op}_tile[{s}.y * {per_row}u + {s}.x / 4u][{s}.x % 4u] = {op}_next[{e}];"
+                        ),
+                        _ => format!("{op}_tile[{s}.y * {per_row}u + {s}.x] = {op}_next[{e}];"),
+                    }
+                });
             }
         };
+        // Each element's place, kept for the whole kernel. (No bound
+        // checks kept as booleans: see the module's note on SwiftShader.)
+        for (op, elems, span, origin, last, sr, _, _) in ops {
+            for e in 0..elems {
+                let _ = writeln!(
+                    w,
+                    "    let {op}_s{e} = slot({e}u, flat, {span}, {op}_along_k);\n\
+                     \x20   let {op}_o{e} = i32(min({origin} + {op}_s{e}.x, {last})) * {sr};"
+                );
+            }
+        }
         let _ = writeln!(
             w,
             "    var a_next: array<f32, EA>;\n\
@@ -362,12 +377,12 @@ impl TileShape {
     }
 }
 
-/// `body` (WGSL statements over `e`) once per element `e` in `0..count`,
-/// each in its own block with `e` a constant.
-fn each(w: &mut String, count: u32, body: &str) {
+/// The WGSL statements `body(e)` makes for each element `e` in
+/// `0..count`, each in its own block.
+fn each(w: &mut String, count: u32, body: impl Fn(u32) -> String) {
     for e in 0..count {
-        let _ = writeln!(w, "        {{\n            let e = {e}u;");
-        for line in body.lines() {
+        let _ = writeln!(w, "        {{");
+        for line in body(e).lines() {
             let _ = writeln!(w, "            {line}");
         }
         let _ = writeln!(w, "        }}");

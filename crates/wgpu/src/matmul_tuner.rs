@@ -3,10 +3,13 @@
 //! process's (the page's) life, keyed by adapter name and size class.
 //!
 //! Timing is wall time around a submission and a blocking poll, so it runs
-//! natively only; the browser cannot block, and a CPU adapter (lavapipe)
-//! times the host, not a GPU: both keep [`MatmulKernel::for_output`]'s
-//! choice by output size, unless a caller asks for tuning explicitly
-//! ([`GpuDevice::tune_matmul`]).
+//! natively only; the browser cannot block, and a CPU adapter (lavapipe,
+//! SwiftShader) times the host, not a GPU: both keep
+//! [`MatmulKernel::for_output`]'s choice by output size, unless a caller
+//! asks for tuning explicitly ([`GpuDevice::tune_matmul`]). The candidates
+//! are the kernels the adapter's limits allow
+//! ([`GpuDevice::matmul_candidates`]); each builds and runs on lavapipe and
+//! SwiftShader (`tests/matmul_candidates.rs`).
 
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex, PoisonError};
