@@ -306,7 +306,7 @@ enum Timing {
 /// free ones are dealt to two lanes in this order, alternately by
 /// expected length (numpy's 91 fixtures and engine's lessons on both
 /// devices are the long ones, so they go to different lanes).
-const PAGE_SCRIPTS: [(&str, &str, Timing); 8] = [
+const PAGE_SCRIPTS: [(&str, &str, Timing); 9] = [
     (
         "tests/e2e/playground_controls.mjs",
         "the memory chart's marks, replay's speed, frame times while a loop trains",
@@ -345,6 +345,11 @@ const PAGE_SCRIPTS: [(&str, &str, Timing); 8] = [
     (
         "tests/e2e/lessons.mjs",
         "every lesson's controls and claims in view, claims moving the views (issue 30)",
+        Timing::Free,
+    ),
+    (
+        "tests/e2e/widget_views.mjs",
+        "the page's views in a widget on a course page: pinned pairs, passes, exports, names, the error",
         Timing::Free,
     ),
 ];
