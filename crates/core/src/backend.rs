@@ -3,72 +3,69 @@
 
 use crate::layout::Layout;
 
-/// Elementwise binary kernels with broadcasting.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
+/// Builds [`BinaryOp`] from its rows: `Variant = CODE => |a, b| value`,
+/// the op code `shaders/binary.wgsl` switches on and the op on one pair
+/// of float elements (the CPU's kernel, and the reference the GPU kernel is
+/// tested against). A new kernel is one row here and one WGSL case.
+macro_rules! binary_kernels {
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident = $code:literal => |$a:ident, $b:ident| $value:expr,
+    )*) => {
+        /// Elementwise binary kernels with broadcasting.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum BinaryOp {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        /// How many binary kernels there are.
+        const BINARY_KERNELS: usize = [$(stringify!($variant)),*].len();
+
+        impl BinaryOp {
+            /// Every binary op, in the order of their rows.
+            pub const ALL: [BinaryOp; BINARY_KERNELS] = [$(BinaryOp::$variant),*];
+
+            /// The op on one pair of elements; the reference the GPU kernel is tested against.
+            #[inline]
+            pub fn apply<T: num_traits::Float>(self, a: T, b: T) -> T {
+                match self {
+                    $(BinaryOp::$variant => {
+                        let ($a, $b) = (a, b);
+                        $value
+                    })*
+                }
+            }
+
+            /// The op code the WGSL kernel switches on (`shaders/binary.wgsl`).
+            pub fn code(self) -> u32 {
+                match self {
+                    $(BinaryOp::$variant => $code,)*
+                }
+            }
+        }
+    };
+}
+
+// The comparisons (codes 4 to 9, `CompareKernel::code`) came before `pow`.
+binary_kernels! {
     /// `a + b`
-    Add,
+    Add = 0 => |a, b| a + b,
     /// `a - b`
-    Sub,
+    Sub = 1 => |a, b| a - b,
     /// `a * b`
-    Mul,
+    Mul = 2 => |a, b| a * b,
     /// `a / b`
-    Div,
+    Div = 3 => |a, b| a / b,
     /// `a ** b`, C's `powf` (a negative base needs an integer exponent).
-    Pow,
+    Pow = 10 => |a, b| a.powf(b),
     /// PyTorch's `maximum`: the larger, or the NaN if either is one.
-    Maximum,
+    Maximum = 11 => |a, b| if a.is_nan() || (!b.is_nan() && a >= b) { a } else { b },
     /// PyTorch's `minimum`: the smaller, or the NaN if either is one.
-    Minimum,
+    Minimum = 12 => |a, b| if a.is_nan() || (!b.is_nan() && a <= b) { a } else { b },
     /// PyTorch's `tanh_backward(grad, y)`: `a * (1 - b * b)`, with
     /// `1 - b * b` rounded once (a fused multiply-add), as PyTorch's CPU
     /// kernel computes it.
-    TanhBackward,
-}
-
-impl BinaryOp {
-    /// Every binary op, in the order of the GPU kernel's op codes.
-    pub const ALL: [BinaryOp; 8] = [
-        BinaryOp::Add,
-        BinaryOp::Sub,
-        BinaryOp::Mul,
-        BinaryOp::Div,
-        BinaryOp::Pow,
-        BinaryOp::Maximum,
-        BinaryOp::Minimum,
-        BinaryOp::TanhBackward,
-    ];
-
-    /// The op on one pair of elements; the reference the GPU kernel is tested against.
-    #[inline]
-    pub fn apply<T: num_traits::Float>(self, a: T, b: T) -> T {
-        match self {
-            BinaryOp::Add => a + b,
-            BinaryOp::Sub => a - b,
-            BinaryOp::Mul => a * b,
-            BinaryOp::Div => a / b,
-            BinaryOp::Pow => a.powf(b),
-            BinaryOp::Maximum if a.is_nan() || (!b.is_nan() && a >= b) => a,
-            BinaryOp::Minimum if a.is_nan() || (!b.is_nan() && a <= b) => a,
-            BinaryOp::Maximum | BinaryOp::Minimum => b,
-            BinaryOp::TanhBackward => a * (-b).mul_add(b, T::one()),
-        }
-    }
-
-    /// The op code the WGSL kernel switches on (`shaders/binary.wgsl`).
-    pub fn code(self) -> u32 {
-        match self {
-            BinaryOp::Add => 0,
-            BinaryOp::Sub => 1,
-            BinaryOp::Mul => 2,
-            BinaryOp::Div => 3,
-            // After the comparisons' codes, which came first.
-            BinaryOp::Pow => 10,
-            BinaryOp::Maximum => 11,
-            BinaryOp::Minimum => 12,
-            BinaryOp::TanhBackward => 13,
-        }
-    }
+    TanhBackward = 13 => |a, b| a * (-b).mul_add(b, T::one()),
 }
 
 /// Reductions a device backend runs over any set of axes.

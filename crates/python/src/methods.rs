@@ -6,8 +6,8 @@
 //! Methods with signatures of their own (`backward`, `size`, `to`) are in
 //! `tensor.rs`; operators are the number slots there.
 
-use gradscope_core::ops::UnaryOp;
 use gradscope_core::ops::int_division::IntDivision;
+use gradscope_core::ops::{ArithOp, UnaryOp};
 use gradscope_core::{Result, Tensor};
 use rustpython_vm::builtins::{PyInt, PyList, PyTuple};
 use rustpython_vm::function::FuncArgs;
@@ -44,19 +44,11 @@ const UNARY: &[(&str, Unary)] = &[
     ("randn_like", Tensor::randn_like),
 ];
 
-/// `x.mul(y)`, `torch.mul(x, 2)`: the other operand a tensor or a number,
-/// by position or by PyTorch's name for it (`torch.mm(input=a, mat2=b)`).
-pub(crate) const BINARY: &[(&str, &str, Binary)] = &[
-    ("add", "other", Tensor::add),
-    ("sub", "other", Tensor::sub),
-    ("subtract", "other", Tensor::sub),
-    ("rsub", "other", Tensor::rsub),
-    ("mul", "other", Tensor::mul),
-    ("multiply", "other", Tensor::mul),
-    ("div", "other", Tensor::div),
-    ("divide", "other", Tensor::div),
-    ("true_divide", "other", Tensor::div),
-    ("pow", "exponent", Tensor::pow),
+/// `x.matmul(y)`, `torch.eq(x, 2)`: the binary methods beside the
+/// arithmetic ops' own rows, which come from core's table
+/// ([`ArithOp::PYTHON`]); the other operand a tensor or a number, by
+/// position or by PyTorch's name for it (`torch.mm(input=a, mat2=b)`).
+const BINARY: &[(&str, &str, Binary)] = &[
     ("matmul", "other", Tensor::matmul),
     ("mm", "mat2", Tensor::mm),
     ("bmm", "mat2", Tensor::bmm),
@@ -90,9 +82,6 @@ pub(crate) const BINARY: &[(&str, &str, Binary)] = &[
     ("_fmod_int", "other", |a, b| {
         a.int_division(b, IntDivision::Fmod)
     }),
-    // `torch.ops.aten.tanh_backward(grad_output, output)`, which PyTorch
-    // has only as an operator (`torch/_ops.py` finds it here).
-    ("_tanh_backward", "output", Tensor::tanh_backward),
 ];
 
 /// In-place methods returning the tensor itself: `x.add_(1) is x`.
@@ -148,11 +137,16 @@ pub(crate) fn unary() -> impl Iterator<Item = &'static (&'static str, Unary)> {
     UnaryOp::METHODS.iter().chain(UNARY)
 }
 
+/// Every binary method: the arithmetic table's rows, then [`BINARY`].
+pub(crate) fn binary() -> impl Iterator<Item = &'static (&'static str, &'static str, Binary)> {
+    ArithOp::PYTHON.iter().chain(BINARY)
+}
+
 /// Every name that is also a `torch.` function.
 pub(crate) fn function_names() -> Vec<&'static str> {
     unary()
         .map(|e| e.0)
-        .chain(BINARY.iter().map(|e| e.0))
+        .chain(binary().map(|e| e.0))
         .chain(DIM.iter().map(|e| e.0))
         .chain(REDUCE.iter().map(|e| e.0))
         .chain([
@@ -283,7 +277,7 @@ pub(crate) fn register(vm: &VirtualMachine) {
             ),
         );
     }
-    for &(name, param, op) in BINARY {
+    for &(name, param, op) in binary() {
         add(
             name,
             vm.new_method(

@@ -13,19 +13,24 @@ use crate::ops::{ArithOp, JoinOp, MatmulOp, ReduceOp, SelectOp, SoftmaxOp, Unary
 /// Names every variant of every op family, from the same list as
 /// [`variants`]: a new variant fails to compile in this `match` until it
 /// is named, and the test `every_op_variant_has_a_row` then fails until a
-/// row checks it. The unary ops name themselves from their table
-/// ([`UnaryOp::VARIANTS`]).
+/// row checks it. The unary and arithmetic ops name themselves from their
+/// tables ([`UnaryOp::VARIANTS`], [`ArithOp::VARIANTS`]).
 macro_rules! variants {
     ($($pattern:pat => $name:literal,)*) => {
         /// Every op variant's name.
         pub fn variants() -> impl Iterator<Item = &'static str> {
-            UnaryOp::VARIANTS.iter().copied().chain([$($name),*])
+            UnaryOp::VARIANTS
+                .iter()
+                .chain(ArithOp::VARIANTS)
+                .copied()
+                .chain([$($name),*])
         }
 
         /// The name of `op`'s variant.
         pub fn variant(op: &Op) -> &'static str {
             match op {
                 Op::Unary(op) => op.variant(),
+                Op::Arith(op) => op.variant(),
                 $($pattern => $name,)*
             }
         }
@@ -33,16 +38,6 @@ macro_rules! variants {
 }
 
 variants! {
-    Op::Arith(ArithOp::Add { .. }) => "ArithOp::Add",
-    Op::Arith(ArithOp::Sub { .. }) => "ArithOp::Sub",
-    Op::Arith(ArithOp::Rsub { .. }) => "ArithOp::Rsub",
-    Op::Arith(ArithOp::Mul) => "ArithOp::Mul",
-    Op::Arith(ArithOp::Div) => "ArithOp::Div",
-    Op::Arith(ArithOp::Pow) => "ArithOp::Pow",
-    Op::Arith(ArithOp::RsubScalar { .. }) => "ArithOp::RsubScalar",
-    Op::Arith(ArithOp::PowScalar { .. }) => "ArithOp::PowScalar",
-    Op::Arith(ArithOp::ScalarPow { .. }) => "ArithOp::ScalarPow",
-    Op::Arith(ArithOp::TanhBackward) => "ArithOp::TanhBackward",
     Op::Reduce(ReduceOp::Sum) => "ReduceOp::Sum",
     Op::Reduce(ReduceOp::SumDim(_)) => "ReduceOp::SumDim",
     Op::Reduce(ReduceOp::Mean) => "ReduceOp::Mean",

@@ -135,155 +135,342 @@ pub(crate) fn elements<'a>(
     Ok((Elements::Converted(converted), layout))
 }
 
-/// An arithmetic op. The first six take two tensors; the last three take one
-/// tensor and a Python number, as PyTorch's `Scalar` overloads do.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ArithOp {
+/// A binary op's result dtype for its operands: a row's `dtype`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dtypes {
+    /// PyTorch's type promotion (`mul`); an `alpha` must be integral for
+    /// an integer result (`add`).
+    Promoted,
+    /// Promotion, with bool operands refused (`sub`, `rsub`).
+    NoBool,
+    /// Promotion, integers and bools dividing into the default float (`div`).
+    TrueDivision,
+    /// Promotion, bools refused naming `pow`, and an integer to a negative
+    /// integer power refused (`pow`).
+    Power,
+    /// Floats only; integers and bools refused naming PyTorch's CPU kernel.
+    FloatOnly(&'static str),
+}
+
+/// The signature of a binary op's `Tensor` method.
+pub type BinaryMethod = fn(&Tensor, &Tensor) -> Result<Tensor>;
+
+/// Where gradcheck samples a binary op's inputs: a row's `samples`.
+pub use super::unary::Domain;
+
+/// Builds [`ArithOp`] and everything read off its rows. A row is
+///
+/// ```text
+/// /// docs (of the variant and of a generated Tensor method)
+/// Variant [{ fields }] [=> method] [name "...", node "...", arity N,
+///     dtype ..., saves |needs| [(slot, when), ...],
+///     kernel Option<(BinaryOp, swapped)>
+///     (, alpha SCALAR) (, number (SCALAR, first))
+///     (, python [("name", "param", Tensor::method), ...])
+///     (, samples [[Domain, Domain], ...])]
+/// ```
+///
+/// `saves` lists what backward reads given `needs(i)` (whether input `i`
+/// needs a gradient), as `derivatives.yaml`'s formulas mention it; a row's
+/// expressions may use its fields. `kernel` is the [`crate::BinaryOp`] that
+/// computes the op (on the CPU and the GPU alike), `alpha` the factor of a
+/// scaled operand, `number` a Python-number operand and whether it comes
+/// first in promotion. `=> method` generates the `Tensor` method of an op
+/// without attributes; `python` gives the Python bindings' rows
+/// (`x.mul(y)`, `torch.mul(x, y)`) and `samples` gradcheck's rows (each
+/// input's domain), which the bindings and tests find through
+/// [`ArithOp::PYTHON`], [`ArithOp::PLAIN`] and [`ArithOp::samples`]. Adding a plain binary op
+/// takes its row, its [`crate::BinaryOp`] row (the CPU kernel), its
+/// derivative (`autograd/derivatives/arith.rs`), its WGSL case
+/// (`shaders/binary.wgsl`) and its fixture line
+/// (`tests/fixtures/record_elementwise.py`).
+macro_rules! arith_ops {
+    (@tensor_method $variant:ident [$($doc:literal)*] $method:ident) => {
+        impl Tensor {
+            $(#[doc = $doc])*
+            pub fn $method(&self, other: &Tensor) -> Result<Tensor> {
+                apply(Op::Arith(ArithOp::$variant), &[self, other])
+            }
+        }
+    };
+    (@tensor_method $variant:ident [$($doc:literal)*]) => {};
+    (@or_none $e:expr) => { Some($e) };
+    (@or_none) => { None };
+    (@method_fn $method:ident) => { Some(Tensor::$method as BinaryMethod) };
+    (@method_fn) => { None };
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident
+        $({ $( $(#[doc = $field_doc:literal])* $field:ident : $field_ty:ty ),+ $(,)? })?
+        $(=> $method:ident)?
+        [
+            name $name:literal,
+            node $node:literal,
+            arity $arity:literal,
+            dtype $dtype:expr,
+            saves |$needs:ident| [$($slot:expr),* $(,)?],
+            kernel $kernel:expr
+            $(, alpha $alpha:expr)?
+            $(, number $number:expr)?
+            $(, python [$(($py:literal, $param:literal, $py_fn:expr)),* $(,)?])?
+            $(, samples [$([$($domain:ident),+]),* $(,)?])?
+            $(,)?
+        ]
+    ),* $(,)?) => {
+        /// An arithmetic op: two tensors, or a tensor and a Python number
+        /// (PyTorch's `Scalar` overloads, arity 1).
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub enum ArithOp {
+            $(
+                $(#[doc = $doc])*
+                $variant $({ $( $(#[doc = $field_doc])* $field: $field_ty ),+ })?,
+            )*
+        }
+
+        impl ArithOp {
+            /// Every variant's name (`"ArithOp::Mul"`), as gradcheck's
+            /// coverage lists them.
+            pub const VARIANTS: &[&str] = &[$(concat!("ArithOp::", stringify!($variant))),*];
+
+            /// The Python bindings' rows: method (and `torch.` function)
+            /// name, the other operand's keyword, the `Tensor` method.
+            pub const PYTHON: &[(&str, &str, BinaryMethod)] = &[
+                $($($(($py, $param, $py_fn as BinaryMethod),)*)?)*
+            ];
+
+            /// Every op without attributes (those with a generated `Tensor`
+            /// method), for gradcheck's rows and the tests' dispatch.
+            pub const PLAIN: &[ArithOp] = &[
+                $($({
+                    let _method = stringify!($method);
+                    ArithOp::$variant
+                },)?)*
+            ];
+
+            /// The op's `Tensor` method when it takes no attributes.
+            pub fn method(&self) -> Option<BinaryMethod> {
+                match self {
+                    $(ArithOp::$variant { .. } => arith_ops!(@method_fn $($method)?),)*
+                }
+            }
+
+            /// Where gradcheck samples the op: each row one domain per input.
+            pub fn samples(&self) -> &'static [[Domain; 2]] {
+                match self {
+                    $(ArithOp::$variant { .. } => &[$($([$(Domain::$domain),+]),*)?],)*
+                }
+            }
+
+            /// This op's variant name, one of [`ArithOp::VARIANTS`].
+            pub fn variant(&self) -> &'static str {
+                match self {
+                    $(ArithOp::$variant { .. } => concat!("ArithOp::", stringify!($variant)),)*
+                }
+            }
+
+            /// The op's dtype rule.
+            pub fn dtypes(&self) -> Dtypes {
+                #[allow(unused_imports)]
+                use Dtypes::*;
+                match self {
+                    $(ArithOp::$variant { .. } => $dtype,)*
+                }
+            }
+
+            /// The kernel that computes it, and whether it takes its
+            /// operands swapped (`rsub`).
+            #[allow(unused_variables)]
+            fn kernel(&self) -> Option<(crate::BinaryOp, bool)> {
+                #[allow(unused_imports)]
+                use crate::BinaryOp::*;
+                match *self {
+                    $(ArithOp::$variant { $($($field),+)? } => $kernel,)*
+                }
+            }
+
+            /// The factor of its scaled operand (`add`'s `alpha`), if any.
+            #[allow(unused_variables)]
+            fn alpha(&self) -> Option<Scalar> {
+                match *self {
+                    $(ArithOp::$variant { $($($field),+)? } => arith_ops!(@or_none $($alpha)?),)*
+                }
+            }
+
+            /// Its Python-number operand and whether it comes first (`2 ** x`).
+            #[allow(unused_variables)]
+            fn number(&self) -> Option<(Scalar, bool)> {
+                match *self {
+                    $(ArithOp::$variant { $($($field),+)? } => arith_ops!(@or_none $($number)?),)*
+                }
+            }
+        }
+
+        impl OpInfo for ArithOp {
+            fn node_name(&self) -> &'static str {
+                match self {
+                    $(ArithOp::$variant { .. } => $node,)*
+                }
+            }
+
+            fn name(&self) -> &'static str {
+                match self {
+                    $(ArithOp::$variant { .. } => $name,)*
+                }
+            }
+
+            fn arity(&self) -> usize {
+                match self {
+                    $(ArithOp::$variant { .. } => $arity,)*
+                }
+            }
+
+            #[allow(unused_variables)]
+            fn saved(&self, needs: &[bool]) -> Vec<SavedSlot> {
+                let needs_of = |i: usize| needs.get(i).copied().unwrap_or(false);
+                #[allow(unused_imports)]
+                use SavedSlot::*;
+                let slots: Vec<(SavedSlot, bool)> = match *self {
+                    $(ArithOp::$variant { $($($field),+)? } => {
+                        let $needs = needs_of;
+                        vec![$($slot),*]
+                    })*
+                };
+                slots.into_iter().filter(|s| s.1).map(|s| s.0).collect()
+            }
+        }
+
+        $(arith_ops!(@tensor_method $variant [$($doc)*] $($method)?);)*
+    };
+}
+
+arith_ops! {
     /// `self + alpha * other`: `AddBackward0`.
-    Add { alpha: Scalar },
+    Add {
+        /// The factor of `other`.
+        alpha: Scalar,
+    } [name "add", node "AddBackward0", arity 2, dtype Promoted, saves |needs| [],
+        kernel alpha.is_one().then_some((Add, false)), alpha alpha,
+        python [("add", "other", Tensor::add)]],
     /// `self - alpha * other`: `SubBackward0`.
-    Sub { alpha: Scalar },
+    Sub {
+        /// The factor of `other`.
+        alpha: Scalar,
+    } [name "sub", node "SubBackward0", arity 2, dtype NoBool, saves |needs| [],
+        kernel alpha.is_one().then_some((Sub, false)), alpha alpha,
+        python [("sub", "other", Tensor::sub), ("subtract", "other", Tensor::sub)]],
     /// `other - alpha * self`, `torch.rsub(self, other)`: `RsubBackward0`.
-    Rsub { alpha: Scalar },
-    /// `self * other`: `MulBackward0`.
-    Mul,
-    /// `self / other`, true division: `DivBackward0`.
-    Div,
+    Rsub {
+        /// The factor of `self`.
+        alpha: Scalar,
+    } [name "rsub", node "RsubBackward0", arity 2, dtype NoBool, saves |needs| [],
+        kernel alpha.is_one().then_some((Sub, true)), alpha alpha,
+        python [("rsub", "other", Tensor::rsub)]],
+    /// `self * other`, PyTorch's `mul`.
+    Mul => mul [name "mul", node "MulBackward0", arity 2, dtype Promoted,
+        // self: grad * other; other: grad * self
+        saves |needs| [(Input(0), needs(1)), (Input(1), needs(0))],
+        kernel Some((Mul, false)),
+        python [("mul", "other", Tensor::mul), ("multiply", "other", Tensor::mul)],
+        samples [[Real, Real]]],
+    /// `self / other` (true division), PyTorch's `div`.
+    Div => div [name "div", node "DivBackward0", arity 2, dtype TrueDivision,
+        // self: grad / other; other: -grad * self / other^2
+        saves |needs| [(Input(0), needs(1)), (Input(1), true)],
+        kernel Some((Div, false)),
+        python [("div", "other", Tensor::div), ("divide", "other", Tensor::div),
+            ("true_divide", "other", Tensor::div)],
+        samples [[Real, Real]]],
     /// `self ** exponent`, both tensors: `PowBackward1`.
-    Pow,
+    Pow [name "pow", node "PowBackward1", arity 2, dtype Power,
+        // PyTorch keeps all three whichever side needs a gradient.
+        saves |needs| [(Input(0), true), (Input(1), true), (Output, true)],
+        kernel Some((Pow, false)),
+        python [("pow", "exponent", Tensor::pow)]],
     /// `other - alpha * self` with a number `other` (`2 - x`): `RsubBackward1`.
-    RsubScalar { other: Scalar, alpha: Scalar },
+    RsubScalar {
+        /// The number.
+        other: Scalar,
+        /// The factor of `self`.
+        alpha: Scalar,
+    } [name "rsub", node "RsubBackward1", arity 1, dtype NoBool, saves |needs| [],
+        kernel None, alpha alpha, number (other, false)],
     /// `self ** exponent` with a number exponent (`x ** 2`): `PowBackward0`.
-    PowScalar { exponent: Scalar },
+    PowScalar {
+        /// The exponent.
+        exponent: Scalar,
+    } [name "pow", node "PowBackward0", arity 1, dtype Power,
+        // self: grad * exponent * self^(exponent - 1)
+        saves |needs| [(Input(0), true)],
+        kernel None, number (exponent, false)],
     /// `base ** self` with a number base (`2 ** x`): `PowBackward2`.
-    ScalarPow { base: Scalar },
-    /// `tanh_backward(grad_output, output)`, `grad_output * (1 - output ** 2)`
-    /// with `1 - output ** 2` rounded once, as PyTorch's kernel:
-    /// `TanhBackwardBackward0`. `tanh`'s derivative.
-    TanhBackward,
+    ScalarPow {
+        /// The base.
+        base: Scalar,
+    } [name "pow", node "PowBackward2", arity 1, dtype Power,
+        // exponent: grad * result * ln(base), masked where base is 0
+        saves |needs| [(Input(0), true), (Output, true)],
+        kernel None, number (base, true)],
+    /// `self * (1 - output ** 2)` with `1 - output ** 2` rounded once,
+    /// PyTorch's `torch.ops.aten.tanh_backward(grad_output, output)`: what
+    /// `tanh`'s backward computes from its gradient and its result
+    /// (`TanhBackwardBackward0`).
+    ///
+    /// ```
+    /// use gradscope_core::Tensor;
+    /// let grad = Tensor::from_vec(vec![2.0f32, 1.0], &[2])?;
+    /// let y = Tensor::from_vec(vec![0.5f32, -1.0], &[2])?;
+    /// assert_eq!(grad.tanh_backward(&y)?.to_vec::<f32>(), vec![1.5, 0.0]);
+    /// # Ok::<(), gradscope_core::Error>(())
+    /// ```
+    TanhBackward => tanh_backward [name "tanh_backward", node "TanhBackwardBackward0",
+        arity 2, dtype FloatOnly("tanh_backward_cpu"),
+        // grad_output: tanh_backward(grad, output);
+        // output: grad * -2 * output * grad_output. PyTorch keeps both.
+        saves |needs| [(Input(0), true), (Input(1), true)],
+        kernel Some((TanhBackward, false)),
+        // PyTorch has it only as an operator: `torch/_ops.py` finds it here.
+        python [("_tanh_backward", "output", Tensor::tanh_backward)],
+        samples [[Real, Real]]],
 }
 
 const ONE: Scalar = Scalar::Int(1);
 
-impl OpInfo for ArithOp {
-    fn node_name(&self) -> &'static str {
-        match self {
-            ArithOp::Add { .. } => "AddBackward0",
-            ArithOp::Sub { .. } => "SubBackward0",
-            ArithOp::Rsub { .. } => "RsubBackward0",
-            ArithOp::Mul => "MulBackward0",
-            ArithOp::Div => "DivBackward0",
-            ArithOp::Pow => "PowBackward1",
-            ArithOp::RsubScalar { .. } => "RsubBackward1",
-            ArithOp::PowScalar { .. } => "PowBackward0",
-            ArithOp::ScalarPow { .. } => "PowBackward2",
-            ArithOp::TanhBackward => "TanhBackwardBackward0",
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            ArithOp::Add { .. } => "add",
-            ArithOp::Sub { .. } => "sub",
-            ArithOp::Rsub { .. } | ArithOp::RsubScalar { .. } => "rsub",
-            ArithOp::Mul => "mul",
-            ArithOp::Div => "div",
-            ArithOp::Pow | ArithOp::PowScalar { .. } | ArithOp::ScalarPow { .. } => "pow",
-            ArithOp::TanhBackward => "tanh_backward",
-        }
-    }
-
-    fn arity(&self) -> usize {
-        match self {
-            ArithOp::RsubScalar { .. } | ArithOp::PowScalar { .. } | ArithOp::ScalarPow { .. } => 1,
-            _ => 2,
-        }
-    }
-
-    fn saved(&self, needs: &[bool]) -> Vec<SavedSlot> {
-        let needs = |i: usize| needs.get(i).copied().unwrap_or(false);
-        let when = |slots: &[(SavedSlot, bool)]| {
-            slots
-                .iter()
-                .filter(|s| s.1)
-                .map(|s| s.0)
-                .collect::<Vec<_>>()
-        };
-        let (this, other) = (SavedSlot::Input(0), SavedSlot::Input(1));
-        match self {
-            ArithOp::Add { .. }
-            | ArithOp::Sub { .. }
-            | ArithOp::Rsub { .. }
-            | ArithOp::RsubScalar { .. } => vec![],
-            // self: grad * other; other: grad * self
-            ArithOp::Mul => when(&[(this, needs(1)), (other, needs(0))]),
-            // self: grad / other; other: -grad * self / other^2
-            ArithOp::Div => when(&[(this, needs(1)), (other, true)]),
-            // PyTorch keeps all three whichever side needs a gradient.
-            ArithOp::Pow => vec![this, other, SavedSlot::Output],
-            // self: grad * exponent * self^(exponent - 1)
-            ArithOp::PowScalar { .. } => vec![this],
-            // exponent: grad * result * ln(base), masked where base is 0
-            ArithOp::ScalarPow { .. } => vec![this, SavedSlot::Output],
-            // grad_output: tanh_backward(grad, output);
-            // output: grad * -2 * output * grad_output. PyTorch keeps both.
-            ArithOp::TanhBackward => vec![this, other],
-        }
-    }
-}
-
 impl ArithOp {
-    /// The result dtype, or PyTorch's error for these operand dtypes.
+    /// The result dtype, or PyTorch's error for these operand dtypes, by
+    /// the row's [`Dtypes`] rule.
     fn dtype(&self, ins: &[&Tensor]) -> Result<DType> {
         let mut operands: Vec<(DType, Priority)> = ins
             .iter()
             .map(|t| (t.dtype(), t.promotion_priority()))
             .collect();
-        match self {
-            ArithOp::RsubScalar { other, .. } => operands.push(other.promotion()),
-            ArithOp::PowScalar { exponent } => operands.push(exponent.promotion()),
-            ArithOp::ScalarPow { base } => operands.insert(0, base.promotion()),
-            _ => {}
+        if let Some((number, first)) = self.number() {
+            let at = if first { 0 } else { operands.len() };
+            operands.insert(at, number.promotion());
         }
         let promoted = DType::result_type(&operands);
         let bools = ins.iter().filter(|t| t.dtype() == DType::Bool).count();
-        match self {
-            ArithOp::Sub { .. } | ArithOp::Rsub { .. } | ArithOp::RsubScalar { .. }
-                if bools > 0 =>
-            {
-                return Err(Error::SubBool { both: bools == 2 });
-            }
-            ArithOp::Add { alpha }
-            | ArithOp::Sub { alpha }
-            | ArithOp::Rsub { alpha }
-            | ArithOp::RsubScalar { alpha, .. }
-                if alpha.is_float() && !promoted.is_float() =>
-            {
-                return Err(Error::AlphaFloat);
-            }
-            _ => {}
+        let rule = self.dtypes();
+        if rule == Dtypes::NoBool && bools > 0 {
+            return Err(Error::SubBool { both: bools == 2 });
         }
-        Ok(match (self, promoted) {
-            (ArithOp::Div, d) if !d.is_float() => DType::default_float(),
-            (ArithOp::TanhBackward, d) if !d.is_float() => {
-                return Err(Error::KernelDtype {
-                    kernel: "tanh_backward_cpu",
-                    dtype: d,
-                });
-            }
-            (ArithOp::Pow, DType::Bool) => {
+        if self.alpha().is_some_and(Scalar::is_float) && !promoted.is_float() {
+            return Err(Error::AlphaFloat);
+        }
+        let negative_int_power =
+            matches!(self, ArithOp::PowScalar { exponent: Scalar::Int(e) } if *e < 0);
+        Ok(match (rule, promoted) {
+            (Dtypes::TrueDivision, d) if !d.is_float() => DType::default_float(),
+            (Dtypes::Power, DType::Bool) if self.number().is_none() => {
                 return Err(Error::KernelDtype {
                     kernel: "pow",
                     dtype: DType::Bool,
                 });
             }
-            (
-                ArithOp::PowScalar {
-                    exponent: Scalar::Int(e),
-                },
-                d,
-            ) if !d.is_float() && *e < 0 => {
+            (Dtypes::Power, d) if !d.is_float() && negative_int_power => {
                 return Err(Error::IntegerNegativePower);
+            }
+            (Dtypes::FloatOnly(kernel), d) if !d.is_float() => {
+                return Err(Error::KernelDtype { kernel, dtype: d });
             }
             (_, d) => d,
         })
@@ -334,22 +521,6 @@ impl ArithOp {
             _ => return Err(self.no_kernel(dtype)),
         };
         Ok(new_tensor(out.into_dtype(dtype), shape))
-    }
-
-    /// The device kernel that computes it, and whether it takes its
-    /// operands swapped (`rsub`).
-    fn kernel(&self) -> Option<(crate::BinaryOp, bool)> {
-        use crate::BinaryOp as B;
-        match self {
-            ArithOp::Add { alpha } if alpha.is_one() => Some((B::Add, false)),
-            ArithOp::Sub { alpha } if alpha.is_one() => Some((B::Sub, false)),
-            ArithOp::Rsub { alpha } if alpha.is_one() => Some((B::Sub, true)),
-            ArithOp::Mul => Some((B::Mul, false)),
-            ArithOp::Div => Some((B::Div, false)),
-            ArithOp::Pow => Some((B::Pow, false)),
-            ArithOp::TanhBackward => Some((B::TanhBackward, false)),
-            _ => None,
-        }
     }
 
     /// `a ± alpha * b` (and `rsub`'s `b - alpha * a`) on the GPU: `alpha *`
@@ -446,32 +617,31 @@ impl ArithOp {
     }
 
     fn float<T: Float>(&self, a: &[T], al: &Layout, b: &[T], bl: &Layout) -> Result<Vec<T>> {
+        use crate::BinaryOp as B;
         let t = |s: Scalar| T::from_f64(s.to_f64());
-        Ok(match *self {
-            ArithOp::Add { alpha } if alpha.is_one() => map2(a, al, b, bl, |x, y| x + y),
-            ArithOp::Add { alpha } => {
+        Ok(match (self.kernel(), *self) {
+            // The commonest kernels as their own loops, which vectorise.
+            (Some((B::Add, false)), _) => map2(a, al, b, bl, |x, y| x + y),
+            (Some((B::Sub, false)), _) => map2(a, al, b, bl, |x, y| x - y),
+            (Some((B::Sub, true)), _) => map2(a, al, b, bl, |x, y| y - x),
+            (Some((B::Mul, false)), _) => map2(a, al, b, bl, |x, y| x * y),
+            (Some((B::Div, false)), _) => map2(a, al, b, bl, |x, y| x / y),
+            // The rest: the kernel's row in `BinaryOp`, as on the GPU.
+            (Some((kernel, false)), _) => map2(a, al, b, bl, |x, y| kernel.apply(x, y)),
+            (Some((kernel, true)), _) => map2(a, al, b, bl, |x, y| kernel.apply(y, x)),
+            (None, ArithOp::Add { alpha }) => {
                 let k = t(alpha);
                 map2(a, al, b, bl, |x, y| x + k * y)
             }
-            ArithOp::Sub { alpha } if alpha.is_one() => map2(a, al, b, bl, |x, y| x - y),
-            ArithOp::Sub { alpha } => {
+            (None, ArithOp::Sub { alpha }) => {
                 let k = t(alpha);
                 map2(a, al, b, bl, |x, y| x - k * y)
             }
-            ArithOp::Rsub { alpha } if alpha.is_one() => map2(a, al, b, bl, |x, y| y - x),
-            ArithOp::Rsub { alpha } => {
+            (None, ArithOp::Rsub { alpha }) => {
                 let k = t(alpha);
                 map2(a, al, b, bl, |x, y| y - k * x)
             }
-            ArithOp::Mul => map2(a, al, b, bl, |x, y| x * y),
-            ArithOp::Div => map2(a, al, b, bl, |x, y| x / y),
-            ArithOp::Pow => map2(a, al, b, bl, |x, y| x.powf(y)),
-            ArithOp::TanhBackward => map2(a, al, b, bl, |g, y| {
-                crate::BinaryOp::TanhBackward.apply(g, y)
-            }),
-            ArithOp::RsubScalar { .. } | ArithOp::PowScalar { .. } | ArithOp::ScalarPow { .. } => {
-                return Err(self.no_kernel(T::DTYPE));
-            }
+            (None, _) => return Err(self.no_kernel(T::DTYPE)),
         })
     }
 
@@ -491,11 +661,8 @@ impl ArithOp {
             }
             ArithOp::Mul => map2(a, al, b, bl, i64::wrapping_mul),
             ArithOp::Pow => map2(a, al, b, bl, powi),
-            ArithOp::Div
-            | ArithOp::TanhBackward
-            | ArithOp::RsubScalar { .. }
-            | ArithOp::PowScalar { .. }
-            | ArithOp::ScalarPow { .. } => return Err(self.no_kernel(DType::Int64)),
+            // Division and the float-only ops promote first.
+            _ => return Err(self.no_kernel(DType::Int64)),
         })
     }
 
@@ -602,16 +769,6 @@ impl Tensor {
         }
     }
 
-    /// `self * other`, PyTorch's `mul`.
-    pub fn mul(&self, other: &Tensor) -> Result<Tensor> {
-        apply(Op::Arith(ArithOp::Mul), &[self, other])
-    }
-
-    /// `self / other` (true division), PyTorch's `div`.
-    pub fn div(&self, other: &Tensor) -> Result<Tensor> {
-        apply(Op::Arith(ArithOp::Div), &[self, other])
-    }
-
     /// `other / self` as Python's `2 / x` computes it (`Tensor.__rtruediv__`):
     /// `self.reciprocal() * other`, so the graph shows `MulBackward0` over
     /// `ReciprocalBackward0`, as in PyTorch.
@@ -649,21 +806,6 @@ impl Tensor {
     /// `base ** exponent` for a number base, PyTorch's `torch.pow(2, x)`.
     pub fn scalar_pow(base: Scalar, exponent: &Tensor) -> Result<Tensor> {
         apply(Op::Arith(ArithOp::ScalarPow { base }), &[exponent])
-    }
-
-    /// `self * (1 - output ** 2)` with `1 - output ** 2` rounded once,
-    /// PyTorch's `torch.ops.aten.tanh_backward(grad_output, output)`: what
-    /// `tanh`'s backward computes from its gradient and its result.
-    ///
-    /// ```
-    /// use gradscope_core::Tensor;
-    /// let grad = Tensor::from_vec(vec![2.0f32, 1.0], &[2])?;
-    /// let y = Tensor::from_vec(vec![0.5f32, -1.0], &[2])?;
-    /// assert_eq!(grad.tanh_backward(&y)?.to_vec::<f32>(), vec![1.5, 0.0]);
-    /// # Ok::<(), gradscope_core::Error>(())
-    /// ```
-    pub fn tanh_backward(&self, output: &Tensor) -> Result<Tensor> {
-        apply(Op::Arith(ArithOp::TanhBackward), &[self, output])
     }
 
     /// `base ** self`, Python's `2 ** x` (`x.__rpow__(2)`).

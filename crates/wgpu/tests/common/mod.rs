@@ -128,23 +128,20 @@ pub fn result(dev: &GpuDevice, what: &str, out: gradscope_core::backend::Kernel)
         .unwrap_or_else(|e| panic!("{what}: {e}"))
 }
 
-/// `got` equals `want` elementwise within `atol + rtol * |want|`, with NaN
-/// matching NaN and infinities matching exactly.
-/// The core op the binary kernel `op` stands for, on the CPU.
+/// The CPU's kernel for `op` (the one `cpu::binary_map` runs, the same
+/// table row as the GPU's WGSL case) on `x` and `y` broadcast together.
 pub fn cpu_binary(op: gradscope_core::BinaryOp, x: &Tensor, y: &Tensor) -> Vec<f32> {
-    use gradscope_core::BinaryOp as B;
-    match op {
-        B::Add => x.add(y),
-        B::Sub => x.sub(y),
-        B::Mul => x.mul(y),
-        B::Div => x.div(y),
-        B::Pow => x.pow(y),
-        B::Maximum => x.maximum(y),
-        B::Minimum => x.minimum(y),
-        B::TanhBackward => x.tanh_backward(y),
+    use gradscope_core::cpu::{CpuBuffer, binary_map};
+    let shape = gradscope_core::layout::broadcast_shapes(x.shape(), y.shape()).expect("shapes");
+    let (xl, yl) = (
+        x.layout().broadcast_to(&shape).expect("broadcast"),
+        y.layout().broadcast_to(&shape).expect("broadcast"),
+    );
+    let out = binary_map(op, &x.storage().data(), &xl, &y.storage().data(), &yl).expect("cpu");
+    match out {
+        CpuBuffer::F32(values) => values,
+        other => panic!("the CPU kernel made {}", other.dtype()),
     }
-    .expect("cpu")
-    .to_vec::<f32>()
 }
 
 /// The relative tolerance of the binary kernel `op` against the CPU:
@@ -169,6 +166,8 @@ pub fn binary_atol(op: gradscope_core::BinaryOp) -> f32 {
     }
 }
 
+/// `got` equals `want` elementwise within `atol + rtol * |want|`, with NaN
+/// matching NaN and infinities matching exactly.
 pub fn assert_close(what: &str, got: &[f32], want: &[f32], rtol: f32, atol: f32) {
     assert_eq!(got.len(), want.len(), "{what}: element count");
     for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
