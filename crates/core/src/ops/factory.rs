@@ -58,6 +58,11 @@ impl Tensor {
                 let (start, step) = (start as i64, step as i64);
                 CpuBuffer::I64((0..len as i64).map(|i| start + step * i).collect()).into_dtype(d)
             }
+            DType::BFloat16 => {
+                CpuBuffer::F64((0..len).map(|i| step.mul_add(i as f64, start)).collect())
+                    .into_dtype(DType::BFloat16)
+            }
+            // bool
             _ => CpuBuffer::Bool(
                 (0..len)
                     .map(|i| step.mul_add(i as f64, start) != 0.0)
@@ -111,7 +116,8 @@ impl Tensor {
                         CpuBuffer::I64(values.map(|v| v as i64).collect()).into_dtype(d)
                     }
                     DType::Bool => CpuBuffer::Bool(values.map(|v| v != 0.0).collect()),
-                    _ => CpuBuffer::F64(values.collect()),
+                    // float64, and bfloat16 rounded from it.
+                    _ => CpuBuffer::F64(values.collect()).into_dtype(other),
                 }
             }
         };

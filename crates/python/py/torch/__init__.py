@@ -294,8 +294,8 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
     return out.requires_grad_(requires_grad) if requires_grad else out
 
 
-_PROMOTION = {bool: 0, uint8: 1, int8: 2, int16: 3, int32: 4, int64: 5, float32: 6, float64: 7}
-_CATEGORY = {bool: 0, uint8: 1, int8: 1, int16: 1, int32: 1, int64: 1, float32: 2, float64: 2}
+_PROMOTION = {bool: 0, uint8: 1, int8: 2, int16: 3, int32: 4, int64: 5, bfloat16: 6, float32: 7, float64: 8}
+_CATEGORY = {bool: 0, uint8: 1, int8: 1, int16: 1, int32: 1, int64: 1, bfloat16: 2, float32: 2, float64: 2}
 
 
 def promote_types(type1, type2):
@@ -339,6 +339,7 @@ class finfo:
     _LIMITS = {
         "float32": (32, 1.1920928955078125e-07, 3.4028234663852886e38, 1.1754943508222875e-38, 1e-06),
         "float64": (64, 2.220446049250313e-16, 1.7976931348623157e308, 2.2250738585072014e-308, 1e-15),
+        "bfloat16": (16, 0.0078125, 3.3895313892515355e38, 1.1754943508222875e-38, 0.01),
     }
 
     def __init__(self, type=None):

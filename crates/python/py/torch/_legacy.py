@@ -9,7 +9,7 @@ import _gradscope as _C
 
 from ._tensor import Tensor
 
-_CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
+_CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool", "bfloat16": "c10::BFloat16"}
 
 
 def _options(dtype):

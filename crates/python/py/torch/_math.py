@@ -162,7 +162,8 @@ def fmin(self, other):
     return _composite.op("FminBackward0", [self, other], forward, backward, ("self", "other"))
 
 
-_LIMITS = {_C.float32: 3.4028234663852886e38, _C.float64: 1.7976931348623157e308}
+_LIMITS = {_C.float32: 3.4028234663852886e38, _C.float64: 1.7976931348623157e308,
+           _C.bfloat16: 3.3895313892515355e38}
 
 
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):

@@ -15,7 +15,7 @@ from ._shape import _wrap
 
 
 # PyTorch's names of the dtypes in "not implemented for 'Long'" messages.
-_TYPE_NAMES = {_C.float32: "Float", _C.float64: "Double", _C.int64: "Long", _C.bool: "Bool"}
+_TYPE_NAMES = {_C.float32: "Float", _C.float64: "Double", _C.int64: "Long", _C.bool: "Bool", _C.bfloat16: "BFloat16"}
 
 
 def _rows(x, dim):

@@ -36,7 +36,8 @@ def _dtype_of(name):
 
 
 _CPP_TYPES = {_C.bool: "bool", _C.uint8: "unsigned char", _C.int8: "signed char", _C.int16: "short int",
-              _C.int32: "int", _C.int64: "long int", _C.float32: "float", _C.float64: "double"}
+              _C.int32: "int", _C.int64: "long int", _C.float32: "float", _C.float64: "double",
+              _C.bfloat16: "c10::BFloat16"}
 
 
 class Tensor(_C.TensorBase):

@@ -186,7 +186,8 @@ fn map(like: &Tensor, f: impl Fn(f64) -> f64) -> Result<Tensor> {
 fn constant(values: Vec<f64>, shape: &[usize], dtype: DType) -> Result<Tensor> {
     let buffer = match dtype {
         DType::Float32 => CpuBuffer::F32(values.into_iter().map(|v| v as f32).collect()),
-        _ => CpuBuffer::F64(values),
+        // float64, and bfloat16 rounded from it.
+        _ => CpuBuffer::F64(values).into_dtype(dtype),
     };
     Tensor::from_buffer(buffer, shape)
 }

@@ -11,8 +11,9 @@ import torch.nn.functional as F
 
 __all__ = ["Distribution", "Categorical", "Bernoulli", "Normal", "Uniform", "kl_divergence", "kl"]
 
-_EPS = {torch.float32: 1.1920928955078125e-07, torch.float64: 2.220446049250313e-16}
-_MIN = {torch.float32: -3.4028234663852886e38, torch.float64: -1.7976931348623157e308}
+_EPS = {torch.float32: 1.1920928955078125e-07, torch.float64: 2.220446049250313e-16, torch.bfloat16: 0.0078125}
+_MIN = {torch.float32: -3.4028234663852886e38, torch.float64: -1.7976931348623157e308,
+        torch.bfloat16: -3.3895313892515355e38}
 
 
 def _broadcast_all(*values):
