@@ -274,6 +274,13 @@ try {
   await page.waitForTimeout(200);
   check(await chartSteps(page) === "steps 1–20" && await page.getByTestId("charts-zoom-whole").count() === 0,
     "the memory view's whole-run button shows every step in the charts too");
+  await page.getByTestId("memory-zoom").focus();
+  await page.keyboard.press("+");
+  await page.waitForTimeout(200);
+  check((await memoryZoom(page))[0] > 0 && await chartSteps(page) !== "steps 1–20", "zoomed in again");
+  check(await run(page, LOOP) === "finished", "the loop ran again");
+  check(JSON.stringify(await memoryZoom(page)) === "[0,1]" && await chartSteps(page) === "steps 1–20",
+    "a new run starts whole in both views");
   // Scrubbed back to the middle of the run: fewer earlier steps.
   await page.getByTestId("scrub").evaluate((input) => {
     input.value = String(Math.floor(Number(input.max) / 2));

@@ -37,7 +37,7 @@ use crate::follow::use_follow;
 use crate::pin::use_pin;
 use crate::size::use_width;
 use crate::storage::{MAX_BUDGET_MIB, parse_budget};
-use header::MemoryHeader;
+use header::{MemoryHeader, WHOLE, icon};
 use overlay::{compare_block, overlay_layer};
 
 const LEFT: f64 = 58.0;
@@ -247,6 +247,17 @@ pub fn MemoryPanel(props: &Props) -> Html {
             on_zoom.emit(next);
         }
     };
+    // Under the chart, between the axis' end labels: back to the whole run.
+    let zoom_reset = (!zoom.is_whole()).then(|| {
+        let log = props.log.clone();
+        html! {
+            <button type="button" class="icon-button zoom-reset" data-testid="memory-zoom-whole"
+                    onclick={move |_| zoom::share(SharedZoom::Whole, &log)}
+                    title="show the whole run again, and every step in the charts (key 0)">
+                { icon(WHOLE) }{ "whole run" }
+            </button>
+        }
+    });
     let spans = layers.iter().map(|layer| {
         let words = format!("{} ({} in the trace)", layer.label, layer.count);
         html! {
@@ -374,7 +385,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
         <section class="panel memory" aria-label="Memory timeline">
             <MemoryHeader title={format!("Memory · {} live", bytes_label(total))} log={props.log.clone()}
                           pinned={pinned.is_some()} devices={devices.clone()} device={device.clone()}
-                          on_device={Callback::from(move |d| chosen.set(Some(d)))} zoomed={!zoom.is_whole()}
+                          on_device={Callback::from(move |d| chosen.set(Some(d)))}
                           axis={props.axis} on_axis={props.on_axis.clone()} svg={svg_ref.clone()}
                           size={(width, TOP + PLOT_HEIGHT + BOTTOM)} />
             <div class="chart" ref={container} tabindex="0" {onkeydown} data-testid="memory-zoom"
@@ -401,6 +412,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
                         </text>
                     </g>
                 </svg>
+                { for zoom_reset }
             </div>
             { compare_block(comparison, pinned.as_ref()) }
             <ul class="legend" data-testid="memory-legend">

@@ -1,15 +1,12 @@
 //! The memory panel's header on one row: the title, then the controls,
-//! the rarely used ones (the zoom's reset, pin, the two exports) as icon
-//! buttons that keep their words for screen readers and their place in
-//! the tab order, so a 350-pixel panel (the page at 1280 wide) holds them
-//! beside the title.
+//! the rarely used ones (pin, the two exports) as icon buttons that keep
+//! their words for screen readers and their place in the tab order, so a
+//! 340-pixel panel (the page at 1280 wide) holds them beside the title.
+//! The zoom's reset sits under the chart, between the axis' end labels.
 
 use gradscope_trace::EventLog;
 use gradscope_trace::memory_chart::Axis;
-use gradscope_trace::memory_zoom::SharedZoom;
 use yew::prelude::*;
-
-use super::zoom;
 
 /// Props of [`MemoryHeader`].
 #[derive(Properties, PartialEq)]
@@ -24,8 +21,6 @@ pub struct Props {
     pub devices: Vec<String>,
     pub device: String,
     pub on_device: Callback<String>,
-    /// Whether the view is zoomed in (the reset shows).
-    pub zoomed: bool,
     pub axis: Axis,
     pub on_axis: Callback<Axis>,
     /// The chart, for the SVG export, and its size.
@@ -47,7 +42,7 @@ fn ledger_label(device: &str, devices: &[String]) -> String {
 
 /// A 14-pixel icon drawn with strokes of `d`; what the button says is in
 /// words beside it, hidden but read.
-fn icon(d: &'static str) -> Html {
+pub(super) fn icon(d: &'static str) -> Html {
     html! {
         <svg class="icon" width="14" height="14" viewBox="0 0 14 14" aria-hidden="true" focusable="false">
             <path d={d} />
@@ -62,10 +57,10 @@ const PICTURE: &str = "M1.5 2.5h11v9h-11zM2 10.5l3.5-4 3 3 1.5-1.5 2.5 2.5";
 /// A table: a frame, two rows and a column.
 const TABLE: &str = "M1.5 2.5h11v9h-11zM1.5 5.5h11M1.5 8.5h11M5.5 2.5v9";
 /// Arrows out to both edges: the whole run.
-const WHOLE: &str = "M1.5 7h11M1.5 7l3-3M1.5 7l3 3M12.5 7l-3-3M12.5 7l-3 3";
+pub(super) const WHOLE: &str = "M1.5 7h11M1.5 7l3-3M1.5 7l3 3M12.5 7l-3-3M12.5 7l-3 3";
 
-/// The title, the ledgers (when the run used more than one device), the
-/// zoom's reset, pin, the exports and the axis, on one row.
+/// The title, the ledgers (when the run used more than one device), pin,
+/// the exports and the axis, on one row.
 #[function_component]
 pub fn MemoryHeader(props: &Props) -> Html {
     let ledgers = (props.devices.len() > 1).then(|| {
@@ -83,16 +78,6 @@ pub fn MemoryHeader(props: &Props) -> Html {
                  data-testid="memory-ledger">
                 { for buttons }
             </div>
-        }
-    });
-    let reset = props.zoomed.then(|| {
-        let log = props.log.clone();
-        html! {
-            <button type="button" class="icon-button" data-testid="memory-zoom-whole"
-                    onclick={move |_| zoom::share(SharedZoom::Whole, &log)}
-                    title="show the whole run again, and every step in the charts (key 0)">
-                { icon(WHOLE) }<span class="sr-only">{ "whole run" }</span>
-            </button>
         }
     });
     let pin = {
@@ -148,7 +133,7 @@ pub fn MemoryHeader(props: &Props) -> Html {
         <div class="panel-head memory-head" data-testid="memory-head">
             <h2 data-testid="memory-title" title={props.title.clone()}>{ props.title.clone() }</h2>
             <div class="toggles">
-                { for ledgers }{ for reset }
+                { for ledgers }
                 <div class="tools" role="group" aria-label="pin and export">
                     { pin }
                     <button type="button" class="icon-button" data-testid="export-memory-svg" onclick={export_svg}
