@@ -8,7 +8,7 @@ use gradscope_core::{Error, Layout, Result};
 use crate::buffer::GpuBuffer;
 use crate::device::GpuDevice;
 use crate::launch::{check_in_bounds, stride_word, word};
-use crate::matmul_tiled::{TileShape, TILE_SHAPES};
+use crate::matmul_tiled::{TILE_SHAPES, TileShape};
 use crate::pipeline::{Access, KernelSpec};
 
 const SOURCE: &str = include_str!("../../../shaders/matmul.wgsl");
@@ -349,7 +349,7 @@ impl MatmulDims {
 
 #[cfg(test)]
 mod tests {
-    use super::{MatmulKernel, LARGE, MEDIUM, SMALL};
+    use super::{LARGE, MEDIUM, MatmulKernel, SMALL};
     use crate::matmul_tiled::{TILE_SHAPES, WEBGPU_DEFAULT_SHAPES};
 
     #[test]
@@ -358,9 +358,11 @@ mod tests {
         assert_eq!(TILE_SHAPES[MEDIUM].name, "t64x64_4x4_k16_v4");
         assert_eq!(TILE_SHAPES[LARGE].name, "t128x128_8x8_k8_v4");
         // The fallback runs in browsers: only kernels WebGPU's defaults allow.
-        assert!([SMALL, MEDIUM, LARGE]
-            .iter()
-            .all(|&i| i < WEBGPU_DEFAULT_SHAPES));
+        assert!(
+            [SMALL, MEDIUM, LARGE]
+                .iter()
+                .all(|&i| i < WEBGPU_DEFAULT_SHAPES)
+        );
         let [small, medium, large] =
             [SMALL, MEDIUM, LARGE].map(|i| MatmulKernel::Register(TILE_SHAPES[i]));
         // The mlp benchmark's products: 64x256 outputs are 16 tiles of 32.

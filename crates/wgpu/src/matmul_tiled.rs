@@ -463,7 +463,7 @@ const PROLOGUE: &str = "\
 
 #[cfg(test)]
 mod tests {
-    use super::{TileShape, TILE_SHAPES, WEBGPU_DEFAULT_SHAPES};
+    use super::{TILE_SHAPES, TileShape, WEBGPU_DEFAULT_SHAPES};
 
     #[test]
     fn tile_shape_parse_reads_names() {

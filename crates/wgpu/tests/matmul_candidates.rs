@@ -182,8 +182,8 @@ fn progress(kernel: &str) {
 mod native {
     use gradscope_core::{Error, Layout, Tensor};
     use gradscope_wgpu::{
-        matmul_sources, pick_fastest, tuned_matmul_kernels, GpuDevice, MatmulKernel, SizeClass,
-        TILE_SHAPES, WEBGPU_DEFAULT_SHAPES,
+        GpuDevice, MatmulKernel, SizeClass, TILE_SHAPES, WEBGPU_DEFAULT_SHAPES, matmul_sources,
+        pick_fastest, tuned_matmul_kernels,
     };
 
     use super::{check_every_kernel, mismatch, values};
@@ -284,11 +284,13 @@ mod native {
         let chosen = dev.tune_matmul(&ga, &al, &gb, &bl).expect("tune");
         assert!(dev.matmul_candidates().contains(&chosen), "{chosen:?}");
         let class = SizeClass::of(&al, &bl).unwrap();
-        assert!(tuned_matmul_kernels()
-            .iter()
-            .any(|(name, c, kernel)| name == dev.adapter_name()
-                && *c == class
-                && *kernel == chosen));
+        assert!(
+            tuned_matmul_kernels()
+                .iter()
+                .any(|(name, c, kernel)| name == dev.adapter_name()
+                    && *c == class
+                    && *kernel == chosen)
+        );
         // The class's next product reuses the choice without timing.
         let (ga2, gb2) = (dev.upload(&b).unwrap(), dev.upload(&a).unwrap());
         let (al2, bl2) = (
