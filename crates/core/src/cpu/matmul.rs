@@ -3,6 +3,7 @@
 //! transposed operands are never copied), int64 to a plain loop.
 
 use super::CpuBuffer;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 
@@ -29,6 +30,16 @@ pub fn bmm(
         (CpuBuffer::F32(l), CpuBuffer::F32(r)) => Ok(CpuBuffer::F32(gemm(dims, l, a, r, b)?)),
         (CpuBuffer::F64(l), CpuBuffer::F64(r)) => Ok(CpuBuffer::F64(gemm(dims, l, a, r, b)?)),
         (CpuBuffer::I64(l), CpuBuffer::I64(r)) => Ok(CpuBuffer::I64(int_gemm(dims, l, a, r, b))),
+        // bfloat16 multiplies and sums in float32 and rounds the result
+        // back, as PyTorch's CPU kernels accumulate it.
+        (CpuBuffer::BF16(_), CpuBuffer::BF16(_)) => {
+            match (lhs.clone_as(DType::Float32), rhs.clone_as(DType::Float32)) {
+                (CpuBuffer::F32(wl), CpuBuffer::F32(wr)) => {
+                    Ok(CpuBuffer::F32(gemm(dims, &wl, a, &wr, b)?).into_dtype(DType::BFloat16))
+                }
+                _ => Err(internal("bmm kernel widening")),
+            }
+        }
         // Narrow integers multiply in int64 and wrap back: the products and
         // sums agree with the narrow type's wrapping ones modulo its width.
         (l, r) if l.dtype() == r.dtype() && l.dtype().is_integer() => {

@@ -185,6 +185,17 @@ pub fn reduce(
 }
 
 /// A narrow integer fold's int64 result in the dtype PyTorch gives it.
+/// A float32 kernel on a bfloat16 buffer: its elements widened (contiguous),
+/// the result rounded back, as PyTorch's CPU kernels accumulate bfloat16.
+fn via_f32(
+    buffer: &CpuBuffer,
+    layout: &Layout,
+    kernel: impl FnOnce(&CpuBuffer, &Layout) -> Result<CpuBuffer>,
+) -> Result<CpuBuffer> {
+    let wide = buffer.gather_as(layout, DType::Float32);
+    Ok(kernel(&wide, &Layout::contiguous(layout.shape()))?.into_dtype(DType::BFloat16))
+}
+
 fn narrow_fold(out: Vec<i64>, fold: Fold, dtype: DType) -> CpuBuffer {
     match fold {
         Fold::Max | Fold::Min => CpuBuffer::I64(out).into_dtype(dtype),
@@ -325,6 +336,9 @@ pub fn variance(
     match buffer {
         CpuBuffer::F32(d) => Ok(CpuBuffer::F32(go(d, &plan, correction, sqrt))),
         CpuBuffer::F64(d) => Ok(CpuBuffer::F64(go(d, &plan, correction, sqrt))),
+        CpuBuffer::BF16(_) => via_f32(buffer, layout, |b, l| {
+            variance(b, l, reduced, correction, sqrt)
+        }),
         _ => Err(Error::VarDtype),
     }
 }
@@ -370,6 +384,7 @@ pub fn vector_norm(
     match buffer {
         CpuBuffer::F32(d) => Ok(CpuBuffer::F32(go(d, &plan, p))),
         CpuBuffer::F64(d) => Ok(CpuBuffer::F64(go(d, &plan, p))),
+        CpuBuffer::BF16(_) => via_f32(buffer, layout, |b, l| vector_norm(b, l, reduced, p)),
         other => Err(Error::NormDtype {
             dtype: other.dtype(),
         }),
@@ -401,6 +416,7 @@ pub fn logsumexp(buffer: &CpuBuffer, layout: &Layout, reduced: &[bool]) -> Resul
     match buffer {
         CpuBuffer::F32(d) => Ok(CpuBuffer::F32(go(d, &plan))),
         CpuBuffer::F64(d) => Ok(CpuBuffer::F64(go(d, &plan))),
+        CpuBuffer::BF16(_) => via_f32(buffer, layout, |b, l| logsumexp(b, l, reduced)),
         other => Err(Error::KernelDtype {
             kernel: "logsumexp",
             dtype: other.dtype(),
@@ -447,6 +463,7 @@ pub fn softmax(buffer: &CpuBuffer, layout: &Layout, dim: usize, log: bool) -> Re
     match buffer {
         CpuBuffer::F32(d) => Ok(CpuBuffer::F32(go(d, layout, &plan, log))),
         CpuBuffer::F64(d) => Ok(CpuBuffer::F64(go(d, layout, &plan, log))),
+        CpuBuffer::BF16(_) => via_f32(buffer, layout, |b, l| softmax(b, l, dim, log)),
         other => Err(Error::KernelDtype {
             kernel,
             dtype: other.dtype(),
