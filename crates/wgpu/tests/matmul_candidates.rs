@@ -180,10 +180,13 @@ fn progress(kernel: &str) {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use gradscope_core::{Error, Layout, Tensor};
+    use std::rc::Rc;
+
+    use gradscope_core::ops::nn_conv::Conv2dOptions;
+    use gradscope_core::{Device, DeviceBackend, Error, Layout, Tensor};
     use gradscope_wgpu::{
-        GpuDevice, MatmulKernel, SizeClass, TILE_SHAPES, WEBGPU_DEFAULT_SHAPES, matmul_sources,
-        pick_fastest, tuned_matmul_kernels,
+        GpuBuffer, GpuDevice, MatmulKernel, SizeClass, TILE_SHAPES, WEBGPU_DEFAULT_SHAPES,
+        matmul_sources, pick_fastest, tuned_matmul_kernels,
     };
 
     use super::{check_every_kernel, mismatch, values};
@@ -308,6 +311,72 @@ mod native {
         if let Some(err) = mismatch(chosen.name(), &got, &want, k) {
             panic!("{err}");
         }
+    }
+
+    /// Batched matmul, `linear`'s fused bias (addmm) and convolution's
+    /// im2col product, as the engine runs them on `webgpu` tensors, go
+    /// through `GpuDevice::matmul`'s choice: each result is the buffer the
+    /// chosen kernel wrote (the choice by output size on an untuned
+    /// adapter, the tuner's among the candidates on a GPU), equal to the
+    /// CPU's.
+    #[test]
+    fn matmul_engine_ops_take_the_chosen_kernel() {
+        let Some(dev) = device() else { return };
+        let tunes = dev.tunes_matmul();
+        let candidates: Vec<&str> = dev.matmul_candidates().iter().map(|k| k.name()).collect();
+        gradscope_core::device::set_gpu(Rc::new(dev) as Rc<dyn DeviceBackend>);
+        let tensor = |shape: &[usize], seed| {
+            Tensor::from_vec(values(shape.iter().product(), seed), shape).unwrap()
+        };
+        let gpu = |t: &Tensor| t.to_device(Device::WebGpu).unwrap();
+        let check = |what: &str, got: Tensor, want: Tensor, [batch, m, k, n]: [usize; 4]| {
+            let label = {
+                let buffer = got.storage().device_buffer().unwrap().expect("on the GPU");
+                let buffer = buffer
+                    .as_any()
+                    .downcast_ref::<GpuBuffer>()
+                    .expect("a GPU buffer");
+                buffer.label()
+            };
+            let kernel = label.strip_prefix("gradscope::matmul::").unwrap_or(label);
+            if tunes {
+                assert!(candidates.contains(&kernel), "{what}: {label}");
+            } else {
+                assert_eq!(
+                    kernel,
+                    MatmulKernel::for_output(batch, m, n).name(),
+                    "{what}"
+                );
+                assert!(
+                    kernel.starts_with('t'),
+                    "{what}: {kernel} is not the family's"
+                );
+            }
+            let got = got.to_device(Device::Cpu).unwrap().to_vec::<f32>();
+            if let Some(err) = mismatch(what, &got, &want.to_vec::<f32>(), k) {
+                panic!("{err}");
+            }
+        };
+
+        let (a, b) = (tensor(&[4, 500, 9], 7), tensor(&[4, 9, 490], 8));
+        let got = gpu(&a).bmm(&gpu(&b)).unwrap();
+        check("bmm", got, a.bmm(&b).unwrap(), [4, 500, 9, 490]);
+
+        let (x, w, bias) = (
+            tensor(&[512, 40], 9),
+            tensor(&[520, 40], 10),
+            tensor(&[520], 11),
+        );
+        let got = gpu(&x).linear(&gpu(&w), Some(&gpu(&bias))).unwrap();
+        let want = x.linear(&w, Some(&bias)).unwrap();
+        check("linear with bias", got, want, [1, 512, 40, 520]);
+
+        // [2, 8, 34, 34] by 64 3x3 filters: [2, 64, 72] @ [2, 72, 32 * 32].
+        let (x, w) = (tensor(&[2, 8, 34, 34], 12), tensor(&[64, 8, 3, 3], 13));
+        let options = Conv2dOptions::default();
+        let got = gpu(&x).conv2d(&gpu(&w), None, &options).unwrap();
+        let want = x.conv2d(&w, None, &options).unwrap();
+        check("conv2d", got, want, [2, 64, 72, 1024]);
     }
 
     #[test]
