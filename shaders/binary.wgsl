@@ -17,7 +17,7 @@
 // | word             | field                                               |
 // |------------------|-----------------------------------------------------|
 // | 0                | op code: 0 add, 1 sub, 2 mul, 3 div, 10 pow,        |
-// |                  | 11 maximum, 12 minimum, 13 tanh_backward            |
+// |                  | 11 maximum, 12 minimum, 13 tanh_backward, 14 hypot  |
 // |                  | (BinaryOp::code); 4 eq, 5 ne, 6 lt, 7 le, 8 gt,     |
 // |                  | 9 ge (CompareKernel::code)                          |
 // | 1                | rank r                                              |
@@ -55,6 +55,7 @@ const OP_POW: u32 = 10u;
 const OP_MAXIMUM: u32 = 11u;
 const OP_MINIMUM: u32 = 12u;
 const OP_TANH_BACKWARD: u32 = 13u;
+const OP_HYPOT: u32 = 14u;
 
 // Header words before the per-dimension arrays.
 const HEADER: u32 = 5u;
@@ -89,6 +90,9 @@ fn apply(op: u32, a: f32, b: f32) -> f32 {
         // kernel's fused multiply-add rounds it.
         case OP_TANH_BACKWARD: {
             return fma(-b, b, 1.0) * a;
+        }
+        case OP_HYPOT: {
+            return hypot_c(a, b);
         }
         case OP_EQ: {
             return mask(ordered(a, b) && a == b);
@@ -127,6 +131,29 @@ fn is_nan(x: f32) -> bool {
 // than trust the implementation's NaN comparisons.
 fn ordered(a: f32, b: f32) -> bool {
     return !is_nan(a) && !is_nan(b);
+}
+
+// C's hypot: the larger magnitude times sqrt(1 + r * r), r the ratio of
+// the smaller to it, so no square overflows; infinity wins over NaN.
+fn hypot_c(a: f32, b: f32) -> f32 {
+    let x = abs(a);
+    let y = abs(b);
+    if is_inf(x) || is_inf(y) {
+        return bitcast<f32>(inf_bits);
+    }
+    if is_nan(x) || is_nan(y) {
+        return bitcast<f32>(nan_bits);
+    }
+    let big = max(x, y);
+    if big == 0.0 {
+        return 0.0;
+    }
+    let r = min(x, y) / big;
+    return big * sqrt(1.0 + r * r);
+}
+
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & ~SIGN_BIT) == INF_BITS;
 }
 
 // Infinity and NaN from bit patterns in private variables: WGSL's constant

@@ -66,6 +66,9 @@ binary_kernels! {
     /// `1 - b * b` rounded once (a fused multiply-add), as PyTorch's CPU
     /// kernel computes it.
     TanhBackward = 13 => |a, b| a * (-b).mul_add(b, T::one()),
+    /// `sqrt(a * a + b * b)` without overflow, C's `hypot` (infinity if
+    /// either is, even beside a NaN).
+    Hypot = 14 => |a, b| a.hypot(b),
 }
 
 /// Reductions a device backend runs over any set of axes.

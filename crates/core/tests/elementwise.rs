@@ -660,6 +660,7 @@ every_target! {
             ("pow_bool_bool", bools().pow(&bools())),
             ("maximum_broadcast", Tensor::ones(&[2]).maximum(&Tensor::ones(&[3]))),
             ("tanh_backward_int", ints().tanh_backward(&ints())),
+            ("hypot_int", ints().hypot(&ints())),
         ];
         for (name, result) in cases {
             let err = result.err().unwrap_or_else(|| panic!("{name}: no error"));

@@ -431,6 +431,16 @@ arith_ops! {
         // PyTorch has it only as an operator: `torch/_ops.py` finds it here.
         python [("_tanh_backward", "output", Tensor::tanh_backward)],
         samples [[Real, Real]]],
+    /// `sqrt(self ** 2 + other ** 2)` without overflow, PyTorch's `hypot`
+    /// (`HypotBackward0`).
+    Hypot => hypot [name "hypot", node "HypotBackward0", arity 2,
+        dtype FloatOnly("hypot_cpu"),
+        // self: grad * self / result; other: grad * other / result
+        saves |needs| [(Input(0), needs(0)), (Input(1), needs(1)), (Output, true)],
+        kernel Some((Hypot, false)),
+        // PyTorch takes only a tensor `other`: `torch/_math.py` checks it.
+        python [("_hypot", "other", Tensor::hypot)],
+        samples [[Real, Real]]],
 }
 
 const ONE: Scalar = Scalar::Int(1);

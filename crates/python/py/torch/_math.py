@@ -115,11 +115,6 @@ def _atan2_backward(g, x, y):
     return [g * y * recip, g * -x * recip]
 
 
-def _hypot_backward(g, x, y):
-    h = x.hypot(y)
-    return [g * x / h, g * y / h]
-
-
 def _logaddexp(a, b):
     if a == b == -_INF or a == b == _INF:
         return a
@@ -128,7 +123,14 @@ def _logaddexp(a, b):
 
 
 atan2 = arctan2 = _binary("Atan2Backward0", math.atan2, _atan2_backward)
-hypot = _binary("HypotBackward0", math.hypot, _hypot_backward)
+
+
+def hypot(self, other):
+    """The engine's `hypot` (`HypotBackward0`), for a tensor `other` only."""
+    _tensor_other("hypot", other)
+    return _C.TensorBase._hypot(self, other)
+
+
 logaddexp = _binary("LogaddexpBackward0", _logaddexp,
                     lambda g, x, y: [g / ((y - x).exp() + 1), g / ((x - y).exp() + 1)])
 

@@ -65,6 +65,11 @@ pub(super) fn backward(op: &ArithOp, b: &BackwardInputs<'_>) -> Result<Vec<Optio
                 grad.mul(&output.mul(&Tensor::scalar(-2.0))?.mul(b.input(0)?)?)
             })?,
         ],
+        ArithOp::Hypot => vec![
+            // self: grad * self / result; other: grad * other / result
+            b.when(0, || grad.mul(b.input(0)?)?.div(b.result()?))?,
+            b.when(1, || grad.mul(b.input(1)?)?.div(b.result()?))?,
+        ],
     })
 }
 
