@@ -83,11 +83,15 @@ class Tensor(_C.TensorBase):
         return NotImplemented
 
     def as_subclass(self, cls):
-        """This tensor (its values and autograd history) as an instance of `cls`."""
+        """An alias of this tensor (its storage, and its history through an
+        `AliasBackward0` node when it requires grad) as an instance of `cls`."""
         if not (isinstance(cls, type) and issubclass(cls, Tensor)):
             raise TypeError(f"as_subclass(): argument 'cls' must be a subclass of Tensor, not {cls!r}")
-        out = _C.TensorBase._make_subclass(cls, self, False)
-        _C.TensorBase._replace(out, self)
+        alias = self
+        if _C.TensorBase.requires_grad.__get__(self, type(self)) and _torch().is_grad_enabled():
+            alias = _composite.node("AliasBackward0", self, lambda: _C.TensorBase.detach(self), lambda g: g)
+        out = _C.TensorBase._make_subclass(cls, alias, False)
+        _C.TensorBase._replace(out, alias)
         return out
 
     def __init_subclass__(cls, **kwargs):
