@@ -178,25 +178,25 @@ _NOT_ROUTED = frozenset({
 
 # Operators as the aten overloads PyTorch's dispatcher reaches. An entry
 # maps a method to (aten name, overload for a tensor operand, overload for
-# a Python number, whether the operands are swapped).
+# a Python number); a reflected operator (`1 + w`) passes the tensor first.
 _OPERATORS = {
-    "__add__": ("add", "Tensor", "Tensor", False), "__radd__": ("add", "Tensor", "Tensor", False),
-    "add": ("add", "Tensor", "Tensor", False), "__iadd__": ("add_", "Tensor", "Tensor", False),
-    "__sub__": ("sub", "Tensor", "Tensor", False), "sub": ("sub", "Tensor", "Tensor", False),
-    "__rsub__": ("rsub", "Tensor", "Scalar", False),
-    "__mul__": ("mul", "Tensor", "Tensor", False), "__rmul__": ("mul", "Tensor", "Tensor", False),
-    "mul": ("mul", "Tensor", "Tensor", False), "__imul__": ("mul_", "Tensor", "Tensor", False),
-    "__truediv__": ("div", "Tensor", "Tensor", False), "div": ("div", "Tensor", "Tensor", False),
-    "__matmul__": ("mm", "default", "default", False), "matmul": ("mm", "default", "default", False),
-    "mm": ("mm", "default", "default", False),
-    "__pow__": ("pow", "Tensor_Tensor", "Tensor_Scalar", False), "pow": ("pow", "Tensor_Tensor", "Tensor_Scalar", False),
-    "__eq__": ("eq", "Tensor", "Scalar", False), "eq": ("eq", "Tensor", "Scalar", False),
-    "__ne__": ("ne", "Tensor", "Scalar", False), "ne": ("ne", "Tensor", "Scalar", False),
-    "__lt__": ("lt", "Tensor", "Scalar", False), "lt": ("lt", "Tensor", "Scalar", False),
-    "__le__": ("le", "Tensor", "Scalar", False), "le": ("le", "Tensor", "Scalar", False),
-    "__gt__": ("gt", "Tensor", "Scalar", False), "gt": ("gt", "Tensor", "Scalar", False),
-    "__ge__": ("ge", "Tensor", "Scalar", False), "ge": ("ge", "Tensor", "Scalar", False),
-    "__neg__": ("neg", "default", "default", False), "__abs__": ("abs", "default", "default", False),
+    "__add__": ("add", "Tensor", "Tensor"), "__radd__": ("add", "Tensor", "Tensor"),
+    "add": ("add", "Tensor", "Tensor"), "__iadd__": ("add_", "Tensor", "Tensor"),
+    "__sub__": ("sub", "Tensor", "Tensor"), "sub": ("sub", "Tensor", "Tensor"),
+    "__rsub__": ("rsub", "Tensor", "Scalar"),
+    "__mul__": ("mul", "Tensor", "Tensor"), "__rmul__": ("mul", "Tensor", "Tensor"),
+    "mul": ("mul", "Tensor", "Tensor"), "__imul__": ("mul_", "Tensor", "Tensor"),
+    "__truediv__": ("div", "Tensor", "Tensor"), "div": ("div", "Tensor", "Tensor"),
+    "__matmul__": ("mm", "default", "default"), "matmul": ("mm", "default", "default"),
+    "mm": ("mm", "default", "default"),
+    "__pow__": ("pow", "Tensor_Tensor", "Tensor_Scalar"), "pow": ("pow", "Tensor_Tensor", "Tensor_Scalar"),
+    "__eq__": ("eq", "Tensor", "Scalar"), "eq": ("eq", "Tensor", "Scalar"),
+    "__ne__": ("ne", "Tensor", "Scalar"), "ne": ("ne", "Tensor", "Scalar"),
+    "__lt__": ("lt", "Tensor", "Scalar"), "lt": ("lt", "Tensor", "Scalar"),
+    "__le__": ("le", "Tensor", "Scalar"), "le": ("le", "Tensor", "Scalar"),
+    "__gt__": ("gt", "Tensor", "Scalar"), "gt": ("gt", "Tensor", "Scalar"),
+    "__ge__": ("ge", "Tensor", "Scalar"), "ge": ("ge", "Tensor", "Scalar"),
+    "__neg__": ("neg", "default", "default"), "__abs__": ("abs", "default", "default"),
 }
 # Methods PyTorch dispatches under another overload than `.default`.
 _OVERLOADS = {"select": "int", "transpose": "int", "view": "default", "sum": "default", "mean": "default",
@@ -212,7 +212,7 @@ _CONVERSIONS = {"float": "float32", "double": "float64", "bfloat16": "bfloat16",
 # The `func` PyTorch hands `__torch_function__` for an operator: `t + 1`
 # and `1 + t` are `Tensor.add`, `t < 1` is `Tensor.lt`.
 _OPERATOR_FUNCS = {"__add__": "add", "__radd__": "add", "__sub__": "sub", "__mul__": "mul", "__rmul__": "mul",
-                   "__truediv__": "div", "__neg__": "neg", "__abs__": "abs", "__matmul__": "matmul",
+                   "__truediv__": "div", "__neg__": "neg", "__abs__": "abs", "__matmul__": "matmul", "__pow__": "pow",
                    "__lt__": "lt", "__le__": "le", "__gt__": "gt", "__ge__": "ge"}
 # Methods whose sizes PyTorch passes as one list (`view(2, 3)` is `view.default(t, [2, 3])`).
 _SIZE_METHODS = frozenset({"view", "reshape", "expand", "permute", "repeat", "new_zeros", "new_ones",
@@ -322,7 +322,7 @@ def _dispatch(name, self, args, kwargs):
             return self
         op, args, kwargs = _aten("_to_copy", "default"), (self,), changes
     elif name in _OPERATORS:
-        aten_name, tensor_overload, number_overload, _ = _OPERATORS[name]
+        aten_name, tensor_overload, number_overload = _OPERATORS[name]
         other = args[0] if args else None
         overload = tensor_overload if other is None or isinstance(other, torch.Tensor) else number_overload
         op, args = _aten(aten_name, overload), (self,) + args
@@ -403,8 +403,11 @@ def _routed_function(name, fn, dispatches):
         wrappers = [v for v in found if is_wrapper(v)]
         if wrappers and dispatches and name not in _NOT_DISPATCHED:
             entry = _OPERATORS.get(name)
-            overload = (entry[1] if entry else _OVERLOADS.get(name, "default"))
-            op = _aten(entry[0] if entry else name, overload)
+            if entry is None:
+                op = _aten(name, _OVERLOADS.get(name, "default"))
+            else:
+                other = args[1] if len(args) > 1 else None
+                op = _aten(entry[0], entry[1] if other is None or isinstance(other, torch.Tensor) else entry[2])
             return type(wrappers[0]).__torch_dispatch__(op, _types_of(found), tuple(args), dict(kwargs))
         return fn(*args, **kwargs)
 
