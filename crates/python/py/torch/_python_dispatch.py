@@ -44,6 +44,8 @@ import _gradscope as _C
 import torch
 
 _DEVICE_KEY = "_gradscope_wrapper_device"
+_STRIDES_KEY = "_gradscope_wrapper_strides"
+_OFFSET_KEY = "_gradscope_wrapper_storage_offset"
 
 # How many `DisableTorchFunctionSubclass` / `DisableTorchFunction` blocks
 # are open.
@@ -162,9 +164,38 @@ def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_f
     device = torch.device("cpu") if device is None else torch.device(device)
     meta = _C.TensorBase._meta([int(s) for s in size], dtype)
     out = _C.TensorBase._make_subclass(cls, meta, bool(requires_grad))
-    object.__getattribute__(out, "__dict__")[_DEVICE_KEY] = device
+    own = object.__getattribute__(out, "__dict__")
+    own[_DEVICE_KEY] = device
+    if strides is not None:
+        own[_STRIDES_KEY] = tuple(int(s) for s in strides)
+    own[_OFFSET_KEY] = int(storage_offset or 0)
     install(cls)
     return out
+
+
+def _layout_methods():
+    """`stride`, `storage_offset` and `is_contiguous` answering a
+    wrapper's own layout (what `_make_wrapper_subclass` was given)."""
+
+    def stride(self, dim=None):
+        strides = object.__getattribute__(self, "__dict__").get(_STRIDES_KEY) if is_wrapper(self) else None
+        if strides is None:
+            return torch.Tensor.stride(self, dim)
+        return strides if dim is None else strides[dim]
+
+    def storage_offset(self):
+        if is_wrapper(self):
+            return object.__getattribute__(self, "__dict__").get(_OFFSET_KEY, 0)
+        return torch.Tensor.storage_offset(self)
+
+    def is_contiguous(self, memory_format=None):
+        if is_wrapper(self):
+            expected = torch._meta.contiguous_strides(self.shape)
+            return all(s == e for s, e, n in zip(self.stride(), expected, self.shape) if n > 1)
+        return torch.Tensor.is_contiguous(self) if memory_format is None else \
+            torch.Tensor.is_contiguous(self, memory_format=memory_format)
+
+    return {"stride": stride, "storage_offset": storage_offset, "is_contiguous": is_contiguous}
 
 
 # Methods answered from the tensor itself, never dispatched (PyTorch reads
@@ -471,6 +502,9 @@ def install(cls):
         setattr(cls, name, _routed(name))
     if "data" not in own:
         cls.data = _data_property()
+    for name, method in _layout_methods().items():
+        if name not in own:
+            setattr(cls, name, method)
 
 
 def set_data(param, value):
@@ -493,10 +527,12 @@ def set_data(param, value):
     if role_parameter:
         _C._set_memory_role(param, "parameter")
     params = object.__getattribute__(param, "__dict__")
-    if is_wrapper(value):
-        params[_DEVICE_KEY] = wrapper_device(value)
-    else:
-        params.pop(_DEVICE_KEY, None)
+    source = object.__getattribute__(value, "__dict__") if is_wrapper(value) else {}
+    for key in (_DEVICE_KEY, _STRIDES_KEY, _OFFSET_KEY):
+        if key in source:
+            params[key] = source[key]
+        else:
+            params.pop(key, None)
 
 
 def has_compatible_shallow_copy_type(a, b):
