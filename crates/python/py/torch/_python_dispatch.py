@@ -7,14 +7,16 @@ A wrapper owns no data: its engine tensor is a meta tensor of the shape,
 dtype and requires_grad given (so shape, dtype, strides and autograd
 flags are its own, and it counts no memory), its device is remembered
 beside it. gradscope has no dispatcher, so the routing is done per class:
-the first wrapper of a class (or a class defining `__torch_function__` in
-its body) gets, for each public `Tensor` method and operator it does not
-define itself, a method that
+every `Tensor` subclass a program defines (when it is defined; torch's own
+and those opted out with `_disabled_torch_function_impl`, as
+`nn.Parameter` is, are not) and every wrapper class gets, for each public
+`Tensor` method and operator it does not define itself, a method that
 
-1. calls `cls.__torch_function__(func, types, args, kwargs)` when the
-   class overrides it and `torch._C.DisableTorchFunctionSubclass` is not
-   active, `func` being `torch.Tensor.<name>` (for the methods written in
-   Rust, a stand-in that compares and hashes equal to it: `func ==
+1. calls the `__torch_function__` of the subclasses among its arguments
+   unless `torch._C.DisableTorchFunctionSubclass` is active (`Tensor`'s
+   default one runs the method and gives tensor results back as the
+   subclass), `func` being `torch.Tensor.<name>` (for the methods written
+   in Rust, a stand-in that compares and hashes equal to it: `func ==
    torch.Tensor.add` holds, `func is torch.Tensor.add` does not);
 2. otherwise, on a wrapper, calls `cls.__torch_dispatch__(op, types, args,
    kwargs)` with the aten overload PyTorch's dispatcher would reach
@@ -109,13 +111,6 @@ def disabled_torch_function_impl(func, types, args=(), kwargs=None):
     `__torch_function__`, it opts the class out of the protocol."""
     with DisableTorchFunctionSubclass():
         return func(*args, **({} if kwargs is None else kwargs))
-
-
-def _default_function(cls):
-    """Whether `cls` leaves `__torch_function__` as `Tensor`'s (or opted out)."""
-    tf = getattr(cls, "__torch_function__", None)
-    tf = getattr(tf, "__func__", tf)
-    return tf is torch.Tensor.__torch_function__.__func__ or tf is disabled_torch_function_impl
 
 
 def opted_out(cls):
