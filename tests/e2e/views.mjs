@@ -270,6 +270,14 @@ try {
   await page.waitForTimeout(200);
   check(await chartSteps(page) === "step 20 of 20" && (await memoryZoom(page))[1] === 1 && await marks(page, "forward") === 1,
     "s in the charts shows the cursor's step in both");
+  // On the time axis the memory view shows the same step, by its times.
+  await page.locator("[data-testid=memory-head] button", { hasText: "time" }).click();
+  await page.waitForTimeout(200);
+  const [t0, t1] = await memoryZoom(page);
+  check(t1 === 1 && t0 > 0.5 && await chartSteps(page) === "step 20 of 20" && await marks(page, "forward") === 1,
+    `on the time axis the memory view shows that step too: ${t0.toFixed(4)} to ${t1}`);
+  await page.locator("[data-testid=memory-head] button", { hasText: "events" }).click();
+  await page.waitForTimeout(200);
   await page.getByTestId("memory-zoom-whole").click();
   await page.waitForTimeout(200);
   check(await chartSteps(page) === "steps 1–20" && await page.getByTestId("charts-zoom-whole").count() === 0,
