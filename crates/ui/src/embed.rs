@@ -10,7 +10,7 @@ use gradscope_trace::protocol::Device;
 use serde::Deserialize;
 
 use crate::files::ProgramFile;
-use crate::share::PinnedProgram;
+use crate::share::{PinnedProgram, Shared};
 
 /// The longest inline program a widget takes, in characters (the loader and
 /// `embed.js` use the same figure).
@@ -228,6 +228,84 @@ impl Config {
                     .into(),
             ),
         }
+    }
+}
+
+impl Checked {
+    /// What the widget shows, as a share link carries it: `source` (its
+    /// code as it stands now) on `device`, with the widget's files and
+    /// lesson, and `pinned`, the program of the run to compare with.
+    pub fn shared(&self, source: &str, device: Device, pinned: Option<&PinnedProgram>) -> Shared {
+        Shared {
+            code: source.to_string(),
+            device,
+            lesson: match self.program {
+                Program::Lesson(l) => Some(l.slug.to_string()),
+                Program::Inline => None,
+            },
+            budget_mib: None,
+            files: self.files.clone(),
+            pinned: pinned.map(|p| Box::new(p.clone())),
+        }
+    }
+}
+
+/// The page's address beside the widget at `widget` (its frame's address,
+/// `https://SITE/embed.html?lesson=x`): the folder both are served from,
+/// `https://SITE/`, without the widget's query (inline code may be there).
+pub fn page_beside(widget: &str) -> &str {
+    let path = widget.split(['?', '#']).next().unwrap_or_default();
+    path.rfind('/').map_or("", |end| &path[..=end])
+}
+
+/// Where the widget's "open in gradscope ↗" goes, and what its tooltip
+/// says it opens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenLink {
+    pub href: String,
+    pub title: String,
+}
+
+/// The link from a widget to the page at `page` (see [`page_beside`])
+/// showing what the widget shows: `shared` as a share link's fragment
+/// (the code as it stands, its files, device, and the pinned program when
+/// a pair waits or a run is pinned), after `?lesson=SLUG` for a lesson, so
+/// the page opens it unrun as it opens a share link. A lesson shown as
+/// shipped and unpinned links to `?lesson=SLUG` alone. A program too long
+/// for a link gets the lesson's address alone (the tooltip says why), or,
+/// for code of the host's, no link.
+pub fn open_link(page: &str, shared: &Shared) -> Option<OpenLink> {
+    let lesson = shared.lesson.as_deref().and_then(gradscope_lessons::find);
+    let base = match lesson {
+        Some(l) => format!("{page}?lesson={}", l.slug),
+        None => page.to_string(),
+    };
+    let as_shipped = lesson.is_some_and(|l| l.program == shared.code)
+        && shared.files.is_empty()
+        && shared.pinned.is_none();
+    if as_shipped {
+        return Some(OpenLink {
+            href: base,
+            title: "Open this lesson in gradscope".into(),
+        });
+    }
+    let what = if shared.pinned.is_some() {
+        "this program and the pinned one"
+    } else {
+        "this program"
+    };
+    match (shared.to_fragment(&base), lesson) {
+        (Ok(fragment), _) => Some(OpenLink {
+            href: format!("{base}{fragment}"),
+            title: format!("Open {what} in gradscope (not run until you press Run)"),
+        }),
+        (Err(why), Some(_)) => Some(OpenLink {
+            href: base,
+            title: format!(
+                "Open this lesson in gradscope as shipped: {what} cannot go in a link ({why})"
+            ),
+        }),
+        (Err(_), None) => None,
     }
 }
 
@@ -453,5 +531,146 @@ mod tests {
                 .contains("malformed")
         );
         assert!(err("not json").contains("malformed"));
+    }
+
+    const WIDGET: &str = "http://127.0.0.1:8080/embed.html?code=print(1%2F2)/x&panels=code#y/z";
+
+    #[test]
+    fn open_link_page_beside_the_widget() {
+        assert_eq!(page_beside(WIDGET), "http://127.0.0.1:8080/");
+        assert_eq!(
+            page_beside("https://example.org/course/gradscope/embed.html?lesson=retain-graph"),
+            "https://example.org/course/gradscope/"
+        );
+        assert_eq!(
+            page_beside("https://example.org/embed.html"),
+            "https://example.org/"
+        );
+    }
+
+    /// The fragment of `link`, read back as the page reads it.
+    fn opened(link: &OpenLink) -> Shared {
+        let (_, fragment) = link.href.split_once('#').unwrap();
+        Shared::from_fragment(fragment).unwrap().unwrap()
+    }
+
+    #[test]
+    fn open_link_carries_a_lessons_pinned_pair() {
+        let checked = config(
+            r#"{"lesson":"forgot-zero-grad","panels":["memory","charts"],"device":"cpu",
+                "pinned":"ZERO_GRAD=False, STEPS=4"}"#,
+        )
+        .unwrap();
+        let (pinned, _) = checked.pinned.clone().unwrap();
+        let shared = checked.shared(&checked.source, checked.device, Some(&pinned));
+        let link = open_link(page_beside(WIDGET), &shared).unwrap();
+        assert!(
+            link.href
+                .starts_with("http://127.0.0.1:8080/?lesson=forgot-zero-grad#v1="),
+            "{}",
+            link.href
+        );
+        let back = opened(&link);
+        assert_eq!(back, shared);
+        assert_eq!(back.lesson.as_deref(), Some("forgot-zero-grad"));
+        assert_eq!(
+            back.code, checked.source,
+            "the lesson's code as the widget shows it"
+        );
+        let carried = back.pinned.unwrap();
+        assert!(
+            carried.code.contains("ZERO_GRAD = False\n") && carried.code.contains("STEPS = 4\n")
+        );
+        assert_eq!(carried.device, Device::Cpu);
+        assert_eq!(
+            link.title,
+            "Open this program and the pinned one in gradscope (not run until you press Run)"
+        );
+    }
+
+    #[test]
+    fn open_link_of_a_lesson_as_shipped_is_the_lessons_address() {
+        let checked =
+            config(r#"{"lesson":"retain-graph","panels":["code"],"device":"auto"}"#).unwrap();
+        let page = page_beside(WIDGET);
+        let shipped = open_link(page, &checked.shared(&checked.source, checked.device, None));
+        assert_eq!(
+            shipped,
+            Some(OpenLink {
+                href: "http://127.0.0.1:8080/?lesson=retain-graph".into(),
+                title: "Open this lesson in gradscope".into(),
+            })
+        );
+        // Edited in the widget (or its controls moved): the code goes too.
+        let edited = format!("{}print('mine')\n", checked.source);
+        let link = open_link(page, &checked.shared(&edited, Device::Webgpu, None)).unwrap();
+        let back = opened(&link);
+        assert_eq!(
+            (back.code, back.device, back.pinned),
+            (edited, Device::Webgpu, None)
+        );
+        assert_eq!(
+            link.title,
+            "Open this program in gradscope (not run until you press Run)"
+        );
+    }
+
+    #[test]
+    fn open_link_carries_inline_code_its_files_and_pinned_program() {
+        let checked = config(
+            r#"{"code":"from model import k\nprint(k)\n","files":[{"name":"model.py","text":"k = 1\n"}],
+                "pinned_code":"from model import k\nprint(k + 1)\n","panels":["code"],"device":"cpu"}"#,
+        )
+        .unwrap();
+        let (pinned, _) = checked.pinned.clone().unwrap();
+        let shared = checked.shared(&checked.source, checked.device, Some(&pinned));
+        let link = open_link(page_beside(WIDGET), &shared).unwrap();
+        assert!(
+            link.href.starts_with("http://127.0.0.1:8080/#v1="),
+            "{}",
+            link.href
+        );
+        let back = opened(&link);
+        assert_eq!(back, shared);
+        assert_eq!(back.lesson, None);
+        assert_eq!(back.files, checked.files);
+        assert_eq!(back.pinned.unwrap().files, checked.files);
+    }
+
+    #[test]
+    fn open_link_too_long_for_an_address() {
+        // Text deflate cannot shrink: 10,000 pseudo-random letters.
+        let mut x = 7u64;
+        let noise: String = (0..MAX_CODE_CHARS)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                char::from(b'a' + (x >> 59) as u8)
+            })
+            .collect();
+        let lesson =
+            config(r#"{"lesson":"retain-graph","panels":["code"],"device":"cpu"}"#).unwrap();
+        let link = open_link(
+            page_beside(WIDGET),
+            &lesson.shared(&noise, Device::Cpu, None),
+        )
+        .unwrap();
+        assert_eq!(link.href, "http://127.0.0.1:8080/?lesson=retain-graph");
+        assert!(
+            link.title.starts_with(
+                "Open this lesson in gradscope as shipped: this program cannot go in a link (the link is"
+            ),
+            "{}",
+            link.title
+        );
+        let inline = config(r#"{"code":"print(1)","panels":["code"],"device":"cpu"}"#).unwrap();
+        assert_eq!(
+            open_link(
+                page_beside(WIDGET),
+                &inline.shared(&noise, Device::Cpu, None)
+            ),
+            None
+        );
     }
 }

@@ -15,7 +15,7 @@ use super::editor::Editor;
 use super::graph_panel::GraphPanel;
 use super::lesson_panel::LessonPanel;
 use super::memory_panel::MemoryPanel;
-use super::share_bar::PinnedNote;
+use super::share_bar::{OpenInPage, PinnedNote};
 use super::transport::Transport;
 use crate::embed::{Checked, Config, Program};
 use crate::frame::FontWarmup;
@@ -216,12 +216,9 @@ fn Widget(props: &WidgetProps) -> Html {
     } else {
         playback.line()
     };
-    let (title, open_link) = match lesson {
-        Some(l) => (
-            format!("Lesson {} · {}", l.number, l.title),
-            Some(format!("./?lesson={}", l.slug)),
-        ),
-        None => ("gradscope".to_string(), None),
+    let title = match lesson {
+        Some(l) => format!("Lesson {} · {}", l.number, l.title),
+        None => "gradscope".to_string(),
     };
     let pinned_note = config
         .pinned
@@ -238,9 +235,8 @@ fn Widget(props: &WidgetProps) -> Html {
         <>
             <header class="top">
                 <h1 class="title" data-testid="title">{ title }</h1>
-                if let Some(href) = open_link {
-                    <a class="open" {href} target="_blank" rel="noopener">{ "open in gradscope ↗" }</a>
-                }
+                <OpenInPage config={config.clone()} source={state.source.clone()} device={state.device}
+                            waiting={state.pair.program().cloned()} />
                 <DeviceMenu device={state.device} webgpu={state.webgpu.clone()}
                             on_change={dispatch.reform(Action::SetDevice)} />
                 <span class="status" data-testid="status" role="status">{ status }</span>

@@ -1,10 +1,16 @@
 //! The Share button, and the bar that says what became of a share link:
 //! opened (and not run), refused on opening (and why), made (to copy), or
-//! too long to make.
+//! too long to make; the widget's link to the page, a share link too.
 
+use std::rc::Rc;
+
+use gradscope_trace::protocol::Device;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use crate::embed::Checked;
+use crate::pin::use_pin;
+use crate::share::PinnedProgram;
 use crate::state::Link;
 
 /// Props of [`ShareButton`].
@@ -119,5 +125,50 @@ pub fn PinnedNote(props: &NoteProps) -> Html {
             <button type="button" data-testid="drop-pinned" disabled={props.running}
                     onclick={on_drop}>{ "Don't run it" }</button>
         </details>
+    }
+}
+
+/// Props of [`OpenInPage`].
+#[derive(Properties, PartialEq)]
+pub struct OpenProps {
+    /// The widget's settings (its lesson and files).
+    pub config: Rc<Checked>,
+    /// The code as it stands in the widget.
+    pub source: Rc<str>,
+    pub device: Device,
+    /// The pinned program of a pair still to run, if one waits.
+    pub waiting: Option<Rc<PinnedProgram>>,
+}
+
+/// The widget's "open in gradscope ↗": the page, opened on what the
+/// widget shows as a share link opens it (the code, and the pinned
+/// program while a pair waits or a run is pinned), unrun.
+#[function_component]
+pub fn OpenInPage(props: &OpenProps) -> Html {
+    let pinned = use_pin().and_then(|p| p.program);
+    let program = props.waiting.clone().or(pinned);
+    // Deflated once per change of what it carries, not on every frame of
+    // a run.
+    let link = use_memo(
+        (
+            props.config.clone(),
+            props.source.clone(),
+            props.device,
+            program,
+        ),
+        |(config, source, device, program)| {
+            let widget = web_sys::window()
+                .and_then(|w| w.location().href().ok())
+                .unwrap_or_default();
+            let shared = config.shared(source, *device, program.as_deref());
+            crate::embed::open_link(crate::embed::page_beside(&widget), &shared)
+        },
+    );
+    match link.as_ref() {
+        Some(link) => html! {
+            <a class="open" href={link.href.clone()} title={link.title.clone()} target="_blank"
+               rel="noopener" data-testid="open-in-page">{ "open in gradscope ↗" }</a>
+        },
+        None => html! {},
     }
 }
