@@ -23,13 +23,23 @@
 //   with the message;
 // - every export downloads from the framed widget, by keyboard: graph SVG
 //   and PNG, trace JSON, memory CSV and SVG;
+// - the memory view and the charts zoom as one in the widget
+//   (panels=code,graph,memory,charts): s in the memory view shows the
+//   cursor's step, the charts the same step, with that step's forward and
+//   backward marked once; 0 shows the whole run in both; the wheel over
+//   the memory view and + in the charts zoom both to the same steps;
+// - "open in gradscope ↗" carries what the widget shows as a share link:
+//   inline code with its pinned program (the link's fragment read back),
+//   and a lesson's pinned pair, which the page opens (following the link)
+//   with the pinned run's note and, on Run, the same comparison;
 // - a bad pinned setting is refused inside the widget, saying why.
 // Exits non-zero on any failure.
 import { launch } from "./browser.mjs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
-import { check, settings, trainingLoop, TIMEOUT } from "./page.mjs";
+import { inflateRawSync } from "node:zlib";
+import { check, compareCounts, settings, trainingLoop, TIMEOUT, waitReady } from "./page.mjs";
 
 const { url: site, shots } = settings("widget_views.mjs");
 
@@ -183,6 +193,28 @@ async function passStops(page, frame, testid) {
   return stops;
 }
 
+/// The memory view's zoom (start, end), the loss chart's step axis, and
+/// how many ticks of a kind the memory view draws.
+const memoryZoom = async (frame) => (await frame.getByTestId("memory-zoom").getAttribute("data-zoom")).split(",").map(Number);
+const chartSteps = (frame) => frame.locator("[data-testid=loss-chart] [data-testid=charts-steps]").textContent();
+const marks = (frame, kind) => frame.locator(`[data-testid=marks-${kind}] path`)
+  .evaluateAll((paths) => (paths[0]?.getAttribute("d") ?? "").split("M").length - 1);
+/// The steps the charts show, first and last (from 1), of `steps`.
+const shownSteps = (text, steps) => {
+  if (text === `steps 1–${steps}`) return [1, steps];
+  const one = new RegExp(`^step (\\d+) of ${steps}$`).exec(text);
+  if (one) return [Number(one[1]), Number(one[1])];
+  const some = new RegExp(`^steps (\\d+)–(\\d+) of ${steps}$`).exec(text);
+  return some ? [Number(some[1]), Number(some[2])] : null;
+};
+
+/// The settings in a share link's fragment (`#v1=` then deflated JSON in
+/// base64url), read as the page reads them.
+const linkSettings = (href) => {
+  const data = /#v1=([A-Za-z0-9_-]+)$/.exec(href)?.[1];
+  return data === undefined ? null : JSON.parse(inflateRawSync(Buffer.from(data, "base64url")).toString("utf8"));
+};
+
 const ownPeak = async (frame) => (await frame.locator("[data-testid=memory-peak] text").textContent()).replace(/^peak /, "");
 
 const browser = await launch();
@@ -208,6 +240,12 @@ try {
   const note = await pair.getByTestId("pinned-program").textContent();
   check(note.includes("Pinned program from the widget: Run runs it first and pins it") && note.includes("h = (x @ w).sigmoid()"),
     `the app shows it read-only above the code: "${note.slice(0, 80)}..."`);
+  const pairHref = await pair.getByTestId("open-in-page").getAttribute("href");
+  const pairLink = linkSettings(pairHref);
+  check(pairHref.startsWith(`${site}#v1=`) && pairLink?.code.includes("with torch.no_grad():")
+    && pairLink.pinned?.code.includes("h = (x @ w).sigmoid()") && !pairLink.pinned.code.includes("no_grad")
+    && pairLink.device === "cpu" && pairLink.lesson === undefined,
+    `"open in gradscope" carries the code and its pinned program (${pairHref.length} bytes)`);
   await pair.getByTestId("run").click();
   await waitCompared(pair, "compare-counts");
   check(await status(pair) === "finished", "the pinned program ran, then the code beside it");
@@ -264,12 +302,91 @@ try {
   check(lossAxis === "steps 1–5", `both losses over the longer run's steps: "${lossAxis}"`);
   await page.locator("gradscope-widget#lesson").screenshot({ path: join(shots, "widget-views-lesson-pair.png") });
 
+  console.log("\"open in gradscope\" from the lesson's widget:");
+  const open = lesson.getByTestId("open-in-page");
+  const lessonHref = await open.getAttribute("href");
+  const lessonLink = linkSettings(lessonHref);
+  check(lessonHref.startsWith(`${site}?lesson=forgot-zero-grad#v1=`) && lessonLink?.lesson === "forgot-zero-grad"
+    && lessonLink.code.includes("ZERO_GRAD = True\n") && lessonLink.pinned?.code.includes("ZERO_GRAD = False\n")
+    && lessonLink.pinned.code.includes("STEPS = 4\n"),
+    `the link carries the lesson and its pinned pair: ${lessonHref.slice(0, 60)}... (${lessonHref.length} bytes)`);
+  const [full] = await Promise.all([context.waitForEvent("page", { timeout: TIMEOUT }), open.click()]);
+  full.on("pageerror", (err) => problems.push(`opened page error: ${err.message}`));
+  await full.waitForLoadState("domcontentloaded");
+  await waitReady(full);
+  check(full.url() === lessonHref, "following it opens the page at that address");
+  const opened = await full.getByTestId("link-notice").textContent();
+  check(opened.includes("Opened a shared comparison"), `the page says it opened a comparison: "${opened.slice(0, 60)}..."`);
+  const fullNote = await full.getByTestId("pinned-program").textContent();
+  check(fullNote.includes("ZERO_GRAD = False") && fullNote.includes("STEPS = 4"), "the page shows the pinned program above the code");
+  const fullCode = await full.locator(".editor-main:not([hidden]) .cm-content").textContent();
+  check(fullCode.includes("ZERO_GRAD = True") && fullCode.includes("STEPS = 5"), "and the lesson's code as the widget showed it");
+  await full.getByTestId("run").click();
+  await full.waitForFunction(() => {
+    const s = document.querySelector("[data-testid=status]")?.textContent ?? "";
+    return !!document.querySelector("[data-testid=compare-counts]") && (s === "finished" || s.startsWith("raised"));
+  }, null, { timeout: TIMEOUT });
+  await full.waitForTimeout(400);
+  const fullTable = await compareCounts(full);
+  check(JSON.stringify(fullTable["steps"]?.slice(0, 2)) === JSON.stringify(lessonTable["steps"].slice(0, 2))
+    && JSON.stringify(fullTable["graph nodes"]) === JSON.stringify(lessonTable["graph nodes"]),
+    `Run in the page compares as the widget did: steps ${fullTable["steps"]}, graph nodes ${fullTable["graph nodes"]}`);
+  await full.screenshot({ path: join(shots, "widget-views-opened.png") });
+  await full.close();
+
   // ---------------------------------------------------- one free widget
   const free = await frameOf(page, "free");
   await waitStatus(free, ready, "the third widget's engine never became ready");
 
   console.log("pin and compare by keyboard:");
   check(await run(page, free, trainingLoop(0.05, 6)) === "finished", "a 6-step training loop finished");
+
+  console.log("one zoom for the widget's memory view and charts:");
+  check(await chartSteps(free) === "steps 1–6" && JSON.stringify(await memoryZoom(free)) === "[0,1]",
+    "both show the whole run at first");
+  const memoryView = free.getByTestId("memory-zoom");
+  await memoryView.scrollIntoViewIfNeeded();
+  await memoryView.focus();
+  await page.keyboard.press("s");
+  await free.waitForTimeout(200);
+  const [s0, s1] = await memoryZoom(free);
+  check(s1 === 1 && s0 > 0.7, `s in the memory view shows the last step: ${s0.toFixed(4)} to ${s1}`);
+  check(await chartSteps(free) === "step 6 of 6", `the charts show the same step: "${await chartSteps(free)}"`);
+  const stepMarks = { forward: await marks(free, "forward"), backward: await marks(free, "backward") };
+  check(stepMarks.forward === 1 && stepMarks.backward === 1, `that step's passes are marked once: ${JSON.stringify(stepMarks)}`);
+  await page.locator("gradscope-widget#free").screenshot({ path: join(shots, "widget-views-zoom-step.png") });
+  await page.keyboard.press("0");
+  await free.waitForTimeout(200);
+  check(JSON.stringify(await memoryZoom(free)) === "[0,1]" && await chartSteps(free) === "steps 1–6"
+    && await free.getByTestId("charts-zoom-whole").count() === 0, "0 returns both to the whole run");
+  const box = await memoryView.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.55, box.y + box.height / 2);
+  for (let k = 0; k < 3; k++) {
+    await page.mouse.wheel(0, -120);
+    await free.waitForTimeout(100);
+  }
+  await free.waitForTimeout(200);
+  const [w0, w1] = await memoryZoom(free);
+  const wheeled = await chartSteps(free);
+  const [first, last] = shownSteps(wheeled, 6) ?? [];
+  const wheelMarks = await marks(free, "forward");
+  console.log(`  measured: after the wheel, memory ${w0.toFixed(4)} to ${w1.toFixed(4)}, charts "${wheeled}", ${wheelMarks} forward marks`);
+  check(w0 > 0 && w1 < 1 && w1 - w0 < 0.5, "the wheel over the memory view zooms it");
+  check(first !== undefined && last - first + 1 < 6 && Math.abs(wheelMarks - (last - first + 1)) <= 1,
+    `and the charts to the same steps: "${wheeled}" for ${wheelMarks} forward passes`);
+  await free.getByTestId("charts-zoom").focus();
+  await page.keyboard.press("0");
+  await page.keyboard.press("+");
+  await page.keyboard.press("+");
+  await free.waitForTimeout(200);
+  const [p0, p1] = await memoryZoom(free);
+  const plussed = await chartSteps(free);
+  check(p0 > 0 && p1 < 1 && shownSteps(plussed, 6) && plussed !== "steps 1–6",
+    `0 then + + in the charts zoom both again: charts "${plussed}", memory ${p0.toFixed(4)} to ${p1.toFixed(4)}`);
+  await free.getByTestId("charts-zoom-whole").click();
+  await free.waitForTimeout(200);
+  check(JSON.stringify(await memoryZoom(free)) === "[0,1]" && await chartSteps(free) === "steps 1–6",
+    "the charts' whole-run button shows the whole run in both");
   const pin = free.getByTestId("pin-run");
   check(await pin.textContent() === "Pin" && await pin.isEnabled(), "the finished run can be pinned");
   await pin.focus();
