@@ -18,7 +18,7 @@ pub fn register() {
 /// on, as `torch.set_default_device` would; the GPU is opened now, so a
 /// machine without one fails before the program starts, saying why.
 pub fn use_device(name: &str) -> Result<gradscope_core::Device, String> {
-    let device = gradscope_core::Device::parse(name).map_err(|e| e.to_string())?;
+    let device = gradscope_core::device::parse(name).map_err(|e| e.to_string())?;
     if device == gradscope_core::Device::WebGpu {
         let gpu = gradscope_core::device::gpu().map_err(|e| e.to_string())?;
         eprintln!("gradscope: webgpu device: {}", gpu.adapter_name());

@@ -6,74 +6,23 @@
 //! registers it here as a [`DeviceBackend`]; ops then ask for it by device.
 
 use std::cell::{Cell, RefCell};
-use std::fmt;
 use std::rc::Rc;
 
 use crate::backend::DeviceBackend;
 use crate::error::{Error, Result};
 
-/// Where a tensor's storage lives.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Device {
-    /// Host memory, computed by the CPU backend.
-    #[default]
-    Cpu,
-    /// A GPU through WebGPU (in the browser) or Vulkan (natively), computed
-    /// by WGSL kernels.
-    WebGpu,
+pub use gradscope_trace::protocol::{Device, DeviceParseError};
+
+/// [`Device::parse`] with the engine's error: PyTorch's message and type.
+pub fn parse(text: &str) -> Result<Device> {
+    Device::parse(text).map_err(Error::from)
 }
 
-impl Device {
-    /// Both devices, in ledger order.
-    pub const ALL: [Device; 2] = [Device::Cpu, Device::WebGpu];
-
-    /// PyTorch's device type string: `cpu`, `webgpu`.
-    pub fn type_name(self) -> &'static str {
-        match self {
-            Device::Cpu => "cpu",
-            Device::WebGpu => "webgpu",
-        }
-    }
-
-    /// PyTorch's `device.index`: `None` for the CPU, 0 for the one GPU.
-    pub fn index(self) -> Option<u32> {
-        match self {
-            Device::Cpu => None,
-            Device::WebGpu => Some(0),
-        }
-    }
-
-    /// Parses a device string as `torch.device` does: `cpu`, `webgpu`,
-    /// `webgpu:0`, and the alias `gpu`. `cuda` and `mps` name devices this
-    /// build has no backend for, and say so.
-    pub fn parse(text: &str) -> Result<Device> {
-        let (kind, index) = match text.split_once(':') {
-            Some((kind, index)) => (kind, Some(index)),
-            None => (text, None),
-        };
-        let index_ok = |max: u32| match index {
-            None => true,
-            Some(i) => i.parse::<u32>().is_ok_and(|i| i <= max),
-        };
-        match kind {
-            "cpu" if index.is_none() || index == Some("0") => Ok(Device::Cpu),
-            "webgpu" | "gpu" if index_ok(0) => Ok(Device::WebGpu),
-            "cuda" | "mps" | "xpu" | "meta" => Err(Error::DeviceNotCompiled {
-                device: kind.to_string(),
-            }),
-            _ => Err(Error::DeviceString {
-                text: text.to_string(),
-            }),
-        }
-    }
-}
-
-impl fmt::Display for Device {
-    /// `str(torch.device(...))`: `cpu`, `webgpu:0`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.index() {
-            None => f.write_str(self.type_name()),
-            Some(i) => write!(f, "{}:{i}", self.type_name()),
+impl From<DeviceParseError> for Error {
+    fn from(err: DeviceParseError) -> Self {
+        match err {
+            DeviceParseError::NotCompiled(device) => Error::DeviceNotCompiled { device },
+            DeviceParseError::Invalid(text) => Error::DeviceString { text },
         }
     }
 }

@@ -326,7 +326,7 @@ impl Tensor {
             let _on = crate::device::Scope::new(self.device());
             let copy = |k: &dyn crate::kernels::Kernels| {
                 let out = k.copy(crate::kernels::operand(self)).ok().flatten();
-                Ok(crate::kernels::shaped(out, self.shape()))
+                Ok::<_, Error>(crate::kernels::shaped(out, self.shape()))
             };
             if let Ok(Some(copy)) = crate::kernels::run_or(|k| Ok(copy(k)?.map(Some)), || Ok(None))
             {

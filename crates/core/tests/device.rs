@@ -82,11 +82,11 @@ fn device_strings_parse_as_torch_device_does() {
     assert_eq!(Device::parse("gpu").unwrap(), Device::WebGpu);
     assert_eq!(Device::WebGpu.to_string(), "webgpu:0");
     assert_eq!(
-        Device::parse("cuda").unwrap_err().to_string(),
+        device::parse("cuda").unwrap_err().to_string(),
         "Torch not compiled with CUDA enabled"
     );
     assert_eq!(
-        Device::parse("tpu").unwrap_err().to_string(),
+        device::parse("tpu").unwrap_err().to_string(),
         "Expected one of cpu, webgpu, gpu device type at start of device string: tpu"
     );
     assert!(Device::parse("webgpu:1").is_err());

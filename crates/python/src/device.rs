@@ -16,7 +16,7 @@ pub(crate) fn parse_device(v: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Dev
                 "Invalid device index {i}: gradscope has one GPU, webgpu:0"
             )));
         }
-        Err(_) => Device::parse(v.str(vm)?.as_ref()).py(vm)?,
+        Err(_) => gradscope_core::device::parse(v.str(vm)?.as_ref()).py(vm)?,
     };
     if device == Device::WebGpu {
         gradscope_core::device::gpu().py(vm)?;

@@ -583,7 +583,7 @@ mod _gradscope {
     /// The ledger a memory function reports: the device named, else the CPU's.
     fn ledger_device(device: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<Device> {
         match device.into_option() {
-            Some(d) if !vm.is_none(&d) => Device::parse(d.str(vm)?.as_ref()).py(vm),
+            Some(d) if !vm.is_none(&d) => gradscope_core::device::parse(d.str(vm)?.as_ref()).py(vm),
             _ => Ok(Device::Cpu),
         }
     }

@@ -31,32 +31,84 @@ out.backward()
 print(x.grad)
 ";
 
-/// Where a program's tensors live, as the device menu offers it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Where a tensor's storage lives, and where a program's tensors go: the
+/// one device type of the engine (`gradscope_core::Device` is this), the
+/// page's device menu and the worker's messages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Device {
-    /// The CPU backend.
+    /// Host memory, computed by the CPU backend.
     #[default]
+    #[serde(rename = "cpu")]
     Cpu,
-    /// The GPU through WebGPU.
-    Webgpu,
+    /// A GPU through WebGPU (in the browser) or Vulkan (natively), computed
+    /// by WGSL kernels.
+    #[serde(rename = "webgpu")]
+    WebGpu,
+}
+
+/// Why a device string names no device of this build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeviceParseError {
+    /// A device PyTorch knows (`cuda`, `mps`, `xpu`, `meta`) that this build
+    /// has no backend for.
+    NotCompiled(String),
+    /// Not a device string at all.
+    Invalid(String),
 }
 
 impl Device {
-    /// The name PyTorch-style code and the menu use (`cpu`, `webgpu`).
-    pub fn name(self) -> &'static str {
+    /// Both devices, in ledger order.
+    pub const ALL: [Device; 2] = [Device::Cpu, Device::WebGpu];
+
+    /// PyTorch's device type string, which the menu and storage use too:
+    /// `cpu`, `webgpu`.
+    pub fn type_name(self) -> &'static str {
         match self {
             Device::Cpu => "cpu",
-            Device::Webgpu => "webgpu",
+            Device::WebGpu => "webgpu",
         }
     }
 
-    /// The device named `name`, if there is one.
+    /// PyTorch's `device.index`: `None` for the CPU, 0 for the one GPU.
+    pub fn index(self) -> Option<u32> {
+        match self {
+            Device::Cpu => None,
+            Device::WebGpu => Some(0),
+        }
+    }
+
+    /// The device whose type name is `name`, if there is one.
     pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "cpu" => Some(Device::Cpu),
-            "webgpu" => Some(Device::Webgpu),
-            _ => None,
+        Device::ALL.into_iter().find(|d| d.type_name() == name)
+    }
+
+    /// Parses a device string as `torch.device` does: `cpu`, `webgpu`,
+    /// `webgpu:0`, and the alias `gpu`. `cuda` and `mps` name devices this
+    /// build has no backend for, and say so.
+    pub fn parse(text: &str) -> Result<Device, DeviceParseError> {
+        let (kind, index) = match text.split_once(':') {
+            Some((kind, index)) => (kind, Some(index)),
+            None => (text, None),
+        };
+        let index_ok = |max: u32| match index {
+            None => true,
+            Some(i) => i.parse::<u32>().is_ok_and(|i| i <= max),
+        };
+        match kind {
+            "cpu" if index.is_none() || index == Some("0") => Ok(Device::Cpu),
+            "webgpu" | "gpu" if index_ok(0) => Ok(Device::WebGpu),
+            "cuda" | "mps" | "xpu" | "meta" => Err(DeviceParseError::NotCompiled(kind.to_string())),
+            _ => Err(DeviceParseError::Invalid(text.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for Device {
+    /// `str(torch.device(...))`: `cpu`, `webgpu:0`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.index() {
+            None => f.write_str(self.type_name()),
+            Some(i) => write!(f, "{}:{i}", self.type_name()),
         }
     }
 }
@@ -203,7 +255,7 @@ mod tests {
     fn protocol_run_program_json() -> Result<(), serde_json::Error> {
         let request = Request::RunProgram {
             source: "print(1)\n".into(),
-            device: Device::Webgpu,
+            device: Device::WebGpu,
             memory_budget: None,
         };
         let json = serde_json::to_string(&request)?;
@@ -235,7 +287,7 @@ mod tests {
     fn protocol_check_lesson_names_its_device() -> Result<(), serde_json::Error> {
         let request = Request::CheckLesson {
             slug: "forgot-zero-grad".into(),
-            device: Device::Webgpu,
+            device: Device::WebGpu,
         };
         let json = serde_json::to_string(&request)?;
         assert_eq!(
@@ -284,8 +336,8 @@ mod tests {
 
     #[test]
     fn protocol_device_names() {
-        for device in [Device::Cpu, Device::Webgpu] {
-            assert_eq!(Device::from_name(device.name()), Some(device));
+        for device in [Device::Cpu, Device::WebGpu] {
+            assert_eq!(Device::from_name(device.type_name()), Some(device));
         }
         assert_eq!(Device::from_name("cuda"), None);
     }

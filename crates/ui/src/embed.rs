@@ -161,7 +161,7 @@ impl Config {
             return Err("the widget shows no panel".into());
         }
         let (device, wants_gpu) = match self.device.as_str() {
-            "auto" | "webgpu" => (Device::Webgpu, true),
+            "auto" | "webgpu" => (Device::WebGpu, true),
             "cpu" => (Device::Cpu, false),
             other => {
                 return Err(format!(
@@ -444,7 +444,7 @@ mod tests {
         let (pinned, shown) = checked.pinned.unwrap();
         assert_eq!(pinned.code, "from model import k\nprint(k + 1)\n");
         assert_eq!(shown, pinned.code);
-        assert_eq!(pinned.device, Device::Webgpu);
+        assert_eq!(pinned.device, Device::WebGpu);
         assert_eq!(
             pinned.files, checked.files,
             "the pinned program imports the same files"
@@ -603,11 +603,11 @@ mod tests {
         );
         // Edited in the widget (or its controls moved): the code goes too.
         let edited = format!("{}print('mine')\n", checked.source);
-        let link = open_link(page, &checked.shared(&edited, Device::Webgpu, None)).unwrap();
+        let link = open_link(page, &checked.shared(&edited, Device::WebGpu, None)).unwrap();
         let back = opened(&link);
         assert_eq!(
             (back.code, back.device, back.pinned),
-            (edited, Device::Webgpu, None)
+            (edited, Device::WebGpu, None)
         );
         assert_eq!(
             link.title,

@@ -264,7 +264,7 @@ mod tests {
     fn shared(code: &str) -> Shared {
         Shared {
             code: code.into(),
-            device: Device::Webgpu,
+            device: Device::WebGpu,
             lesson: Some("forgot-zero-grad".into()),
             budget_mib: Some(64),
             files: Vec::new(),

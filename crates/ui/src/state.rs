@@ -588,7 +588,7 @@ mod tests {
     fn link() -> Shared {
         Shared {
             code: "ZERO_GRAD = False\n".into(),
-            device: Device::Webgpu,
+            device: Device::WebGpu,
             lesson: Some("forgot-zero-grad".into()),
             budget_mib: Some(32),
             files: Vec::new(),
@@ -604,7 +604,7 @@ mod tests {
         );
         assert_eq!(&*state.source, "ZERO_GRAD = False\n");
         assert_eq!(state.source_version, 1);
-        assert_eq!(state.device, Device::Webgpu);
+        assert_eq!(state.device, Device::WebGpu);
         assert_eq!(state.lesson, Some("forgot-zero-grad"));
         assert_eq!(state.budget_mib, Some(32));
         assert_eq!(state.link, Link::Opened);

@@ -69,7 +69,7 @@ pub fn use_saved_settings(state: &UseReducerHandle<State>) {
             if let Some(store) = storage() {
                 // A full or disabled storage only costs the next reload its code.
                 let _ = store.set_item(SOURCE_KEY, source);
-                let _ = store.set_item(DEVICE_KEY, device.name());
+                let _ = store.set_item(DEVICE_KEY, device.type_name());
                 let _ = match budget {
                     Some(mib) => store.set_item(BUDGET_KEY, &mib.to_string()),
                     None => store.remove_item(BUDGET_KEY),

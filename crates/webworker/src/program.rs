@@ -242,7 +242,7 @@ pub(crate) fn run(source: &str, files: &[ProgramFile], device: Device, memory_bu
 pub(crate) fn on_device<T>(device: Device, f: impl FnOnce() -> T) -> T {
     let target = match device {
         Device::Cpu => gradscope_core::Device::Cpu,
-        Device::Webgpu => match gradscope_core::device::gpu() {
+        Device::WebGpu => match gradscope_core::device::gpu() {
             Ok(_) => gradscope_core::Device::WebGpu,
             Err(err) => {
                 post(&Reply::Notice {

@@ -69,7 +69,7 @@ pub fn App() -> Html {
     }
 
     let device = match (&state.device, &state.webgpu) {
-        (Device::Webgpu, Some(WebGpu::Available { .. })) => Device::Webgpu,
+        (Device::WebGpu, Some(WebGpu::Available { .. })) => Device::WebGpu,
         _ => Device::Cpu,
     };
     let lesson = state.lesson.and_then(gradscope_lessons::find);
@@ -85,7 +85,7 @@ pub fn App() -> Html {
         state.files.clone(),
     );
     let usable = |asked: Device| match (asked, &state.webgpu) {
-        (Device::Webgpu, Some(WebGpu::Available { .. })) => Device::Webgpu,
+        (Device::WebGpu, Some(WebGpu::Available { .. })) => Device::WebGpu,
         _ => Device::Cpu,
     };
     // A share link's pinned program runs first (see the effect below).

@@ -43,7 +43,7 @@ pub fn DeviceMenu(props: &Props) -> Html {
             <select id="device" data-testid="device" {onchange}>
                 <option value="cpu" selected={effective == Device::Cpu}>{ "CPU" }</option>
                 <option value="webgpu" disabled={!available}
-                        selected={effective == Device::Webgpu}>{ webgpu_label }</option>
+                        selected={effective == Device::WebGpu}>{ webgpu_label }</option>
             </select>
             if let Some(note) = note {
                 <span class="device-note" data-testid="webgpu-unavailable" title={note.clone()}>{ note }</span>

@@ -82,7 +82,7 @@ fn Widget(props: &WidgetProps) -> Html {
     let engine = use_engine(state.dispatcher());
     let webgpu = matches!(state.webgpu, Some(WebGpu::Available { .. }));
     let usable = move |asked: Device| match asked {
-        Device::Webgpu if webgpu => Device::Webgpu,
+        Device::WebGpu if webgpu => Device::WebGpu,
         _ => Device::Cpu,
     };
     let device = usable(state.device);
