@@ -27,8 +27,8 @@ use crate::util::{self, Ctx};
 /// first paint, so it keeps `-Oz`.
 ///
 /// The page builds with `wasm-release` (opt-level "s"), the worker with
-/// `wasm-worker` (opt-level 3 for every crate in it): see the workspace
-/// Cargo.toml for what was measured.
+/// `wasm-worker` (opt-level 3 for the crates a tensor op runs through): see
+/// the workspace Cargo.toml for what was measured.
 const WASM_CRATES: &[WasmCrate] = &[
     WasmCrate {
         package: "gradscope-ui",
