@@ -581,7 +581,7 @@ mod tests {
         write_demo_host(&web, "http://127.0.0.1:9/", &dir)?;
         let page = fs::read_to_string(dir.join("index.html"))?;
         assert!(page.contains("<script src=\"http://127.0.0.1:9/widget.js\" defer>"));
-        assert_eq!(page.matches("<gradscope-widget").count(), 2);
+        assert_eq!(page.matches("<gradscope-widget").count(), 3);
         assert!(dir.join("embed-demo.css").is_file());
         fs::remove_dir_all(&dir)?;
         Ok(())

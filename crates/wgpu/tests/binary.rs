@@ -7,6 +7,14 @@ use gradscope_wgpu::GpuDevice;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod common;
+#[cfg(not(target_arch = "wasm32"))]
+use common::binary_atol;
+// In the browser `common` (the native device helpers) is not built.
+#[cfg(target_arch = "wasm32")]
+#[path = "common/tolerance.rs"]
+mod tolerance;
+#[cfg(target_arch = "wasm32")]
+use tolerance::binary_atol;
 
 /// Relative tolerance for f32: WGSL allows 2.5 ULP for division (about 3e-7).
 const F32_RTOL: f32 = 1e-6;
@@ -160,7 +168,7 @@ async fn check_binary_against_cpu(dev: &GpuDevice) -> Result<(), String> {
                 .map_err(|e| format!("{what}: {e}"))?;
             let got = dev.read(&out).await.map_err(|e| format!("{what}: {e}"))?;
             let want = cpu_reference(op, &case.lhs, &case.lhs_layout, &case.rhs, &case.rhs_layout)?;
-            compare(&what, &got, &want, common::binary_atol(op))?;
+            compare(&what, &got, &want, binary_atol(op))?;
         }
     }
     Ok(())

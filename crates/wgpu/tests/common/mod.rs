@@ -154,17 +154,9 @@ pub fn binary_rtol(op: gradscope_core::BinaryOp) -> f32 {
     }
 }
 
-/// The absolute tolerance of the binary kernel `op` against the CPU: WGSL's
-/// `fma` need not be fused (lavapipe rounds `1 - y * y` twice where the CPU
-/// rounds once), so `tanh_backward` may differ by a few ulps of `grad`
-/// where `y * y` is near 1 and the relative error is large.
-pub fn binary_atol(op: gradscope_core::BinaryOp) -> f32 {
-    if op == gradscope_core::BinaryOp::TanhBackward {
-        1e-5
-    } else {
-        0.0
-    }
-}
+mod tolerance;
+#[allow(unused_imports)] // each test binary uses the part it needs
+pub use tolerance::binary_atol;
 
 /// `got` equals `want` elementwise within `atol + rtol * |want|`, with NaN
 /// matching NaN and infinities matching exactly.
