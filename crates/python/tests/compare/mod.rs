@@ -100,6 +100,18 @@ fn same(a: &Token<'_>, b: &Token<'_>, numbers: Numbers) -> bool {
     }
 }
 
+/// The line of `text` that `token` is on, for a report of where outputs
+/// differ: `line N: "..."`, or `the end` past the last token.
+fn show_line(text: &str, token: Option<&(Token<'_>, usize)>) -> String {
+    match token {
+        Some((_, line)) => format!(
+            "line {line}: {:?}",
+            text.lines().nth(line - 1).unwrap_or_default()
+        ),
+        None => "the end".to_string(),
+    }
+}
+
 /// `None` when they match, numbers within the tolerance; else where they
 /// first differ.
 #[allow(dead_code)] // each test binary uses the part it needs
@@ -114,17 +126,10 @@ pub fn compare_with(expected: &str, actual: &str, numbers: Numbers) -> Option<St
         match (e.get(i), a.get(i)) {
             (Some(x), Some(y)) if same(&x.0, &y.0, numbers) => continue,
             (x, y) => {
-                let show = |text: &str, tok: Option<&(Token<'_>, usize)>| match tok {
-                    Some((_, line)) => format!(
-                        "line {line}: {:?}",
-                        text.lines().nth(line - 1).unwrap_or_default()
-                    ),
-                    None => "the end".to_string(),
-                };
                 return Some(format!(
                     "expected {}, got {}",
-                    show(expected, x),
-                    show(actual, y)
+                    show_line(expected, x),
+                    show_line(actual, y)
                 ));
             }
         }
@@ -166,18 +171,11 @@ pub fn compare_within_spread(expected: &str, other: &str, actual: &str) -> Optio
             _ => false,
         };
         if !fits {
-            let line = |text: &str, tok: Option<&(Token<'_>, usize)>| match tok {
-                Some((_, line)) => format!(
-                    "line {line}: {:?}",
-                    text.lines().nth(line - 1).unwrap_or_default()
-                ),
-                None => "the end".to_string(),
-            };
             return Some(format!(
                 "expected {} (or {}), got {}",
-                line(expected, e.get(i)),
-                line(other, o.get(i)),
-                line(actual, a.get(i))
+                show_line(expected, e.get(i)),
+                show_line(other, o.get(i)),
+                show_line(actual, a.get(i))
             ));
         }
     }
