@@ -13,6 +13,7 @@ mod files;
 mod follow;
 mod frame;
 mod graph_window;
+mod listeners;
 mod pin;
 mod share;
 mod size;

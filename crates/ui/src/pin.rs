@@ -13,6 +13,7 @@ use gradscope_trace::memory_chart::MemoryRecord;
 use gradscope_trace::training_charts::TrainingSeries;
 use yew::prelude::*;
 
+use crate::listeners::{self, Listeners, use_listener};
 use crate::share::PinnedProgram;
 
 /// A pinned run: its trace, and the views of it a comparison reads, made
@@ -70,26 +71,16 @@ struct Store {
     /// The program of the last run sent to the engine.
     last_run: Option<Rc<PinnedProgram>>,
     next_id: u32,
-    next_listener: u32,
-    listeners: Vec<(u32, Callback<()>)>,
 }
 
 thread_local! {
     static STORE: RefCell<Store> = RefCell::default();
+    static LISTENERS: RefCell<Listeners> = RefCell::default();
 }
 
 /// Tells every subscriber that the pin changed.
 fn notify() {
-    let listeners: Vec<Callback<()>> = STORE.with(|s| {
-        s.borrow()
-            .listeners
-            .iter()
-            .map(|(_, c)| c.clone())
-            .collect()
-    });
-    for listener in listeners {
-        listener.emit(());
-    }
+    listeners::notify(&LISTENERS);
 }
 
 /// Notes the program of a run just sent to the engine: pinning that
@@ -150,18 +141,6 @@ pub fn pinned() -> Option<Pinned> {
 /// The pinned run, if any; the component re-renders when it changes.
 #[hook]
 pub fn use_pin() -> Option<Pinned> {
-    let update = use_force_update();
-    use_effect_with((), move |()| {
-        let id = STORE.with(|s| {
-            let mut store = s.borrow_mut();
-            store.next_listener += 1;
-            let id = store.next_listener;
-            store
-                .listeners
-                .push((id, Callback::from(move |()| update.force_update())));
-            id
-        });
-        move || STORE.with(|s| s.borrow_mut().listeners.retain(|(l, _)| *l != id))
-    });
+    use_listener(&LISTENERS);
     STORE.with(|s| s.borrow().pinned.clone())
 }

@@ -15,6 +15,8 @@ use wasm_bindgen::prelude::Closure;
 use web_sys::{AddEventListenerOptions, Element, KeyboardEvent, WheelEvent};
 use yew::prelude::*;
 
+use crate::listeners::{self, Listeners, use_listener};
+
 /// Where the plot sits in the chart's box: its left edge and width, in
 /// CSS pixels, as the latest render drew it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -38,27 +40,26 @@ impl PlotBox {
 struct Store {
     zoom: SharedZoom,
     run: EventLog,
-    next_listener: u32,
-    listeners: Vec<(u32, Callback<()>)>,
 }
 
 thread_local! {
     static STORE: RefCell<Store> = RefCell::default();
+    static LISTENERS: RefCell<Listeners> = RefCell::default();
 }
 
 /// Shows `zoom`, a stretch of the run `log` (a view's), in both views.
 pub fn share(zoom: SharedZoom, log: &EventLog) {
-    let listeners: Vec<Callback<()>> = STORE.with(|s| {
+    let changed = STORE.with(|s| {
         let mut store = s.borrow_mut();
         if store.zoom == zoom && same_run(log, &store.run) {
-            return Vec::new();
+            return false;
         }
         store.zoom = zoom;
         store.run = log.clone();
-        store.listeners.iter().map(|(_, c)| c.clone()).collect()
+        true
     });
-    for listener in listeners {
-        listener.emit(());
+    if changed {
+        listeners::notify(&LISTENERS);
     }
 }
 
@@ -71,19 +72,7 @@ fn same_run(a: &EventLog, b: &EventLog) -> bool {
 /// run (a new run starts whole). The component re-renders when it changes.
 #[hook]
 pub fn use_shared_zoom(log: &EventLog) -> SharedZoom {
-    let update = use_force_update();
-    use_effect_with((), move |()| {
-        let id = STORE.with(|s| {
-            let mut store = s.borrow_mut();
-            store.next_listener += 1;
-            let id = store.next_listener;
-            store
-                .listeners
-                .push((id, Callback::from(move |()| update.force_update())));
-            id
-        });
-        move || STORE.with(|s| s.borrow_mut().listeners.retain(|(l, _)| *l != id))
-    });
+    use_listener(&LISTENERS);
     STORE.with(|s| {
         let store = s.borrow();
         if same_run(log, &store.run) {
