@@ -22,26 +22,12 @@
 import { launch } from "./browser.mjs";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { check, compareCounts as counts, run, settings, trainingLoop as train, TIMEOUT } from "./page.mjs";
+import {
+  check, compareCounts as counts, run, settings, trainingLoop as train, TIMEOUT, FORWARD, NO_GRAD,
+} from "./page.mjs";
 
 const { url, shots } = settings("compare_runs.mjs");
 
-// Each sigmoid saves its result for backward: with a graph all three stay
-// alive; under no_grad each is freed once the next is made.
-const FORWARD = `import torch
-x = torch.ones(64, 128, requires_grad=True)
-w = torch.ones(128, 128, requires_grad=True)
-h = (x @ w).sigmoid().sigmoid().sigmoid()
-loss = h.sum()
-`;
-
-const NO_GRAD = `import torch
-x = torch.ones(64, 128, requires_grad=True)
-w = torch.ones(128, 128, requires_grad=True)
-with torch.no_grad():
-    h = (x @ w).sigmoid().sigmoid().sigmoid()
-    loss = h.sum()
-`;
 
 /// The memory chart's own peak label (`peak 72 KiB`) as its bytes label.
 async function ownPeak(page) {

@@ -80,3 +80,41 @@ for step in range(${steps}):
         w -= ${lr} * w.grad
     w.grad = None
 `;
+
+// The programs the page's views scripts and the widget's run alike, so the
+// widget is held to the page's own figures.
+
+/// Each sigmoid saves its result for backward: with a graph all three stay
+/// alive; under no_grad each is freed once the next is made.
+export const FORWARD = `import torch
+x = torch.ones(64, 128, requires_grad=True)
+w = torch.ones(128, 128, requires_grad=True)
+h = (x @ w).sigmoid().sigmoid().sigmoid()
+loss = h.sum()
+`;
+
+/// The same forward under no_grad.
+export const NO_GRAD = `import torch
+x = torch.ones(64, 128, requires_grad=True)
+w = torch.ones(128, 128, requires_grad=True)
+with torch.no_grad():
+    h = (x @ w).sigmoid().sigmoid().sigmoid()
+    loss = h.sum()
+`;
+
+/// Tensors bound to names, for names on the graph and memory by line.
+export const NAMED = `import torch
+x = torch.ones(64, 32, requires_grad=True)
+w = torch.ones(32, 16, requires_grad=True)
+y = x @ w
+z = y * y
+loss = z.sum()
+`;
+
+/// A matmul whose shapes do not fit: the graph at the error.
+export const MISMATCH = `import torch
+x = torch.ones(3, 4, requires_grad=True)
+w = torch.ones(5, 2)
+h = x * 2
+z = h @ w
+`;

@@ -30,26 +30,12 @@
 //   to the same steps; 0 in either shows the whole run in both.
 // Exits non-zero on any failure.
 import { launch } from "./browser.mjs";
-import { TIMEOUT, check, run, settings, waitReady } from "./page.mjs";
+import { TIMEOUT, check, run, settings, waitReady, NAMED, MISMATCH } from "./page.mjs";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const { url, shots } = settings("views.mjs");
 
-const NAMED = `import torch
-x = torch.ones(64, 32, requires_grad=True)
-w = torch.ones(32, 16, requires_grad=True)
-y = x @ w
-z = y * y
-loss = z.sum()
-`;
-
-const MISMATCH = `import torch
-x = torch.ones(3, 4, requires_grad=True)
-w = torch.ones(5, 2)
-h = x * 2
-z = h @ w
-`;
 
 const TWICE = `import torch
 x = torch.ones(3, requires_grad=True)

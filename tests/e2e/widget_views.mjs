@@ -39,39 +39,11 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { inflateRawSync } from "node:zlib";
-import { check, compareCounts, settings, trainingLoop, TIMEOUT, waitReady } from "./page.mjs";
+import {
+  check, compareCounts, settings, trainingLoop, TIMEOUT, waitReady, FORWARD, NO_GRAD, NAMED, MISMATCH,
+} from "./page.mjs";
 
 const { url: site, shots } = settings("widget_views.mjs");
-
-const FORWARD = `import torch
-x = torch.ones(64, 128, requires_grad=True)
-w = torch.ones(128, 128, requires_grad=True)
-h = (x @ w).sigmoid().sigmoid().sigmoid()
-loss = h.sum()
-`;
-
-const NO_GRAD = `import torch
-x = torch.ones(64, 128, requires_grad=True)
-w = torch.ones(128, 128, requires_grad=True)
-with torch.no_grad():
-    h = (x @ w).sigmoid().sigmoid().sigmoid()
-    loss = h.sum()
-`;
-
-const NAMED = `import torch
-x = torch.ones(64, 32, requires_grad=True)
-w = torch.ones(32, 16, requires_grad=True)
-y = x @ w
-z = y * y
-loss = z.sum()
-`;
-
-const MISMATCH = `import torch
-x = torch.ones(3, 4, requires_grad=True)
-w = torch.ones(5, 2)
-h = x * 2
-z = h @ w
-`;
 
 /// Text as a page's source writes it inside an element (no markup).
 const escape = (text) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;");
