@@ -241,20 +241,20 @@ pub(crate) fn run(source: &str, files: &[ProgramFile], device: Device, memory_bu
 /// GPU cannot be had the run goes on on the CPU, and the console says why.
 pub(crate) fn on_device<T>(device: Device, f: impl FnOnce() -> T) -> T {
     let target = match device {
-        Device::Cpu => gradscope_core::Device::Cpu,
+        Device::Cpu => Device::Cpu,
         Device::WebGpu => match gradscope_core::device::gpu() {
-            Ok(_) => gradscope_core::Device::WebGpu,
+            Ok(_) => Device::WebGpu,
             Err(err) => {
                 post(&Reply::Notice {
                     text: format!("{err}; this run computes on the CPU"),
                 });
-                gradscope_core::Device::Cpu
+                Device::Cpu
             }
         },
     };
     gradscope_core::device::set_default_device(target);
     let out = f();
-    gradscope_core::device::set_default_device(gradscope_core::Device::Cpu);
+    gradscope_core::device::set_default_device(Device::Cpu);
     out
 }
 
