@@ -332,7 +332,7 @@ impl Layout {
     }
 
     /// Storage indices of every element in row-major order.
-    pub fn indices(&self) -> StridedIndex<'_> {
+    pub fn indices(&self) -> StridedIndex {
         StridedIndex::new(self)
     }
 }
@@ -375,47 +375,90 @@ pub fn broadcast_shapes(lhs: &[usize], rhs: &[usize]) -> Result<Vec<usize>> {
 
 /// Iterates the storage indices of a layout in row-major order, one
 /// increment per element (an odometer, no division per element).
+///
+/// Dims of size 1 are dropped and dims that step through storage as one
+/// (a contiguous run, or a transposed block's rows) are merged, so the
+/// innermost dim is as long as the layout allows; `next` steps it with two
+/// additions and touches the outer odometer only when it wraps. Profiled
+/// on makemore_wavenet (public corpus), the per-element odometer over every
+/// dim was 29% of the run.
 #[derive(Debug)]
-pub struct StridedIndex<'a> {
-    layout: &'a Layout,
+pub struct StridedIndex {
+    /// The outer dims (all but the innermost), merged.
+    shape: Vec<usize>,
+    strides: Vec<isize>,
     counter: Vec<usize>,
-    next: Option<isize>,
+    inner_len: usize,
+    inner_stride: isize,
+    inner_pos: usize,
+    /// The storage index `next` returns.
+    position: isize,
     remaining: usize,
 }
 
-impl<'a> StridedIndex<'a> {
-    fn new(layout: &'a Layout) -> Self {
+impl StridedIndex {
+    fn new(layout: &Layout) -> Self {
         let remaining = layout.numel();
-        let next = (remaining > 0).then_some(layout.offset as isize);
+        // Innermost first; merge a dim into the one inside it when stepping
+        // it once moves as far as a full sweep of the inner one.
+        let mut dims: Vec<(usize, isize)> = Vec::with_capacity(layout.rank());
+        for (&size, &stride) in layout.shape.iter().zip(&layout.strides).rev() {
+            if size == 1 {
+                continue;
+            }
+            match dims.last_mut() {
+                Some((inner_size, inner_stride))
+                    if stride == *inner_stride * *inner_size as isize =>
+                {
+                    *inner_size *= size;
+                }
+                _ => dims.push((size, stride)),
+            }
+        }
+        let (inner_len, inner_stride) = if dims.is_empty() {
+            (1, 0)
+        } else {
+            dims.remove(0)
+        };
+        dims.reverse();
         Self {
-            layout,
-            counter: vec![0; layout.rank()],
-            next,
+            shape: dims.iter().map(|&(size, _)| size).collect(),
+            strides: dims.iter().map(|&(_, stride)| stride).collect(),
+            counter: vec![0; dims.len()],
+            inner_len,
+            inner_stride,
+            inner_pos: 0,
+            position: layout.offset as isize,
             remaining,
         }
     }
 }
 
-impl Iterator for StridedIndex<'_> {
+impl Iterator for StridedIndex {
     type Item = usize;
 
+    #[inline]
     fn next(&mut self) -> Option<usize> {
-        let current = self.next?;
-        self.remaining -= 1;
         if self.remaining == 0 {
-            self.next = None;
-        } else {
-            let mut index = current;
-            for d in (0..self.layout.rank()).rev() {
+            return None;
+        }
+        self.remaining -= 1;
+        let current = self.position;
+        self.inner_pos += 1;
+        if self.inner_pos < self.inner_len {
+            self.position += self.inner_stride;
+        } else if self.remaining > 0 {
+            self.inner_pos = 0;
+            self.position -= self.inner_stride * (self.inner_len as isize - 1);
+            for d in (0..self.shape.len()).rev() {
                 self.counter[d] += 1;
-                index += self.layout.strides[d];
-                if self.counter[d] < self.layout.shape[d] {
+                self.position += self.strides[d];
+                if self.counter[d] < self.shape[d] {
                     break;
                 }
-                index -= self.layout.strides[d] * self.layout.shape[d] as isize;
+                self.position -= self.strides[d] * self.shape[d] as isize;
                 self.counter[d] = 0;
             }
-            self.next = Some(index);
         }
         Some(current as usize)
     }
@@ -425,7 +468,7 @@ impl Iterator for StridedIndex<'_> {
     }
 }
 
-impl ExactSizeIterator for StridedIndex<'_> {}
+impl ExactSizeIterator for StridedIndex {}
 
 #[cfg(test)]
 mod tests {
@@ -463,6 +506,36 @@ mod tests {
     fn indices_expanded_stride_zero() {
         let l = Layout::contiguous(&[2]).broadcast_to(&[3, 2]).unwrap();
         assert_eq!(l.indices().collect::<Vec<_>>(), vec![0, 1, 0, 1, 0, 1]);
+    }
+
+    #[test]
+    fn indices_merge_dims_and_skip_ones() {
+        // A slice whose rows are runs, a permuted block, ones inside: each
+        // against the odometer over every dim, by position.
+        let layouts = [
+            Layout::contiguous(&[4, 6]).slice(1, 1, 3, 1),
+            Layout::contiguous(&[2, 3, 4]).permute(&[1, 0, 2]),
+            Layout::contiguous(&[2, 1, 3, 1]).transpose(0, 2),
+            Layout::contiguous(&[3, 1])
+                .broadcast_to(&[2, 3, 5])
+                .unwrap(),
+            Layout::contiguous(&[5, 4])
+                .slice(0, 1, 2, 2)
+                .transpose(0, 1),
+        ];
+        for l in &layouts {
+            let mut want = Vec::new();
+            for flat in 0..l.numel() {
+                let (mut rest, mut at) = (flat, l.offset() as isize);
+                for d in (0..l.rank()).rev() {
+                    at += (rest % l.shape()[d]) as isize * l.strides()[d];
+                    rest /= l.shape()[d];
+                }
+                want.push(at as usize);
+            }
+            assert_eq!(l.indices().collect::<Vec<_>>(), want, "{l:?}");
+            assert_eq!(l.indices().len(), l.numel());
+        }
     }
 
     #[test]
