@@ -12,7 +12,7 @@ use flate2::write::GzEncoder;
 use crate::util::{self, Ctx};
 
 /// The wasm crates (package names), their library file stems, the
-/// `wasm-opt` level each gets, and the cargo profile each builds with.
+/// `wasm-opt` level each gets.
 ///
 /// The worker (engine and RustPython, 23.7 MB out of wasm-bindgen) gets
 /// `-O1`, not `-Oz`. Measured on the same module with npm binaryen 132 (2
@@ -26,27 +26,25 @@ use crate::util::{self, Ctx};
 /// against 717 ms, 15.6). The page's own module is small and loaded before
 /// first paint, so it keeps `-Oz`.
 ///
-/// The page builds with `wasm-release` (opt-level "s"), the worker with
-/// `wasm-worker` (opt-level 3 for the crates a tensor op runs through): see
-/// the workspace Cargo.toml for what was measured.
+/// Both build with one cargo profile, `wasm-release` (opt-level "s", and 3
+/// for the crates a tensor op runs through: see the workspace Cargo.toml),
+/// so the crates they share compile once.
 const WASM_CRATES: &[WasmCrate] = &[
     WasmCrate {
         package: "gradscope-ui",
         stem: "gradscope_ui",
         level: "-Oz",
-        profile: "wasm-release",
     },
     WasmCrate {
         package: "gradscope-webworker",
         stem: "gradscope_webworker",
         level: "-O1",
-        profile: WORKER_PROFILE,
     },
 ];
 
-/// The worker's cargo profile; gradscope-stdlib's build output (the
-/// standard library files the worker fetches) is under its directory.
-const WORKER_PROFILE: &str = "wasm-worker";
+/// The site's cargo profile; gradscope-stdlib's build output (the standard
+/// library files the worker fetches) is under its directory.
+const PROFILE: &str = "wasm-release";
 
 /// One wasm crate of the site and how it is built.
 struct WasmCrate {
@@ -56,8 +54,6 @@ struct WasmCrate {
     stem: &'static str,
     /// The `wasm-opt` level.
     level: &'static str,
-    /// The cargo profile.
-    profile: &'static str,
 }
 
 /// The wasm features Rust 1.95's wasm32-unknown-unknown output uses (LLVM's
@@ -113,7 +109,7 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
         let mut cmd = ctx.cargo([
             "build",
             "--profile",
-            krate.profile,
+            PROFILE,
             "--target",
             "wasm32-unknown-unknown",
             "-p",
@@ -132,16 +128,14 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
 
     let wasm_dir = ctx.target_dir.join("wasm32-unknown-unknown");
     for krate in WASM_CRATES {
-        let wasm = wasm_dir
-            .join(krate.profile)
-            .join(format!("{}.wasm", krate.stem));
+        let wasm = wasm_dir.join(PROFILE).join(format!("{}.wasm", krate.stem));
         if !wasm.is_file() {
             bail!("{} was not built: is the crate a cdylib?", wasm.display());
         }
         let bound = bind_and_optimise(ctx, &wasm, krate.stem, krate.level)?;
         copy_dir(&bound, &pkg, None)?;
     }
-    for (blob, name) in stdlib_files(&wasm_dir.join(WORKER_PROFILE))? {
+    for (blob, name) in stdlib_files(&wasm_dir.join(PROFILE))? {
         fs::copy(&blob, pkg.join(&name))
             .with_context(|| format!("copying {} to pkg/{name}", blob.display()))?;
     }
