@@ -20,8 +20,13 @@
 //! copy is the shared one (`../shared/public` beside the checkout, or
 //! `GRADSCOPE_PUBLIC_SOURCE`) when that exists.
 //!
+//! `tests/public-found/` (more programs of the same kind, found and recorded
+//! the same way) is run and judged by the same rules, with its own
+//! `EXPECTED_FAILURES.tsv` and its own count.
+//!
 //! `cargo test -p gradscope-cli --test public [NAME...]` runs all programs,
-//! or those whose names contain a NAME (then the list is not checked for
+//! or those whose `corpus/folder/name` contains a NAME (`public-found/`,
+//! `public/tutorials`, `regression`; then the list is not checked for
 //! programs that were not run).
 
 use std::collections::BTreeMap;
@@ -41,6 +46,11 @@ use compare::{Numbers, compare_with, compare_within_spread, library_warnings_by_
 /// running after this is far too slow, and CI's time is better spent on
 /// the others.
 const TIME_LIMIT_SECS: u32 = 120;
+
+/// The corpora under `tests/`: `public`, the shared corpus, vendored
+/// unmodified; `public-found`, more programs of the same kind found and
+/// recorded the same way (its README says where from).
+const CORPORA: [&str; 2] = ["public", "public-found"];
 
 fn repo_root() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -63,7 +73,18 @@ struct Program {
 
 fn programs(public: &Path) -> Result<Vec<Program>, String> {
     let mut out = vec![];
-    for group in ["tutorials", "examples", "courses"] {
+    let mut groups: Vec<String> = std::fs::read_dir(public)
+        .map_err(|e| format!("{}: {e}", public.display()))?
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().join("INDEX.tsv").is_file())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    groups.sort();
+    if groups.is_empty() {
+        return Err(format!("{}: no folder with an INDEX.tsv", public.display()));
+    }
+    for group in &groups {
+        let group = group.as_str();
         let index_path = public.join(group).join("INDEX.tsv");
         let index = std::fs::read_to_string(&index_path)
             .map_err(|e| format!("{}: {e}", index_path.display()))?;
@@ -327,14 +348,38 @@ fn main() -> ExitCode {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let public = repo_root().join("tests/public");
-    let mut failures: Vec<String> = vec![];
+    let mut total = Tally::default();
+    for corpus in CORPORA {
+        let root = repo_root().join("tests").join(corpus);
+        println!("== tests/{corpus}");
+        if corpus == "public" {
+            vendored_copy(&root, &mut total.failures);
+        }
+        let tally = run_corpus(&root, &filters);
+        println!(
+            "\n{corpus}: {} of {} pass ({} within a recording's tolerance, {} only within the spread of PyTorch's two recordings)\n",
+            tally.passed,
+            tally.run,
+            tally.passed - tally.by_spread,
+            tally.by_spread
+        );
+        total.add(tally);
+    }
+    if total.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        println!("unexpected: {}", total.failures.join(", "));
+        ExitCode::FAILURE
+    }
+}
 
+/// Checks that `tests/public` is the shared corpus, unmodified.
+fn vendored_copy(public: &Path, failures: &mut Vec<String>) {
     let source = std::env::var_os("GRADSCOPE_PUBLIC_SOURCE")
         .map_or_else(|| repo_root().join("../shared/public"), PathBuf::from);
     let source = source.canonicalize().unwrap_or(source);
     if source.is_dir() {
-        match copy_drift(&source, &public) {
+        match copy_drift(&source, public) {
             None => println!("vendored copy: same as {}", source.display()),
             Some(drift) => {
                 println!("vendored copy: FAIL: {drift} (copy it again, unmodified)");
@@ -347,23 +392,57 @@ fn main() -> ExitCode {
             source.display()
         );
     }
+}
 
-    let (all, mut expected) = match (programs(&public), expected_failures(&public)) {
+/// What running one corpus came to.
+#[derive(Default)]
+struct Tally {
+    run: usize,
+    passed: usize,
+    by_spread: usize,
+    /// Programs (or list entries) that did not do what the list says.
+    failures: Vec<String>,
+}
+
+impl Tally {
+    fn add(&mut self, other: Tally) {
+        self.run += other.run;
+        self.passed += other.passed;
+        self.by_spread += other.by_spread;
+        self.failures.extend(other.failures);
+    }
+}
+
+/// Runs the programs of one corpus (all, or those whose names contain
+/// one of `filters`) and judges each against its recordings and the
+/// corpus's EXPECTED_FAILURES.tsv.
+fn run_corpus(public: &Path, filters: &[String]) -> Tally {
+    let mut failures: Vec<String> = vec![];
+    let corpus = public
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let (all, mut expected) = match (programs(public), expected_failures(public)) {
         (Ok(p), Ok(e)) => (p, e),
         (Err(e), _) | (_, Err(e)) => {
             println!("FAIL: {e}");
-            return ExitCode::FAILURE;
+            return Tally {
+                failures: vec![e],
+                ..Tally::default()
+            };
         }
     };
     for name in expected.keys() {
         if !all.iter().any(|p| &p.name == name) {
             println!("EXPECTED_FAILURES.tsv: FAIL: '{name}' is no program of the corpus");
-            failures.push(name.clone());
+            failures.push(format!("{corpus}/{name}"));
         }
     }
     let chosen: Vec<Program> = all
         .into_iter()
-        .filter(|p| filters.is_empty() || filters.iter().any(|f| p.name.contains(f.as_str())))
+        .filter(|p| {
+            let full = format!("{corpus}/{}", p.name);
+            filters.is_empty() || filters.iter().any(|f| full.contains(f.as_str()))
+        })
         .collect();
 
     // A program per core: each is one thread of interpreter and engine.
@@ -429,7 +508,7 @@ fn main() -> ExitCode {
                         "pass {} ({secs:.1}s), but EXPECTED_FAILURES.tsv lists it: FAIL until it is taken off",
                         program.name
                     );
-                    failures.push(program.name.clone());
+                    failures.push(format!("{corpus}/{}", program.name));
                 }
                 (Err(diff), Some(reason)) => {
                     println!(
@@ -442,7 +521,7 @@ fn main() -> ExitCode {
                         "FAIL {} ({secs:.1}s), not in EXPECTED_FAILURES.tsv: {diff}",
                         program.name
                     );
-                    failures.push(program.name.clone());
+                    failures.push(format!("{corpus}/{}", program.name));
                 }
             }
         }
@@ -450,15 +529,10 @@ fn main() -> ExitCode {
     for thread in threads {
         let _ = thread.join();
     }
-    println!(
-        "\npublic corpus: {passed} of {} pass ({} within a recording's tolerance, {by_spread} only within the spread of PyTorch's two recordings)",
-        chosen.len(),
-        passed - by_spread
-    );
-    if failures.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        println!("unexpected: {}", failures.join(", "));
-        ExitCode::FAILURE
+    Tally {
+        run: chosen.len(),
+        passed,
+        by_spread,
+        failures,
     }
 }

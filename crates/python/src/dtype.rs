@@ -81,6 +81,12 @@ impl PyDType {
         zelf.dtype.is_float()
     }
 
+    /// `dtype.is_complex`: always false, gradscope has no complex dtypes.
+    #[pygetset]
+    fn is_complex(_zelf: &Py<Self>) -> bool {
+        false
+    }
+
     #[pygetset]
     fn itemsize(zelf: &Py<Self>) -> usize {
         zelf.dtype.size()

@@ -771,7 +771,7 @@ _install_numpy_bridge(globals())
 # them. `torch.nn.Linear`, `import torch.nn as nn` and `from torch import
 # nn` all work as in PyTorch, which imports them eagerly.
 _LAZY_SUBMODULES = ("nn", "optim", "utils", "profiler", "linalg", "special", "distributions", "backends", "amp",
-                    "func", "functional", "sparse", "fx", "onnx")
+                    "func", "functional", "sparse", "fx", "onnx", "testing")
 
 
 def __getattr__(name):

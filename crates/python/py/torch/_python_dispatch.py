@@ -441,7 +441,28 @@ def _routed_function(name, fn, dispatches):
     function.__module__ = getattr(fn, "__module__", "torch")
     function.__doc__ = getattr(fn, "__doc__", None)
     function.__wrapped__ = fn
+    function._gradscope_routed = fn
     return function
+
+
+def original_function(fn):
+    """The function a routed `torch`/`nn.functional` function stands for
+    (`fn` itself when it is not one): what a graph records as the target."""
+    return getattr(fn, "_gradscope_routed", fn)
+
+
+def install_function_type(cls):
+    """Routes `torch`'s and `nn.functional`'s functions for `cls`, a class
+    that is no `Tensor` but defines `__torch_function__` (fx's `Proxy`):
+    a call with an instance of it among its arguments (or in a list or
+    tuple argument) calls `cls.__torch_function__`, as PyTorch's
+    `handle_torch_function` does for any such type. Classes register as
+    their first instance is made, so a program without one keeps the
+    functions as they are."""
+    if cls in _routed_classes:
+        return
+    _routed_classes.add(cls)
+    _route_functions()
 
 
 def _route_functions():

@@ -240,15 +240,39 @@ class Tensor(_C.TensorBase):
         return bool((self == other).all())
 
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        # ATen's `isclose`: equal, or (for nonzero tolerances) a finite
+        # |self - other| within atol + |rtol * other|; bool tensors compare
+        # in the default dtype, and zero tolerances mean equality.
         if not isinstance(other, Tensor):
-            other = _C.tensor(other, dtype=self.dtype)
-        close = (self - other).abs() <= atol + rtol * other.abs()
-        close = close.logical_or(self == other)
-        if equal_nan:
+            raise TypeError(
+                f"isclose(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+        if self.dtype != other.dtype:
+            names = {"torch.float32": "Float", "torch.float64": "Double", "torch.float16": "Half",
+                     "torch.bfloat16": "BFloat16", "torch.int64": "Long", "torch.int32": "Int",
+                     "torch.int16": "Short", "torch.int8": "Char", "torch.uint8": "Byte", "torch.bool": "Bool"}
+            mine, theirs = (names.get(str(d), str(d)) for d in (self.dtype, other.dtype))
+            raise RuntimeError(f"{mine} did not match {theirs}")
+        if rtol < 0:
+            raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
+        if atol < 0:
+            raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
+        close = self == other
+        if equal_nan and self.dtype.is_floating_point:
             close = close.logical_or(self.isnan().logical_and(other.isnan()))
-        return close
+        if rtol == 0 and atol == 0:
+            return close
+        cast_self, cast_other = self, other
+        if self.dtype == _C.bool:
+            cast_self = self.to(_torch().get_default_dtype())
+            cast_other = other.to(_torch().get_default_dtype())
+        allowed = atol + (rtol * cast_other).abs()
+        actual = (cast_self - cast_other).abs()
+        return close.logical_or(actual.isfinite().logical_and(actual <= allowed))
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        if not isinstance(other, Tensor):
+            raise TypeError(
+                f"allclose(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
         return bool(self.isclose(other, rtol, atol, equal_nan).all())
 
     def _integral_with(self, other):

@@ -24,13 +24,16 @@ def _torch_names():
         return _TORCH_NAMES
     import torch
     import torch.nn.functional as F
+    from torch._python_dispatch import original_function
 
     names = {}
     for module, prefix in ((F, "torch.nn.functional"), (torch, "torch")):
         for name in sorted(dir(module)):
             if name.startswith("_"):
                 continue
-            value = getattr(module, name, None)
+            # A function routed through `__torch_function__` is known by the
+            # function it stands for, which is what graphs record.
+            value = original_function(getattr(module, name, None))
             if callable(value) and not isinstance(value, type):
                 own = getattr(value, "__name__", None) == name
                 if id(value) not in names or own:

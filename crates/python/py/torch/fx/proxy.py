@@ -6,6 +6,7 @@ tracing) adds a node to the tracer's graph and returns a new proxy for it.
 
 import operator
 
+from .. import _python_dispatch
 from .graph import magic_methods, reflectable_magic_methods
 from .node import map_aggregate
 
@@ -77,6 +78,36 @@ class Proxy:
             tracer = GraphAppendingTracer(node.graph)
         self.tracer = tracer
         self.node = node
+        _python_dispatch.install_function_type(type(self))
+
+    @classmethod
+    def __torch_function__(cls, orig_method, types, args=None, kwargs=None):
+        """A `torch` function or `Tensor` method called with proxies among
+        its arguments, outside a trace's own patching (a graph built with
+        a `GraphAppendingTracer`, a traced module called on a proxy): a
+        node of the proxies' tracer, as PyTorch records it."""
+        args = args if args else ()
+        kwargs = kwargs if kwargs else {}
+        tracers = {}
+
+        def find_tracer(a):
+            if isinstance(a, cls):
+                tracers[a.tracer] = None
+
+        map_aggregate(args, find_tracer)
+        map_aggregate(kwargs, find_tracer)
+        if len(tracers) > 1:
+            raise RuntimeError(f"Found multiple different tracers {list(tracers.keys())} while "
+                               f"trying to trace operations {orig_method}")
+        tracer = next(iter(tracers.keys()))
+        import torch
+
+        name = getattr(orig_method, "__name__", None)
+        if name is not None and getattr(torch.Tensor, name, None) is not None and not _is_torch_function(
+                orig_method):
+            return tracer.create_proxy("call_method", name, args, kwargs)
+        target = _python_dispatch.original_function(orig_method)
+        return tracer.create_proxy("call_function", target, args, kwargs)
 
     def __repr__(self):
         return f"Proxy({self.node.name})"
@@ -114,6 +145,7 @@ class Attribute(Proxy):
         self.attr = attr
         self.tracer = root.tracer
         self._node = None
+        _python_dispatch.install_function_type(type(self))
 
     @property
     def node(self):
@@ -123,6 +155,14 @@ class Attribute(Proxy):
 
     def __call__(self, *args, **kwargs):
         return self.tracer.create_proxy("call_method", self.attr, (self.root,) + args, kwargs)
+
+
+def _is_torch_function(fn):
+    """Whether `fn` is a function of `torch` or `torch.nn.functional`
+    (rather than a `Tensor` method)."""
+    from .node import _torch_name
+
+    return _torch_name(_python_dispatch.original_function(fn)) is not None
 
 
 def _find_tracer(args):
