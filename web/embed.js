@@ -1,12 +1,15 @@
-// The widget's first view, in plain DOM: the title, the program and the
-// controls, drawn from the address and the lesson catalogue the build writes
-// (embed-lessons.json), a few KB in all. The yew app, the editor and the
-// engine's worker (megabytes) load only when the frame is seen or the reader
-// presses Run; the app then takes over the same <main id="app">.
+// The widget's first view, in plain DOM: the title, the program, the
+// controls and the "open in gradscope ↗" link the app will draw (a share
+// link to the same settings), drawn from the address and the lesson
+// catalogue the build writes (embed-lessons.json), a few KB in all. The
+// yew app, the editor and the engine's worker (megabytes) load only when
+// the frame is seen or the reader presses Run; the app then takes over the
+// same <main id="app">, its own link replacing this one.
 //
 // Security: every value from the address is checked against fixed lists or
-// limits and only ever set as text or as a data attribute, never as HTML;
-// nothing from it is evaluated. Code from the address runs only when the
+// limits and only ever set as text or as a data attribute, never as HTML
+// (the link's address is this site's page, the settings deflated into its
+// base64url fragment); nothing from it is evaluated. Code from the address runs only when the
 // reader presses Run; `autorun` applies to built-in lessons alone.
 
 const PANELS = ["lesson", "code", "graph", "memory", "charts", "console"];
@@ -70,6 +73,13 @@ export function readAddress(search, catalog) {
     return { error: 'a pinned program goes beside code; a lesson\'s pinned run takes its controls (pinned="NAME=VALUE")' };
   }
   if (pinnedCode !== null && pinnedCode.trim() === "") return { error: "the widget's pinned program is empty" };
+  let pinnedRun = null;
+  if (pinned !== null) {
+    pinnedRun = pinnedLesson(lesson, pinned);
+    if (pinnedRun.error) return { error: pinnedRun.error };
+  } else if (pinnedCode !== null) {
+    pinnedRun = { code: pinnedCode, shown: pinnedCode };
+  }
   const files = readFiles(params.get("files"));
   if (files.error) return { error: files.error };
   if (files.items.length && code === null) return { error: "files go beside code, not a lesson" };
@@ -109,6 +119,7 @@ export function readAddress(search, catalog) {
   return {
     config: {
       lesson, code, files: files.items, panels: panels.items, hide: hide.items, device, height, pinned, pinnedCode,
+      pinnedRun,
       // Only a built-in lesson may start by itself.
       autorun: autorun && lesson !== null,
       autorunRefused: autorun && lesson === null,
@@ -159,10 +170,14 @@ function drawFirstView(config, onRun) {
     config.autorunRefused ? "press Run to run this code" : "the engine loads when this widget is in view");
   const top = el("header.top", {},
     el("h1.title", { "data-testid": "title" }, lesson ? `Lesson ${lesson.number} · ${lesson.title}` : "gradscope"));
-  if (lesson) {
-    top.append(el("a.open", { href: `./?lesson=${encodeURIComponent(lesson.slug)}`, target: "_blank", rel: "noopener" },
-      "open in gradscope ↗"));
-  }
+  // The app's "open in gradscope ↗", as it will draw it (a share link is
+  // deflated, which the browser does asynchronously: a moment later).
+  openLink(config, location.href).then((link) => {
+    if (!link || !top.isConnected) return;
+    top.querySelector(".title").after(el("a.open", {
+      href: link.href, title: link.title, target: "_blank", rel: "noopener", "data-testid": "open-in-page",
+    }, "open in gradscope ↗"));
+  });
   top.append(el("div.device-menu", {}, el("label", {}, "Device"),
     el("select", { disabled: true, "aria-label": "Device" }, el("option", {}, config.device === "cpu" ? "CPU" : "WebGPU (auto)"))), status);
   const left = el("div.left");
@@ -174,7 +189,7 @@ function drawFirstView(config, onRun) {
   // The pinned pair's note, as the app draws it (share_bar.rs PinnedNote).
   const pinnedNote = config.pinned === null && config.pinnedCode === null ? [] : [el("details.pinned-program", {},
     el("summary", {}, "Pinned program from the widget: Run runs it first and pins it, then the code below"),
-    el("pre", {}, config.pinnedCode ?? config.pinned))];
+    el("pre", {}, config.pinnedRun?.shown ?? ""))];
   if (has("code")) {
     left.append(el("section.panel.editor", { "aria-label": "Program" }, ...pinnedNote,
       el("pre.code-preview", { "data-testid": "code-preview" }, program)));
@@ -239,6 +254,133 @@ function loadApp(config, runNow, status) {
     showError(`the app could not load: ${err}`);
   });
   return loading;
+}
+
+/// A lesson's run to pin first, as `settings` (`ZERO_GRAD=False, STEPS=4`)
+/// sets its controls: `{ code, shown }` (the program so set, and the
+/// controls' lines), or `{ error }` in the app's words
+/// (crates/ui/src/embed.rs `lesson_controls`). A control's kind is read
+/// from its line in the program as shipped (`True`, `5`, `0.1`, `"grad"`);
+/// the app checks the value's range.
+function pinnedLesson(lesson, settings) {
+  const names = lesson.controls.map((c) => c.name).join(", ");
+  const values = [];
+  for (const setting of settings.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+    const eq = setting.indexOf("=");
+    if (eq < 0) return { error: `pinned setting "${setting}" is not NAME=VALUE (controls: ${names})` };
+    const name = setting.slice(0, eq).trim();
+    const text = setting.slice(eq + 1).trim();
+    const control = lesson.controls.find((c) => c.name === name);
+    if (!control) return { error: `lesson "${lesson.slug}" has no control named "${name}" (controls: ${names})` };
+    const at = controlLine(lesson.program, name);
+    const shipped = at < 0 ? null : lesson.program.split("\n")[at].replace(/^[^=]*=/, "").replace(/\s#.*$/, "").trim();
+    const value = shipped === null ? null : controlValue(shipped, text);
+    if (value === null) return { error: `"${text}" is not a value ${name} takes` };
+    if (values.some((v) => v.name === name)) return { error: `the pinned run sets ${name} twice` };
+    values.push({ name, value });
+  }
+  if (values.length === 0) return { error: `pinned names no control to set (controls: ${names})` };
+  const ends = lesson.program.endsWith("\n");
+  const lines = (ends ? lesson.program.slice(0, -1) : lesson.program).split("\n");
+  for (const { name, value } of values) lines[controlLine(lesson.program, name)] = `${name} = ${value}`;
+  return {
+    code: lines.join("\n") + (ends ? "\n" : ""),
+    shown: values.map(({ name, value }) => `${name} = ${value}`).join("\n"),
+  };
+}
+
+/// The index of control `name`'s line: the first unindented `NAME = ...`.
+function controlLine(program, name) {
+  return program.split("\n").findIndex((line) => {
+    if (!line.startsWith(name)) return false;
+    const rest = line.slice(name.length);
+    return rest.trimStart().startsWith("=") && !rest.includes("==");
+  });
+}
+
+/// `text` as the Python literal a control whose shipped value is
+/// `shipped` is written with (`True`, `5`, `0.1`, `"grad"`), or null.
+function controlValue(shipped, text) {
+  if (shipped === "True" || shipped === "False") {
+    if (text === "True" || text === "true") return "True";
+    if (text === "False" || text === "false") return "False";
+    return null;
+  }
+  if (/^["']/.test(shipped)) {
+    const quoted = /^"([\s\S]*)"$/.exec(text) ?? /^'([\s\S]*)'$/.exec(text);
+    return `"${quoted ? quoted[1] : text}"`;
+  }
+  if (/^[+-]?\d+$/.test(shipped)) {
+    if (!/^[+-]?\d+$/.test(text)) return null;
+    const n = BigInt(text);
+    return n >= -(2n ** 63n) && n < 2n ** 63n ? n.toString() : null;
+  }
+  // A float, written as Rust's `{:?}` writes it: a decimal point always,
+  // an exponent below 1e-4 and from 1e16.
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return null;
+  const x = Number(text);
+  if (!Number.isFinite(x)) return null;
+  const size = Math.abs(x);
+  if (size !== 0 && (size < 1e-4 || size >= 1e16)) return x.toExponential().replace("e+", "e");
+  const plain = String(x);
+  return Number.isInteger(x) ? `${Object.is(x, -0) ? "-0" : plain}.0` : plain;
+}
+
+/// The folder of the page beside this widget (`https://SITE/`, from its
+/// frame's `https://SITE/embed.html?...`), without the query.
+function pageBeside(widget) {
+  const path = widget.split(/[?#]/)[0];
+  return path.slice(0, path.lastIndexOf("/") + 1);
+}
+
+// A share link's limits and format (crates/ui/src/share.rs).
+const MAX_URL_BYTES = 8 * 1024;
+
+/// What the app's "open in gradscope ↗" will link to before the reader
+/// edits anything (crates/ui/src/embed.rs `open_link`): `{ href, title }`,
+/// or null (code too long for a link, or no deflate in this browser).
+/// The settings are the app's JSON, field for field, so the page reads
+/// the same program, files, device, lesson and pinned pair from either.
+async function openLink(config, widget) {
+  const page = pageBeside(widget);
+  const lesson = config.lesson;
+  const base = lesson ? `${page}?lesson=${lesson.slug}` : page;
+  if (lesson && config.pinnedRun === null) return { href: base, title: "Open this lesson in gradscope" };
+  const device = config.device === "cpu" ? "cpu" : "webgpu";
+  const files = config.files.map((f) => ({ name: f.name, text: f.text }));
+  const shared = {
+    code: lesson ? lesson.program : config.code,
+    device,
+    ...(lesson ? { lesson: lesson.slug } : {}),
+    ...(files.length ? { files } : {}),
+    ...(config.pinnedRun ? { pinned: { code: config.pinnedRun.code, device, ...(files.length ? { files } : {}) } } : {}),
+  };
+  const what = config.pinnedRun ? "this program and the pinned one" : "this program";
+  let fragment;
+  try {
+    fragment = `#v1=${base64url(await deflateRaw(JSON.stringify(shared)))}`;
+  } catch {
+    return lesson ? { href: base, title: "Open this lesson in gradscope as shipped" } : null;
+  }
+  const bytes = base.length + fragment.length;
+  if (bytes <= MAX_URL_BYTES) {
+    return { href: base + fragment, title: `Open ${what} in gradscope (not run until you press Run)` };
+  }
+  const why = `the link is ${Math.ceil(bytes / 1024)} KB long, over the ${MAX_URL_BYTES / 1024} KB a link may have`;
+  return lesson ? { href: base, title: `Open this lesson in gradscope as shipped: ${what} cannot go in a link (${why})` } : null;
+}
+
+/// `text` in UTF-8, raw DEFLATE (RFC 1951), as the page inflates it.
+async function deflateRaw(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/// `bytes` in base64url without padding.
+function base64url(bytes) {
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
 /// The `files` setting: a JSON list of `{name, text}`; `{ items }` or `{ error }`.

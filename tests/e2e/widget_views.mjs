@@ -28,6 +28,12 @@
 //   cursor's step, the charts the same step, with that step's forward and
 //   backward marked once; 0 shows the whole run in both; the wheel over
 //   the memory view and + in the charts zoom both to the same steps;
+// - "open in gradscope ↗" is in the first view, before any engine (embed.js
+//   builds it from the widget's settings): read from widgets out of view,
+//   it opens what the app's link opens once the app has loaded (the same
+//   address, title and settings: the share link's JSON inflated from both
+//   is the same text, for a lesson's pinned pair, plain inline code, and
+//   code with a file and a pinned program);
 // - "open in gradscope ↗" carries what the widget shows as a share link:
 //   inline code with its pinned program (the link's fragment read back),
 //   and a lesson's pinned pair, which the page opens (following the link)
@@ -60,7 +66,21 @@ ${escape(NO_GRAD)}</gradscope-widget>
 <gradscope-widget id="lesson" lesson="forgot-zero-grad" pinned="ZERO_GRAD=False, STEPS=4"
   panels="graph,memory,charts" device="cpu" height="820"></gradscope-widget>
 <div style="height: 1400px">Read on.</div>
-<gradscope-widget id="free" panels="code,graph,memory,charts" device="cpu" height="860">print("edit me")</gradscope-widget>`;
+<gradscope-widget id="free" panels="code,graph,memory,charts" device="cpu" height="860">print("edit me")</gradscope-widget>
+<div style="height: 1400px">Read on.</div>
+<gradscope-widget id="files" panels="code,console" device="auto" height="360">
+  <template data-file="model.py">
+    def scale(t):
+        return t * 2
+  </template>
+  <template data-pinned>
+    import torch
+    print(torch.ones(2))
+  </template>
+  import torch
+  from model import scale
+  print(scale(torch.ones(3)) &lt; 3)
+</gradscope-widget>`;
 
 const BAD = `<!doctype html><meta charset="utf-8"><title>bad pins</title>
 <link rel="icon" href="data:,"><script src="${site}widget.js" defer></script>
@@ -187,6 +207,35 @@ const linkSettings = (href) => {
   return data === undefined ? null : JSON.parse(inflateRawSync(Buffer.from(data, "base64url")).toString("utf8"));
 };
 
+/// A link's address before its fragment, and the settings JSON in its
+/// fragment as text (null without one).
+const linkParts = (href) => {
+  const [base, data] = href.split("#v1=");
+  return { base, json: data === undefined ? null : inflateRawSync(Buffer.from(data, "base64url")).toString("utf8") };
+};
+
+/// The widget `id`'s "open in gradscope ↗" in its first view, read
+/// without scrolling to it (so its app has not loaded), and the status
+/// line beside it.
+async function firstViewLink(page, id) {
+  const handle = await page.locator(`gradscope-widget#${id} iframe`).elementHandle({ timeout: TIMEOUT });
+  const frame = await handle.contentFrame();
+  const open = frame.getByTestId("open-in-page");
+  await open.waitFor({ state: "attached", timeout: TIMEOUT });
+  const link = { href: await open.getAttribute("href"), title: await open.getAttribute("title") };
+  return { ...link, status: await status(frame) };
+}
+
+/// Checks that the app's link in `frame` opens what `first` (the first
+/// view's) did: the same address and title, and the same settings.
+async function sameLink(frame, first, what) {
+  const open = frame.getByTestId("open-in-page");
+  const app = { href: await open.getAttribute("href"), title: await open.getAttribute("title") };
+  const [a, b] = [linkParts(first.href), linkParts(app.href)];
+  check(a.base === b.base && a.json === b.json && first.title === app.title,
+    `${what}: the app's link opens what the first view's did (${a.base}, ${a.json?.length ?? 0}-byte settings, "${app.title}")`);
+}
+
 const ownPeak = async (frame) => (await frame.locator("[data-testid=memory-peak] text").textContent()).replace(/^peak /, "");
 
 const browser = await launch();
@@ -198,6 +247,23 @@ try {
   page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
   page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
   await page.goto(hostUrl, { waitUntil: "domcontentloaded", timeout: TIMEOUT });
+
+  // ---------------------------------- the first view's link, before any engine
+  console.log("\"open in gradscope\" in the first view of widgets out of view:");
+  const FIRST_STATUS = "the engine loads when this widget is in view";
+  const firstLinks = {};
+  for (const id of ["lesson", "free", "files"]) {
+    firstLinks[id] = await firstViewLink(page, id);
+    const { href, status: said } = firstLinks[id];
+    check(said === FIRST_STATUS, `widget ${id} has its link before its engine loads (status "${said}"): ${href.slice(0, 70)}...`);
+  }
+  const firstLesson = linkParts(firstLinks.lesson.href);
+  check(firstLesson.base === `${site}?lesson=forgot-zero-grad` && JSON.parse(firstLesson.json ?? "{}").pinned?.code.includes("STEPS = 4\n"),
+    "the lesson's carries its pinned pair");
+  const firstFiles = JSON.parse(linkParts(firstLinks.files.href).json ?? "{}");
+  check(firstFiles.device === "webgpu" && firstFiles.files?.[0]?.name === "model.py" && firstFiles.pinned?.code === "import torch\nprint(torch.ones(2))\n"
+    && firstFiles.code.endsWith("print(scale(torch.ones(3)) < 3)\n"),
+    "inline code's carries its file, its pinned program and the device auto stands for");
 
   // ---------------------------------------------- a pinned pair beside code
   console.log("a widget opening with a pinned program beside its code:");
@@ -259,6 +325,7 @@ try {
   console.log("a lesson's widget with pinned=\"ZERO_GRAD=False, STEPS=4\":");
   const lesson = await frameOf(page, "lesson");
   await waitStatus(lesson, ready, "the lesson widget's engine never became ready");
+  await sameLink(lesson, firstLinks.lesson, "the lesson's pinned pair");
   const lessonNote = await lesson.getByTestId("pinned-program").textContent();
   check(lessonNote.includes("ZERO_GRAD = False") && lessonNote.includes("STEPS = 4"),
     `without a code panel the note stands over the views: "${lessonNote.trim().slice(0, 100)}"`);
@@ -309,6 +376,7 @@ try {
   // ---------------------------------------------------- one free widget
   const free = await frameOf(page, "free");
   await waitStatus(free, ready, "the third widget's engine never became ready");
+  await sameLink(free, firstLinks.free, "inline code");
 
   console.log("pin and compare by keyboard:");
   check(await run(page, free, trainingLoop(0.05, 6)) === "finished", "a 6-step training loop finished");
@@ -446,6 +514,11 @@ try {
   const error = await free.getByTestId("graph-error").textContent();
   check(error.includes("mm: mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)"), `the message under the graph: "${error}"`);
   await page.locator("gradscope-widget#free").screenshot({ path: join(shots, "widget-views-error.png") });
+
+  console.log("the first view's link against the app's, for code with a file and a pinned program:");
+  const files = await frameOf(page, "files");
+  await waitStatus(files, ready, "the fourth widget's engine never became ready");
+  await sameLink(files, firstLinks.files, "code, model.py and a pinned program");
   check(problems.length === 0, `no page errors${problems.length ? `: ${problems.join("; ")}` : ""}`);
 
   console.log("bad pinned settings:");
