@@ -4,7 +4,8 @@
 running it on `Proxy` values; a `GraphModule` runs the code generated from a
 graph (its `code`), and `recompile` regenerates that code after the graph
 was edited (`inserting_after`, `call_function`, `replace_all_uses_with`,
-`erase_node`). Printed graphs and generated code read as PyTorch's.
+`erase_node`), and `replace_pattern` swaps every occurrence of a pattern
+for a replacement. Printed graphs and generated code read as PyTorch's.
 """
 
 from . import node, proxy
@@ -13,5 +14,6 @@ from .graph import Graph
 from .graph_module import GraphModule
 from .node import Node, map_arg
 from .proxy import Proxy
+from .subgraph_rewriter import replace_pattern
 
-__all__ = ["Graph", "GraphModule", "Node", "Proxy", "Tracer", "map_arg", "symbolic_trace", "wrap"]
+__all__ = ["Graph", "GraphModule", "Node", "Proxy", "Tracer", "map_arg", "replace_pattern", "symbolic_trace", "wrap"]
