@@ -16,6 +16,32 @@ const BOX_WIDTH: &str = "150";
 const BOX_HEIGHT: &str = "36";
 const BOX_CENTRE: &str = "75";
 
+/// About how many characters of 10 px monospace fit on a box's second
+/// line, between its 6-unit margins.
+const LINE_CHARS: usize = 23;
+
+/// `label` in at most `room` characters: whole, or its tail after `…`,
+/// cut at the first dot that leaves a tail that fits (`…fc1.weight`),
+/// else at a character.
+fn shorten(label: &str, room: usize) -> String {
+    let n = label.chars().count();
+    if n <= room {
+        return label.to_string();
+    }
+    let at_dot = label
+        .char_indices()
+        .filter(|&(_, c)| c == '.')
+        .map(|(i, _)| &label[i + 1..])
+        .find(|tail| !tail.is_empty() && tail.chars().count() < room);
+    match at_dot {
+        Some(tail) => format!("…{tail}"),
+        None => {
+            let kept: String = label.chars().skip(n + 1 - room).collect();
+            format!("…{kept}")
+        }
+    }
+}
+
 /// What the box shows of a node, owned so it can be a prop.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeDetails {
@@ -60,7 +86,7 @@ impl NodeDetails {
     }
 
     /// The state on the box's second line (the program's name for the
-    /// node's tensor sits at its left, see [`NodeDetails::short_label`]).
+    /// node's tensor sits at its left, see [`NodeDetails::second_line`]).
     fn status(&self) -> String {
         if self.error.is_some() {
             "raised here".to_string()
@@ -69,18 +95,53 @@ impl NodeDetails {
         }
     }
 
-    /// The label as it fits beside the status in a box (about 24
-    /// characters of 10 px monospace): its end kept, `…` before it.
-    fn short_label(&self) -> Option<String> {
-        let label = self.label.as_ref()?;
-        let room = 23usize.saturating_sub(self.status().chars().count()).max(4);
-        let n = label.chars().count();
-        Some(if n <= room {
-            label.clone()
-        } else {
-            let kept: String = label.chars().skip(n + 1 - room).collect();
-            format!("…{kept}")
-        })
+    /// The state in fewer characters, for a box whose name would not fit
+    /// beside [`NodeDetails::status`]: `.grad ×3` for `.grad summed ×3`,
+    /// `freed` for `ran, saved freed`, the bytes alone for `saved 2 KiB`.
+    /// The box's tooltip, its description and the details line keep the
+    /// whole status.
+    fn short_status(&self) -> String {
+        if self.error.is_some() {
+            return self.status();
+        }
+        match (self.phase, self.grad_accumulations) {
+            (_, Some(n)) if n > 1 => format!(".grad ×{n}"),
+            (NodePhase::Holding | NodePhase::Running, None) => bytes_label(self.saved_bytes),
+            (NodePhase::Freed, None) => "freed".into(),
+            _ => self.state(),
+        }
+    }
+
+    /// The box's second line: the program's name at its left, the state at
+    /// its right, in [`LINE_CHARS`] characters. A name that does not fit
+    /// beside the whole state gets the short state first
+    /// (`model.fc1.weight` keeps its room beside `.grad ×3`), and then
+    /// loses its head at a dot (`…fc1.weight`), or, with no dot that
+    /// fits, characters (`…activations`).
+    fn second_line(&self) -> (Option<String>, String) {
+        let status = self.status();
+        let Some(label) = &self.label else {
+            return (None, status);
+        };
+        // A space between name and state, except before `.grad`: the name
+        // of a leaf reads on into its gradient (`w.grad set`).
+        let width = |s: &str| s.chars().count() + usize::from(!s.starts_with('.'));
+        if label.chars().count() + width(&status) <= LINE_CHARS {
+            return (Some(label.clone()), status);
+        }
+        let status = self.short_status();
+        let room = LINE_CHARS.saturating_sub(width(&status)).max(4);
+        (Some(shorten(label, room)), status)
+    }
+
+    /// The box's tooltip: its whole name and state, however the box
+    /// shortened them; the error at a failed operation.
+    fn tooltip(&self) -> Option<String> {
+        match (&self.error, &self.label) {
+            (Some(error), _) => Some(error.clone()),
+            (None, Some(label)) => Some(format!("{label}: {}", self.status())),
+            (None, None) => None,
+        }
     }
 
     fn state(&self) -> String {
@@ -178,6 +239,9 @@ pub fn GraphNodeBox(props: &Props) -> Html {
         _ => classes!("spare"),
     };
     let failed = view.is_some_and(|v| v.error.is_some()) && !spare;
+    let (label, status) = view
+        .map(NodeDetails::second_line)
+        .unwrap_or((None, String::new()));
     // Placed by one transform, its parts at fixed places inside it: when a
     // node joins the layout and the others shift, each box changes one
     // attribute, not the six coordinates of its rectangle and texts.
@@ -189,16 +253,16 @@ pub fn GraphNodeBox(props: &Props) -> Html {
            aria-label={view.map(NodeDetails::describe)} {onclick} {onkeydown}>
             <rect width={BOX_WIDTH} height={BOX_HEIGHT} rx="6"
                   style={failed.then_some("stroke:#c62828;stroke-width:2.5;fill:#fde0e0")} />
-            if let Some(error) = view.and_then(|v| v.error.clone()).filter(|_| failed) {
-                <title>{ error }</title>
+            if let Some(tooltip) = view.and_then(NodeDetails::tooltip).filter(|_| !spare) {
+                <title>{ tooltip }</title>
             }
             <text x={BOX_CENTRE} y="15" class="name">{ view.map(|v| v.name.clone()).unwrap_or_default() }</text>
-            if let Some(label) = view.and_then(NodeDetails::short_label) {
+            if let Some(label) = label {
                 <text x="6" y="29" class="label"
                       style="text-anchor:start;font-size:10px;font-style:italic;fill:#1a4d8f">{ label }</text>
-                <text x="144" y="29" class="status" style="text-anchor:end">{ view.map(NodeDetails::status).unwrap_or_default() }</text>
+                <text x="144" y="29" class="status" style="text-anchor:end">{ status.clone() }</text>
             } else {
-                <text x={BOX_CENTRE} y="29" class="status">{ view.map(NodeDetails::status).unwrap_or_default() }</text>
+                <text x={BOX_CENTRE} y="29" class="status">{ status.clone() }</text>
             }
         </g>
     }
@@ -403,6 +467,66 @@ mod tests {
         assert_eq!(number(BOX_WIDTH), NODE_WIDTH);
         assert_eq!(number(BOX_HEIGHT), NODE_HEIGHT);
         assert_eq!(number(BOX_CENTRE), NODE_WIDTH / 2.0);
+    }
+
+    fn details(label: &str, phase: NodePhase, grads: Option<u32>) -> NodeDetails {
+        NodeDetails {
+            name: "AccumulateGrad".into(),
+            label: Some(label.into()),
+            error: None,
+            phase,
+            saved_bytes: 0,
+            saved: vec!["self [2] 8 B".into()],
+            ran: true,
+            grad_accumulations: grads,
+        }
+    }
+
+    fn line(d: &NodeDetails) -> (String, String) {
+        let (label, status) = d.second_line();
+        (label.unwrap_or_default(), status)
+    }
+
+    #[test]
+    fn a_name_that_fits_keeps_the_whole_status() {
+        let loss = details("loss", NodePhase::Freed, None);
+        assert_eq!(line(&loss), ("loss".into(), "ran, saved freed".into()));
+        let leaf = details("model.0.weight", NodePhase::Alive, Some(1));
+        assert_eq!(line(&leaf), ("model.0.weight".into(), ".grad set".into()));
+        let long = details("model.fc1.weight", NodePhase::Alive, Some(1));
+        assert_eq!(line(&long), ("…fc1.weight".into(), ".grad set".into()));
+    }
+
+    #[test]
+    fn a_long_name_shortens_the_status_before_itself() {
+        // A training loop's third step: `.grad summed ×3` and the
+        // parameter's name are 30 characters; the box holds 23.
+        let weight = details("model.0.weight", NodePhase::Alive, Some(3));
+        assert_eq!(line(&weight), ("model.0.weight".into(), ".grad ×3".into()));
+        let fc1 = details("model.fc1.weight", NodePhase::Alive, Some(3));
+        assert_eq!(line(&fc1), ("…fc1.weight".into(), ".grad ×3".into()));
+        let freed = details("hidden_activations_2", NodePhase::Freed, None);
+        assert_eq!(line(&freed), ("…en_activations_2".into(), "freed".into()));
+        for d in [weight, fc1, freed] {
+            let (label, status) = line(&d);
+            let space = usize::from(!status.starts_with('.'));
+            assert!(label.chars().count() + space + status.chars().count() <= LINE_CHARS);
+            // The tooltip and the description keep the whole of both.
+            let whole = format!("{}: {}", d.label.clone().unwrap_or_default(), d.status());
+            assert_eq!(d.tooltip(), Some(whole));
+            assert!(d.describe().contains(&d.status()));
+        }
+    }
+
+    #[test]
+    fn shorten_cuts_at_the_first_dot_that_fits() {
+        assert_eq!(shorten("model.encoder.layers.0.weight", 12), "…0.weight");
+        assert_eq!(
+            shorten("model.encoder.layers.0.weight", 20),
+            "…layers.0.weight"
+        );
+        assert_eq!(shorten("a.b", 3), "a.b");
+        assert_eq!(shorten("abcdefgh", 4), "…fgh");
     }
 
     #[test]
