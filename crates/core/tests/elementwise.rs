@@ -224,7 +224,7 @@ fn saved_of(events: &[gradscope_trace::Event], node: &str) -> Vec<String> {
         .iter()
         .filter_map(|e| match &e.kind {
             EventKind::NodeCreated { name, saved, .. } if name == node => {
-                Some(saved.iter().map(|s| s.name.clone()).collect::<Vec<_>>())
+                Some(saved.iter().map(|s| s.name.to_string()).collect::<Vec<_>>())
             }
             _ => None,
         })

@@ -275,10 +275,10 @@ impl Measurements {
                 EventKind::RecomputeBegan { .. } => recomputing += 1,
                 EventKind::RecomputeEnded { .. } => recomputing = recomputing.saturating_sub(1),
                 EventKind::NodeCreated { name, .. } => {
-                    m.nodes.push(name.clone());
-                    m.node_lines.push((name.clone(), event.line));
+                    m.nodes.push(name.to_string());
+                    m.node_lines.push((name.to_string(), event.line));
                     for p in among(&mut m.phases, &open) {
-                        p.nodes.push(name.clone());
+                        p.nodes.push(name.to_string());
                     }
                 }
                 EventKind::BackwardRoot { numel, value } => pending_root = Some((*numel, *value)),

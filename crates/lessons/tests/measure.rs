@@ -40,7 +40,7 @@ fn range(name: &str, begin: bool) -> EventKind {
     }
 }
 
-fn op(name: &str) -> EventKind {
+fn op(name: &'static str) -> EventKind {
     EventKind::OpCalled {
         op: name.into(),
         shape: vec![2],

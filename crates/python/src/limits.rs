@@ -149,8 +149,11 @@ pub(crate) fn note_line(vm: &VirtualMachine) {
     for _ in 0..32 {
         let Some(f) = frame else { return };
         if std::ptr::eq(f.f_code().source_path(), main_file) {
-            gradscope_core::trace::set_current_line(u32::try_from(f.lineno()).ok());
-            crate::names::noted(vm, &f, main_file);
+            // `lineno` walks the code's line table from its start: read
+            // once here for both the engine and the names.
+            let line = u32::try_from(f.lineno()).ok();
+            gradscope_core::trace::set_current_line(line);
+            crate::names::noted(vm, &f, line.unwrap_or(0), main_file);
             return;
         }
         frame = f.f_back(vm);

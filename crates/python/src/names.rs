@@ -63,14 +63,19 @@ pub(crate) fn start(enabled: bool) {
     });
 }
 
-/// Called by the engine-call path with the learner's innermost `frame`:
-/// reports its callers' lines when they changed, and the names bound by
-/// the statement that just finished when the line changed.
-pub(crate) fn noted(vm: &VirtualMachine, frame: &FrameObjectRef, main_file: &PyStrInterned) {
+/// Called by the engine-call path with the learner's innermost `frame`
+/// and the `line` it runs (0 for none): reports its callers' lines when
+/// they changed, and the names bound by the statement that just finished
+/// when the line changed.
+pub(crate) fn noted(
+    vm: &VirtualMachine,
+    frame: &FrameObjectRef,
+    line: u32,
+    main_file: &PyStrInterned,
+) {
     if !trace::is_recording() || BUSY.with(Cell::get) {
         return;
     }
-    let line = u32::try_from(frame.lineno()).unwrap_or(0);
     let key = (frame.as_object() as *const _ as *const u8 as usize, line);
     // One line running op after op: nothing new to read. (A frame that
     // ends and another made at its address, stopping first on the same

@@ -312,8 +312,11 @@ fn composite_nodes_save_what_pytorch_saves_under_its_names() {
         .iter()
         .filter_map(|k| match k {
             EventKind::NodeCreated { name, saved, .. } => Some((
-                name.clone(),
-                saved.iter().map(|s| (s.name.clone(), s.bytes)).collect(),
+                name.to_string(),
+                saved
+                    .iter()
+                    .map(|s| (s.name.to_string(), s.bytes))
+                    .collect(),
             )),
             _ => None,
         })

@@ -46,6 +46,13 @@ impl Category {
 /// few enough that a long training loop's trace stays light in the browser.
 pub const GRAD_VALUES_KEPT: usize = 1024;
 
+/// A name from the engine's fixed sets (ops, node classes, devices,
+/// dtypes, saved slots) as the engine spells it, borrowed, or owned when
+/// it is not one of them (a custom `Function`'s node, a trace read back).
+/// Every op's events carry several, which need no allocation this way.
+/// Serialised as a plain string.
+pub type Name = std::borrow::Cow<'static, str>;
+
 /// Identifies one autograd graph node for the life of a program.
 pub type NodeId = u64;
 /// Identifies one tensor handle for the life of a program.
@@ -93,7 +100,7 @@ impl Event {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedInfo {
     /// What PyTorch calls it (`self`, `other`, `result`).
-    pub name: String,
+    pub name: Name,
     /// Its shape.
     pub shape: Vec<usize>,
     /// The storage it keeps alive.
@@ -105,7 +112,7 @@ pub struct SavedInfo {
     pub deferred: bool,
     /// Its dtype as `torch.` names it (`float32`); empty in older traces.
     #[serde(default)]
-    pub dtype: String,
+    pub dtype: Name,
     /// Its strides in elements, as `stride()` gives them (empty when
     /// deferred or in older traces).
     #[serde(default)]
@@ -145,7 +152,7 @@ pub enum EventKind {
         /// Its size in bytes.
         bytes: u64,
         /// The device's type (`cpu`, `webgpu`).
-        device: String,
+        device: Name,
         /// What it is for, when allocated (usually `Other`).
         category: Category,
     },
@@ -175,7 +182,7 @@ pub enum EventKind {
     /// A differentiable op ran forward.
     OpCalled {
         /// PyTorch's name for it (`add`, `mul`, `mean`).
-        op: String,
+        op: Name,
         /// The result's shape.
         shape: Vec<usize>,
     },
@@ -184,7 +191,7 @@ pub enum EventKind {
         /// The node.
         node: NodeId,
         /// PyTorch's class name (`MulBackward0`, `AccumulateGrad`).
-        name: String,
+        name: Name,
         /// Its sequence number; backward runs higher numbers first.
         sequence_nr: u64,
         /// `next_functions`: one entry per input, `None` where the input needs no gradient.

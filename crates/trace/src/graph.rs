@@ -138,7 +138,7 @@ impl GraphState {
                     *node,
                     GraphNode {
                         id: *node,
-                        name: name.clone(),
+                        name: name.to_string(),
                         sequence_nr: *sequence_nr,
                         next: next.clone(),
                         saved: saved.clone(),

@@ -232,7 +232,7 @@ mod tests {
     fn created(node: NodeId, next: &[NodeId]) -> EventKind {
         EventKind::NodeCreated {
             node,
-            name: format!("Op{node}"),
+            name: format!("Op{node}").into(),
             sequence_nr: node,
             next: next.iter().map(|&n| Some(n)).collect(),
             saved: vec![],

@@ -31,7 +31,9 @@ pub mod svg;
 pub mod training_charts;
 pub mod viewport;
 
-pub use event::{Category, Event, EventKind, NodeId, RaisedInput, SavedInfo, StorageId, TensorId};
+pub use event::{
+    Category, Event, EventKind, Name, NodeId, RaisedInput, SavedInfo, StorageId, TensorId,
+};
 pub use graph::{FAILED_NODE, GraphNode, GraphState, ModulePath, ModuleScope, NodeStatus};
 pub use layout::{GraphLayout, LaidEdge, LaidFrame, LaidGroup, LaidNode};
 pub use log::{EventList, EventLog};

@@ -279,7 +279,7 @@ mod tests {
         EventKind::StorageAllocated {
             storage,
             bytes,
-            device: device.into(),
+            device: device.to_owned().into(),
             category: Category::Other,
         }
     }

@@ -53,8 +53,8 @@ pub fn chrome_trace(events: &[Event]) -> Value {
             EventKind::GradModeExited { mode } => span(mode, "E", event),
             kind => {
                 let name = match kind {
-                    EventKind::OpCalled { op, .. } => op.clone(),
-                    EventKind::NodeCreated { name, .. } => name.clone(),
+                    EventKind::OpCalled { op, .. } => op.to_string(),
+                    EventKind::NodeCreated { name, .. } => name.to_string(),
                     other => type_name(other),
                 };
                 json!({"name": name, "ph": "i", "s": "t", "ts": event.time_us,

@@ -256,7 +256,7 @@ mod tests {
         assert_eq!(&back, reply);
     }
 
-    fn saved(name: &str, deferred: bool) -> SavedInfo {
+    fn saved(name: &'static str, deferred: bool) -> SavedInfo {
         SavedInfo {
             name: name.into(),
             shape: vec![2, 0, 3],

@@ -87,7 +87,7 @@ impl SavedDetail {
 /// ```
 /// use gradscope_trace::{Event, EventKind, GraphState, SavedInfo};
 /// use gradscope_trace::saved::saved_details;
-/// let saved = |name: &str| SavedInfo { name: name.into(), shape: vec![2], storage: 7, bytes: 8, ..SavedInfo::default() };
+/// let saved = |name: &'static str| SavedInfo { name: name.into(), shape: vec![2], storage: 7, bytes: 8, ..SavedInfo::default() };
 /// let graph = GraphState::at(&Event::numbered([EventKind::NodeCreated {
 ///     node: 1, name: "MulBackward0".into(), sequence_nr: 0, next: vec![],
 ///     saved: vec![saved("self"), saved("other")], leaf: None,
@@ -109,7 +109,7 @@ pub fn saved_details(graph: &GraphState, id: NodeId) -> Vec<SavedDetail> {
             let same_as = node.saved[..i]
                 .iter()
                 .find(|earlier| earlier.storage == s.storage)
-                .map(|earlier| earlier.name.clone());
+                .map(|earlier| earlier.name.to_string());
             let shared_with = graph
                 .nodes
                 .values()
@@ -128,10 +128,10 @@ pub fn saved_details(graph: &GraphState, id: NodeId) -> Vec<SavedDetail> {
                 })
                 .collect();
             SavedDetail {
-                name: s.name.clone(),
+                name: s.name.to_string(),
                 shape: s.shape.clone(),
                 bytes: s.bytes,
-                dtype: s.dtype.clone(),
+                dtype: s.dtype.to_string(),
                 strides: s.strides.clone(),
                 offset: s.offset,
                 version: s.version,
@@ -149,7 +149,7 @@ mod tests {
     use super::*;
     use crate::event::{Event, EventKind, SavedInfo};
 
-    fn saved(name: &str, storage: StorageId) -> SavedInfo {
+    fn saved(name: &'static str, storage: StorageId) -> SavedInfo {
         SavedInfo {
             name: name.into(),
             shape: vec![4, 3],
@@ -160,7 +160,7 @@ mod tests {
         }
     }
 
-    fn node(node: NodeId, name: &str, saved: Vec<SavedInfo>) -> EventKind {
+    fn node(node: NodeId, name: &'static str, saved: Vec<SavedInfo>) -> EventKind {
         EventKind::NodeCreated {
             node,
             name: name.into(),

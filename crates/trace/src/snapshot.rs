@@ -448,7 +448,12 @@ mod tests {
         }
     }
 
-    fn created(node: NodeId, name: &str, next: Vec<Option<NodeId>>, saved: u64) -> EventKind {
+    fn created(
+        node: NodeId,
+        name: &'static str,
+        next: Vec<Option<NodeId>>,
+        saved: u64,
+    ) -> EventKind {
         EventKind::NodeCreated {
             node,
             name: name.into(),
@@ -557,7 +562,7 @@ mod tests {
 
     #[test]
     fn snapshot_counts_each_saved_storage_once() {
-        let saved = |name: &str, storage| SavedInfo {
+        let saved = |name: &'static str, storage| SavedInfo {
             name: name.into(),
             shape: vec![2, 2],
             storage,

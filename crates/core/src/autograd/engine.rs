@@ -145,6 +145,13 @@ fn walk(
             (Some(grad), true) => run_node(&node, grad, sink, retain_graph, create_graph)?,
             _ => vec![],
         };
+        // The rest of the node's turn (its saved tensors released, its
+        // gradients passed on, its own dropped) runs no Python: its
+        // events share one clock read.
+        let _same_time = trace::same_time();
+        if runs && grad.is_some() {
+            ran(&node, retain_graph);
+        }
         let mut outputs = outputs.into_iter();
         for next in &node.next {
             let out = outputs.next().flatten();
@@ -159,8 +166,20 @@ fn walk(
                 }
             }
         }
+        // Before the guard goes, so their storages' frees share its time.
+        drop((outputs, grad, node));
     }
     Ok(captured)
+}
+
+/// Reports that `node`'s backward ran, and releases what it saved unless
+/// the graph is kept.
+fn ran(node: &Node, retain_graph: bool) {
+    let id = node.id;
+    trace::emit(|| EventKind::NodeExecuted { node: id });
+    if !retain_graph && !matches!(node.kind, NodeKind::AccumulateGrad(_)) {
+        node.release_saved();
+    }
 }
 
 /// Sums a gradient into a node's input buffer.
@@ -273,11 +292,6 @@ fn run_node(
             index,
             line: node.created_at,
         });
-    }
-    let id = node.id;
-    trace::emit(|| EventKind::NodeExecuted { node: id });
-    if !retain_graph && !matches!(node.kind, NodeKind::AccumulateGrad(_)) {
-        node.release_saved();
     }
     Ok(outputs)
 }

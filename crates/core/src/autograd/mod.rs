@@ -143,16 +143,25 @@ impl Node {
 
     /// PyTorch's `name()`: `MulBackward0`, `AccumulateGrad`.
     pub fn name(&self) -> &str {
+        match self.class_name() {
+            Ok(name) => name,
+            Err(name) => name,
+        }
+    }
+
+    /// [`Node::name`]: `Ok` for the engine's own nodes, whose names are
+    /// fixed, `Err` for a custom `Function`'s.
+    fn class_name(&self) -> std::result::Result<&'static str, &str> {
         match &self.kind {
-            NodeKind::Op(op) => op.node_name(),
-            NodeKind::Inplace(op) => op.node_name(),
-            NodeKind::AccumulateGrad(_) => "AccumulateGrad",
-            NodeKind::Custom(f) => &f.name,
+            NodeKind::Op(op) => Ok(op.node_name()),
+            NodeKind::Inplace(op) => Ok(op.node_name()),
+            NodeKind::AccumulateGrad(_) => Ok("AccumulateGrad"),
+            NodeKind::Custom(f) => Err(&f.name),
             // The C++ name is `torch::autograd::CopySlices`; as for
             // `AccumulateGrad`, the bindings' `name()` adds the namespace.
-            NodeKind::CopySlices(_) => "CopySlices",
-            NodeKind::AsStrided(_) => "AsStridedBackward0",
-            NodeKind::Zeros(name) => name,
+            NodeKind::CopySlices(_) => Ok("CopySlices"),
+            NodeKind::AsStrided(_) => Ok("AsStridedBackward0"),
+            NodeKind::Zeros(name) => Ok(name),
         }
     }
 
@@ -187,7 +196,10 @@ impl Node {
     fn emit_created(&self) {
         trace::emit(|| EventKind::NodeCreated {
             node: self.id,
-            name: self.name().into(),
+            name: match self.class_name() {
+                Ok(name) => name.into(),
+                Err(name) => name.to_owned().into(),
+            },
             sequence_nr: self.sequence_nr,
             next: self.next.iter().map(|n| n.as_ref().map(|n| n.id)).collect(),
             saved: self.saved_info(),

@@ -92,7 +92,7 @@ impl Tensor {
             autograd::rebase_history(self, node, mark, name);
         }
         trace::emit(|| EventKind::OpCalled {
-            op: name.into(),
+            op: name.to_owned().into(),
             shape: self.shape().to_vec(),
         });
         Ok(self.clone())

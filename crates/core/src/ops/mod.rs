@@ -191,6 +191,8 @@ pub(crate) fn inputs<'a, const N: usize>(
 /// Runs `op` forward and, when grad mode is on and an input needs a
 /// gradient, records its node: the one path every op takes.
 pub(crate) fn apply(op: Op, inputs: &[&Tensor]) -> Result<Tensor> {
+    // The output's allocation, the op and its node: one clock read.
+    let _same_time = trace::same_time();
     // Index tensors may stay on the CPU, as PyTorch allows for CUDA.
     let device = crate::device::common(
         inputs

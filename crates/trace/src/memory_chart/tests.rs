@@ -432,7 +432,7 @@ fn chart_of_empty_trace() {
 
 #[test]
 fn chart_draws_one_ledger_with_its_reserve() {
-    let alloc = |storage, bytes, device: &str| EventKind::StorageAllocated {
+    let alloc = |storage, bytes, device: &'static str| EventKind::StorageAllocated {
         storage,
         bytes,
         device: device.into(),
