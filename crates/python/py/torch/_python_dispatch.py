@@ -123,23 +123,133 @@ def opted_out(cls):
     return getattr(tf, "__func__", tf) is disabled_torch_function_impl
 
 
+def overloaded_types(values):
+    """The types among `values` that take part in `__torch_function__`, in
+    the order PyTorch calls them: left to right, except that a subclass
+    goes before the first of its bases already listed."""
+    types = []
+    for v in values:
+        t = type(v)
+        if t in types or opted_out(t):
+            continue
+        index = next((i for i, old in enumerate(types) if issubclass(t, old)), len(types))
+        types.insert(index, t)
+    return types
+
+
+_plain_method_warned = [False]
+
+
+def _user_stacklevel():
+    """The `stacklevel` that attributes a warning to the first frame
+    outside gradscope's own modules (the program's line), as a warning
+    PyTorch raises in C++ is attributed."""
+    import sys
+
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith("<gradscope"):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def call_overloads(func, types, values, args, kwargs):
+    """Each of `types`' `__torch_function__` in turn until one does not
+    return `NotImplemented`; its result, or `NotImplemented`. A
+    `__torch_function__` written as a plain method (not a classmethod) is
+    called on the first instance among `values`, after PyTorch's one-time
+    deprecation warning."""
+    for cls in types:
+        raw = next((k.__dict__["__torch_function__"] for k in cls.__mro__ if "__torch_function__" in k.__dict__),
+                   None)
+        if raw is None or isinstance(raw, (classmethod, staticmethod)):
+            result = cls.__torch_function__(func, types, args, kwargs)
+        else:
+            if not _plain_method_warned[0]:
+                _plain_method_warned[0] = True
+                import warnings
+
+                warnings.warn(
+                    "Defining your `__torch_function__` as a plain method is deprecated and will be an error in "
+                    "future, please define it as a classmethod. (Triggered internally at "
+                    "/__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:359.)",
+                    UserWarning,
+                    stacklevel=_user_stacklevel(),
+                )
+            instance = next(v for v in values if type(v) is cls)
+            result = instance.__torch_function__(func, types, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    return NotImplemented
+
+
+def _failed_dispatch(func, types):
+    """PyTorch's TypeError when every `__torch_function__` returned
+    `NotImplemented`: its dispatcher's message for the functions it
+    implements natively (`torch.mul`, `torch.Tensor.mul`), Python's
+    `handle_torch_function` message for those written in Python
+    (`torch.nn.functional.relu`)."""
+    name = getattr(func, "__name__", str(func))
+    module = getattr(func, "__module__", None) or ""
+    if isinstance(func, _TensorMethod) or getattr(func, "__qualname__", "").startswith("Tensor."):
+        qualified = f"torch.Tensor.{name}"
+    elif module.startswith("torch.nn.functional"):
+        from .fx._symbolic_trace import _NATIVE_FUNCTIONAL
+
+        if name not in _NATIVE_FUNCTIONAL:
+            return TypeError(f"no implementation found for 'torch.nn.functional.{name}' on types that implement "
+                             f"__torch_function__: {list(types)}")
+        qualified = f"torch.{name}" if name in vars(torch) else f"torch.nn.{name}"
+    else:
+        qualified = f"torch.{name}"
+    handlers = "".join(f"  - tensor subclass {t}\n" for t in types)
+    return TypeError(f"Multiple dispatch failed for '{qualified}'; all __torch_function__ handlers returned "
+                     f"NotImplemented:\n\n{handlers}\nFor more information, try re-running with "
+                     "TORCH_LOGS=not_implemented")
+
+
 def handle(func, found, args, kwargs):
     """`func(*args, **kwargs)` through the `__torch_function__` of the
     types among `found` that take part, subclasses before their bases,
     until one does not return `NotImplemented`."""
-    overloaded = []
-    for v in found:
-        if type(v) not in overloaded and not opted_out(type(v)):
-            overloaded.append(type(v))
-    types = tuple(overloaded)
-    for cls in sorted(overloaded, key=lambda c: -len(c.__mro__)):
-        result = cls.__torch_function__(func, types, args, kwargs)
-        if result is not NotImplemented:
-            return result
-    name = getattr(func, "__name__", func)
-    raise TypeError(
-        f"no implementation found for '{name}' on types that implement __torch_function__: {list(overloaded)}"
-    )
+    types = tuple(overloaded_types(found))
+    result = call_overloads(func, types, found, args, kwargs)
+    if result is NotImplemented:
+        raise _failed_dispatch(func, types)
+    return result
+
+
+def _takes_part(cls):
+    """Whether `cls`, a program's class that is no `Tensor`, defines
+    `__torch_function__` (and so takes part in the protocol, as any such
+    type does in PyTorch). torch's own such classes (fx's `Proxy`) register
+    as their first instance is made instead: defining them, as importing
+    `torch.fx` does, must not route a program's functions."""
+    return (not (cls.__module__ or "").startswith("torch.") and not issubclass(cls, torch.Tensor)
+            and hasattr(cls, "__torch_function__") and not opted_out(cls))
+
+
+def _watch_class_definitions():
+    """Registers each class a program defines that is no `Tensor` but has
+    `__torch_function__` (PyTorch's "Tensor-like" types, such as the
+    `ScalarTensor` of its extending notes) as it is defined, so that
+    `torch`'s functions route its instances. PyTorch checks every argument
+    of every call for the attribute; gradscope keeps calls without such
+    types free of that check by learning of the types up front."""
+    import builtins
+
+    original = builtins.__build_class__
+    if getattr(original, "_gradscope_watch", False):
+        return
+
+    def build_class(func, name, *bases, **kwargs):
+        cls = original(func, name, *bases, **kwargs)
+        if isinstance(cls, type) and _takes_part(cls):
+            install_function_type(cls)
+        return cls
+
+    build_class._gradscope_watch = True
+    build_class.__wrapped__ = original
+    builtins.__build_class__ = build_class
 
 
 def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_format=None, dtype=None,
@@ -304,7 +414,13 @@ def call_method(name, self, args, kwargs):
     if is_torch_function_enabled() and not opted_out(type(self)):
         func = _func_for(_OPERATOR_FUNCS.get(name, name))
         args = (self,) + tuple(args)
-        return handle(func, _routed_args(args, kwargs) or [self], args, dict(kwargs))
+        found = _routed_args(args, kwargs) or [self]
+        if name.startswith("__") and name.endswith("__"):
+            # An operator whose handlers all decline gives Python's
+            # NotImplemented, so `s * 2` raises "unsupported operand
+            # type(s)" as in PyTorch.
+            return call_overloads(func, tuple(overloaded_types(found)), found, args, dict(kwargs))
+        return handle(func, found, args, dict(kwargs))
     if is_wrapper(self):
         return _dispatch(name, self, args, kwargs)
     return getattr(torch.Tensor, name)(self, *args, **kwargs)
@@ -425,6 +541,8 @@ def _routed_function(name, fn, dispatches):
         if not found:
             return fn(*args, **kwargs)
         if is_torch_function_enabled() and any(not opted_out(type(v)) for v in found):
+            if not dispatches:
+                args, kwargs = _functional_arguments(name, fn, args, kwargs)
             return handle(function, found, args, kwargs)
         wrappers = [v for v in found if is_wrapper(v)]
         if wrappers and dispatches and name not in _NOT_DISPATCHED:
@@ -465,6 +583,19 @@ def install_function_type(cls):
     _route_functions()
 
 
+def _functional_arguments(name, fn, args, kwargs):
+    """The arguments an `nn.functional` function written in Python hands
+    `__torch_function__`, as its `handle_torch_function` call passes them:
+    parameters without a default by position, the rest by keyword with
+    defaults filled in (`F.relu(x)` gives `inplace=False`); the native
+    ones (`F.linear`) pass them as called."""
+    from .fx._symbolic_trace import _NATIVE_FUNCTIONAL, _as_functional_records
+
+    if name in _NATIVE_FUNCTIONAL:
+        return args, kwargs
+    return _as_functional_records(fn, args, kwargs)
+
+
 def _route_functions():
     """`torch`'s and `torch.nn.functional`'s functions, routed (once a
     program has a routed class)."""
@@ -493,6 +624,7 @@ def new_process():
     _routed_classes.clear()
     _methods.clear()
     _disabled[0] = _disabled[1] = 0
+    _plain_method_warned[0] = False
 
 
 def install(cls):
@@ -562,3 +694,6 @@ def has_compatible_shallow_copy_type(a, b):
 
 def is_traceable_wrapper_subclass(t):
     return is_wrapper(t) and hasattr(t, "__tensor_flatten__") and hasattr(t, "__tensor_unflatten__")
+
+
+_watch_class_definitions()

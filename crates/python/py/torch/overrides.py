@@ -2,7 +2,7 @@
 
 import torch
 
-from ._python_dispatch import is_torch_function_enabled, opted_out
+from ._python_dispatch import call_overloads, is_torch_function_enabled, opted_out, overloaded_types
 
 
 def is_tensor_like(inp):
@@ -11,8 +11,10 @@ def is_tensor_like(inp):
 
 
 def _overriding(values):
-    return [v for v in values if isinstance(v, torch.Tensor) and not opted_out(type(v))] \
-        if is_torch_function_enabled() else []
+    if not is_torch_function_enabled():
+        return []
+    return [v for v in values if type(v) is not torch.Tensor and hasattr(type(v), "__torch_function__")
+            and not opted_out(type(v))]
 
 
 def has_torch_function(relevant_args):
@@ -28,17 +30,14 @@ def has_torch_function_variadic(*args):
 
 
 def handle_torch_function(public_api, relevant_args, *args, **kwargs):
-    """Calls the first overriding type's `__torch_function__` that does not
-    return `NotImplemented`, subclasses before their bases."""
-    overloaded = []
-    for v in _overriding(relevant_args):
-        if type(v) not in overloaded:
-            overloaded.append(type(v))
-    types = tuple(overloaded)
-    for cls in sorted(overloaded, key=lambda c: -len(c.__mro__)):
-        result = cls.__torch_function__(public_api, types, args, kwargs)
-        if result is not NotImplemented:
-            return result
+    """Calls the `__torch_function__` of the overriding types among
+    `relevant_args` (subclasses before their bases, otherwise left to
+    right) until one does not return `NotImplemented`."""
+    found = _overriding(relevant_args)
+    types = tuple(overloaded_types(found))
+    result = call_overloads(public_api, types, found, args, kwargs)
+    if result is not NotImplemented:
+        return result
     func_name = f"{public_api.__module__}.{public_api.__name__}"
     raise TypeError(
         f"no implementation found for '{func_name}' on types that implement "

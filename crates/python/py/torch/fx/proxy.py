@@ -78,7 +78,7 @@ class Proxy:
             tracer = GraphAppendingTracer(node.graph)
         self.tracer = tracer
         self.node = node
-        _python_dispatch.install_function_type(type(self))
+        _route_for(self)
 
     @classmethod
     def __torch_function__(cls, orig_method, types, args=None, kwargs=None):
@@ -145,7 +145,7 @@ class Attribute(Proxy):
         self.attr = attr
         self.tracer = root.tracer
         self._node = None
-        _python_dispatch.install_function_type(type(self))
+        _route_for(self)
 
     @property
     def node(self):
@@ -155,6 +155,17 @@ class Attribute(Proxy):
 
     def __call__(self, *args, **kwargs):
         return self.tracer.create_proxy("call_method", self.attr, (self.root,) + args, kwargs)
+
+
+def _route_for(proxy):
+    """Routes `torch`'s functions to `Proxy.__torch_function__` once a
+    proxy is made outside a symbolic trace (a `GraphAppendingTracer`'s, as
+    when building a graph by hand or calling a traced module on a proxy).
+    A symbolic trace swaps torch's functions for its own recorders while it
+    runs, so it needs no routing, and without it `torch.nn.functional.relu`
+    stays the very function graphs record (`node.target is F.relu`)."""
+    if isinstance(proxy.tracer, GraphAppendingTracer):
+        _python_dispatch.install_function_type(type(proxy))
 
 
 def _is_torch_function(fn):

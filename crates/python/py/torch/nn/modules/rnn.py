@@ -1,11 +1,20 @@
 """`nn.RNN`, `nn.LSTM`, `nn.GRU`: PyTorch's parameters, initialisation and
 cell arithmetic (ATen's `RNN.cpp` order), unrolled over time in Python, so
-each step shows in the graph as the engine's ops rather than one fused node."""
+each step shows in the graph as the engine's ops rather than one fused node.
+
+PyTorch runs a float32 or bfloat16 LSTM on the CPU through oneDNN, one node
+per layer and direction (`MkldnnRnnLayerBackward0`), and that is the
+`grad_fn` a printed LSTM output shows. Here each layer's stacked steps pass
+through an identity node of that name, so the output prints as PyTorch's
+while the steps stay visible beneath it; its `next_functions` are that
+stack, not PyTorch's weights and inputs."""
 
 import math
 
+import _gradscope as _C
 import torch
 
+from ... import _composite
 from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
@@ -15,6 +24,8 @@ __all__ = ["RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]
 
 class RNNBase(Module):
     _gates = 1
+    # The node PyTorch's CPU kernel records for a layer's output, if any.
+    _layer_node = None
 
     def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
                  dropout=0.0, bidirectional=False, proj_size=0, device=None, dtype=None):
@@ -115,7 +126,7 @@ class RNNBase(Module):
                 for t in steps:
                     state = self._cell(layer_input[t], state, *weights)
                     out[t] = state[0]
-                outputs.append(torch.stack(out))
+                outputs.append(self._layer_output(torch.stack(out)))
                 finals.append(state)
             layer_input = outputs[0] if num_directions == 1 else torch.cat(outputs, 2)
             if self.dropout and self.training and layer < self.num_layers - 1:
@@ -172,6 +183,13 @@ class RNNBase(Module):
         output = PackedSequence(data, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices)
         return output, self._pack(final)
 
+    def _layer_output(self, stacked):
+        """A layer's outputs as PyTorch's kernel gives them: through the
+        identity node named as its fused one (float32 and bfloat16 LSTMs)."""
+        if self._layer_node is None or stacked.dtype not in (torch.float32, torch.bfloat16):
+            return stacked
+        return _composite.node(self._layer_node, stacked, lambda: _C.TensorBase.detach(stacked), lambda g: g)
+
     def _initial_states(self, hx, zeros, batched):
         if hx is None:
             return (zeros,)
@@ -209,6 +227,7 @@ class RNN(RNNBase):
 class LSTM(RNNBase):
     __module__ = "torch.nn.modules.rnn"
     _gates = 4
+    _layer_node = "MkldnnRnnLayerBackward0"
 
     def _initial_states(self, hx, zeros, batched):
         if hx is None:
