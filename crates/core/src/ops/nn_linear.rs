@@ -73,6 +73,20 @@ pub(crate) fn addmm_forward(op: &NnOp, ins: &[&Tensor]) -> Result<Tensor> {
     };
     let on_device = |k: &dyn Kernels| Ok(shaped(on_device(k)?, &[n, m]));
     kernels::run_or(on_device, || {
+        // bfloat16 multiplies, sums and adds the bias in float32 and rounds
+        // once, as PyTorch's CPU addmm does (rounding the product first
+        // differs in the last bit of about a third of the elements).
+        if a.dtype() == DType::BFloat16 {
+            let wide = |t: &Tensor| t.storage().data().clone_as(DType::Float32);
+            let mut out = bmm(
+                &wide(a),
+                &as_3d(a.layout(), sa),
+                &wide(b),
+                &as_3d(b.layout(), sb),
+            )?;
+            add_through(&mut out, &wide(bias), &bias_layout)?;
+            return Ok(new_tensor(out.into_dtype(DType::BFloat16), &[n, m]));
+        }
         let mut out = bmm(
             &a.storage().data(),
             &as_3d(a.layout(), sa),
