@@ -15,6 +15,7 @@ use gradscope_python::Runtime;
 
 #[test]
 fn recurrent_output_nodes_match_pytorch() {
+    compare::self_check();
     let fixture: serde_json::Value =
         serde_json::from_str(include_str!("../../../tests/fixtures/rnn_nodes.json"))
             .unwrap_or_else(|e| panic!("rnn_nodes.json: {e}"));

@@ -224,8 +224,11 @@ def _takes_part(cls):
     type does in PyTorch). torch's own such classes (fx's `Proxy`) register
     as their first instance is made instead: defining them, as importing
     `torch.fx` does, must not route a program's functions."""
-    return (not (cls.__module__ or "").startswith("torch.") and not issubclass(cls, torch.Tensor)
-            and hasattr(cls, "__torch_function__") and not opted_out(cls))
+    module = getattr(cls, "__module__", None)
+    module = module if isinstance(module, str) else ""
+    if module == "torch" or module.startswith("torch."):
+        return False
+    return not issubclass(cls, torch.Tensor) and hasattr(cls, "__torch_function__") and not opted_out(cls)
 
 
 def _watch_class_definitions():
