@@ -6,7 +6,8 @@
 //! applied; `layout.rs` places one device's ledger in a box
 //! ([`MemoryChart::of_ledger_zoomed`]) using the axes of `axes.rs` and the
 //! step paths of `paths.rs`; `phases.rs` holds the spans and the marks of
-//! a training step; `labels.rs` the axis' words.
+//! a training step; `labels.rs` the axis' words; `placement.rs` where the
+//! peaks' labels go, clear of the span labels.
 
 use crate::event::Category;
 use crate::memory_zoom::Zoom;
@@ -16,12 +17,14 @@ mod labels;
 mod layout;
 mod paths;
 mod phases;
+mod placement;
 mod record;
 #[cfg(test)]
 mod tests;
 
 pub use labels::{bytes_label, duration_label, nice_ceiling};
 pub use phases::{MARKER_GAP, MarkerKind, Markers, Span, SpanKind};
+pub use placement::{LABEL_ASCENT, LABEL_DESCENT, LabelBox, PeakLabels, PlacedLabel, peak_labels};
 pub use record::{LedgerPeaks, MemoryRecord};
 
 /// What the horizontal axis counts.

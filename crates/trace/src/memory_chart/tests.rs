@@ -497,3 +497,141 @@ fn chart_byte_labels_and_ceilings() {
     assert_eq!(nice_ceiling(1536), 2048);
     assert_eq!(nice_ceiling(607_236), 1 << 20);
 }
+
+/// The README's picture (1600x1000): a pinned run peaking at 117.9 KiB
+/// on a 128 KiB axis, three `no_grad` validations labelled in the row at
+/// the plot's top, the last near the right end, where the pinned peak's
+/// label used to print over `no_grad`. At 1280x800 the plot is narrower.
+#[test]
+fn peak_labels_clear_the_span_labels() {
+    use crate::training_charts::span_layers;
+    let char_width = |t: &str| 6.0 * t.chars().count() as f64;
+    for width in [362.0, 290.0, 200.0] {
+        let height = 92.0;
+        let top = 128.0 * 1024.0;
+        let y = |bytes: f64| height - bytes / top * height;
+        let peak = |x: f64, bytes: u64| Peak {
+            x,
+            y: y(bytes as f64),
+            bytes,
+            position: 1,
+        };
+        let chart = MemoryChart {
+            width,
+            height,
+            top_bytes: top as u64,
+            peak: Some(peak(width * 0.44, 33_178)),
+            ..MemoryChart::default()
+        };
+        let pinned = MemoryChart {
+            peak: Some(peak(width * 0.1, 120_730)),
+            ..chart.clone()
+        };
+        let spans: Vec<Span> = [0.06, 0.39, 0.68]
+            .iter()
+            .map(|&f| Span {
+                kind: SpanKind::GradMode("no_grad".into()),
+                x0: width * f,
+                x1: width * (f + 0.25),
+                depth: 0,
+            })
+            .collect();
+        let layers = span_layers(&spans, height, 1.0, char_width);
+        let mut taken: Vec<LabelBox> = layers
+            .iter()
+            .flat_map(|l| {
+                l.labels
+                    .iter()
+                    .map(|&(x, y)| LabelBox::of_text(x, y, char_width(&l.label), false))
+            })
+            .collect();
+        assert_eq!(taken.len(), 3, "each no_grad labelled at {width}");
+        // The change written over the plot.
+        taken.push(LabelBox::of_text(
+            0.0,
+            -5.0,
+            char_width("peak 117.9 KiB → 32.4 KiB, -73%"),
+            false,
+        ));
+        // Where the pinned label used to go meets the last span's label.
+        let old = LabelBox::of_text(width - 2.0, 9.0, char_width("pinned 117.9 KiB"), true);
+        assert!(
+            taken.iter().any(|t| t.overlaps(&old)),
+            "the case at {width}"
+        );
+        let labels = peak_labels(&chart, Some(&pinned), &taken, char_width);
+        let (current, pinned) = (labels.current.unwrap(), labels.pinned.unwrap());
+        assert_eq!(
+            (current.text.as_str(), pinned.text.as_str()),
+            ("peak 32.4 KiB", "pinned 117.9 KiB")
+        );
+        let mut all = taken.clone();
+        all.extend([current.bounds, pinned.bounds]);
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert!(!a.overlaps(b), "{a:?} meets {b:?} at width {width}");
+            }
+        }
+        // Both stay in the plot, the pinned one by its ruler's right end.
+        for l in [&current, &pinned] {
+            assert!(l.bounds.x0 >= -1.0 && l.bounds.x1 <= width + 1.0, "{l:?}");
+            assert!(l.bounds.y1 <= height + LABEL_DESCENT, "{l:?}");
+        }
+        assert!(pinned.end && pinned.x == width - 2.0, "{pinned:?}");
+    }
+}
+
+/// A label that fits nowhere takes the place it overlaps least; one with
+/// room keeps the usual place (over its ruler, at the right end).
+#[test]
+fn peak_labels_keep_the_usual_place_with_room() {
+    let char_width = |t: &str| 6.0 * t.chars().count() as f64;
+    let chart = MemoryChart {
+        width: 300.0,
+        height: 90.0,
+        top_bytes: 1000,
+        peak: Some(Peak {
+            x: 100.0,
+            y: 45.0,
+            bytes: 500,
+            position: 1,
+        }),
+        ..MemoryChart::default()
+    };
+    let pinned = MemoryChart {
+        peak: Some(Peak {
+            x: 50.0,
+            y: 30.0,
+            bytes: 666,
+            position: 1,
+        }),
+        ..chart.clone()
+    };
+    let labels = peak_labels(&chart, Some(&pinned), &[], char_width);
+    let current = labels.current.unwrap();
+    assert_eq!((current.x, current.y, current.end), (100.0, 39.0, false));
+    let pinned_label = labels.pinned.unwrap();
+    assert_eq!(
+        (pinned_label.x, pinned_label.y, pinned_label.end),
+        (298.0, 27.0, true)
+    );
+    // The whole plot taken: still placed, where it overlaps least.
+    let everything = LabelBox {
+        x0: -10.0,
+        y0: -20.0,
+        x1: 310.0,
+        y1: 100.0,
+    };
+    let labels = peak_labels(&chart, Some(&pinned), &[everything], char_width);
+    assert!(labels.current.is_some() && labels.pinned.is_some());
+    // A peak outside a zoomed stretch has no label; the pinned one keeps its ruler's.
+    let zoomed_out = MemoryChart {
+        peak: Some(Peak {
+            x: -5.0,
+            ..chart.peak.clone().unwrap()
+        }),
+        ..chart.clone()
+    };
+    let labels = peak_labels(&zoomed_out, Some(&pinned), &[], char_width);
+    assert!(labels.current.is_none() && labels.pinned.is_some());
+}
