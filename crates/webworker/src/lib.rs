@@ -60,6 +60,18 @@ pub(crate) fn post(reply: &Reply) {
 /// megabyte; a rehearsal's whole trace may be more, and is not kept.
 const KEEP_JSON_BYTES: usize = 8 << 20;
 
+#[wasm_bindgen]
+extern "C" {
+    /// The worker's `performance.now()`, in milliseconds.
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
+
+/// The trace's clock in the worker: `performance.now()` in microseconds.
+fn performance_now_us() -> u64 {
+    (performance_now() * 1000.0) as u64
+}
+
 /// Makes the interpreter; runs when `worker.js` initialises the module.
 #[wasm_bindgen(start)]
 pub fn start() {
@@ -75,6 +87,7 @@ pub fn start() {
             traceback: None,
         });
     }));
+    gradscope_core::trace::set_clock(performance_now_us);
     gpu::register_opener();
     stdlib::register();
     let startup_ms = program::start_runtime();
