@@ -67,6 +67,56 @@ def dotted(node):
     return parts[::-1]
 
 
+# Values of these kinds are Python's own lists, strings, dicts, sets and
+# tuples: `names.index(x)` on one is list.index, not Tensor.index.
+CONTAINER_NODES = (ast.List, ast.ListComp, ast.Dict, ast.DictComp, ast.Set, ast.SetComp, ast.Tuple, ast.JoinedStr)
+CONTAINER_CALLS = {"list", "dict", "set", "tuple", "str", "sorted", "frozenset"}
+
+
+def is_container(value):
+    if isinstance(value, CONTAINER_NODES):
+        return True
+    if isinstance(value, ast.Constant) and isinstance(value.value, (str, bytes)):
+        return True
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in CONTAINER_CALLS
+    )
+
+
+def builtin_containers(tree):
+    """Names every assignment of which, in the whole program, binds a list,
+    string, dict, set or tuple: their methods are not Tensor methods."""
+    kinds = {}  # name -> True while every binding seen is a container
+    for node in ast.walk(tree):
+        targets, value = (), None
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            # Loop variables, `as` names and parameters: of unknown kind.
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                bound = [node.target]
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                bound = [item.optional_vars for item in node.items if item.optional_vars]
+            elif isinstance(node, ast.arg):
+                kinds[node.arg] = False
+                continue
+            else:
+                continue
+            for target in bound:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        kinds[name.id] = False
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                kinds[target.id] = kinds.get(target.id, True) and is_container(value)
+    return {name for name, container in kinds.items() if container}
+
+
 def count_uses(programs, names):
     """(module, name) -> number of uses over the programs."""
     modules = sorted(MODULES, key=len, reverse=True)
@@ -111,6 +161,7 @@ def count_uses(programs, names):
                     target = f"{node.module}.{a.name}"
                     aliases[a.asname or a.name] = target
                     resolve(target.split("."))
+        containers = builtin_containers(tree)
         attribute_values = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute):
@@ -126,7 +177,12 @@ def count_uses(programs, names):
                 # Not a module's member: a method or attribute of some object.
                 chain = node
                 while isinstance(chain, ast.Attribute):
-                    if chain.attr in tensor_names and (path is None or path[0] not in others):
+                    on_container = isinstance(chain.value, ast.Name) and chain.value.id in containers
+                    if (
+                        chain.attr in tensor_names
+                        and not on_container
+                        and (path is None or path[0] not in others)
+                    ):
                         add("torch.Tensor", chain.attr)
                     chain = chain.value
             elif isinstance(node, ast.Name) and node.id in aliases and isinstance(node.ctx, ast.Load):
