@@ -106,12 +106,12 @@ pub fn peak_labels(
         // the other side.
         let end = p.x > width * 0.7;
         let candidates = [
-            (p.x, p.y - 6.0, end),
             (p.x, p.y + 6.0 + LABEL_ASCENT, end),
             (p.x, p.y - 6.0, !end),
             (p.x, p.y + 6.0 + LABEL_ASCENT, !end),
         ];
-        let label = place(text, w, &candidates, &placed, (width, height));
+        let usual = (p.x, p.y - 6.0, end);
+        let label = place(text, w, (usual, &candidates), &placed, (width, height));
         placed.push(label.bounds);
         label
     });
@@ -128,43 +128,53 @@ pub fn peak_labels(
             .fold(below, f64::max);
         let (right, left) = (width - 2.0, 2.0);
         let candidates = [
-            (right, above, true),
             (right, below, true),
             (left, above, false),
             (left, below, false),
             (right, under_spans, true),
             (left, under_spans, false),
         ];
-        place(text, w, &candidates, &placed, (width, height))
+        place(
+            text,
+            w,
+            ((right, above, true), &candidates),
+            &placed,
+            (width, height),
+        )
     });
     PeakLabels { current, pinned }
 }
 
-/// The first of `candidates` (x, baseline, end) whose box stays in the
-/// plot (a label may rise above it by its own height, where the change is
-/// written) and meets none of `taken`; else the one that overlaps least.
+/// Where a label may go: its anchor's x, its baseline, and whether the
+/// words end at x.
+type Spot = (f64, f64, bool);
+
+/// The first of `usual` and then `others` (x, baseline, end) whose box
+/// stays in the plot (a label may rise above it by its own height, where
+/// the change is written) and meets none of `taken`; else the one that
+/// overlaps least, the earlier on a tie.
 fn place(
     text: String,
     width: f64,
-    candidates: &[(f64, f64, bool)],
+    (usual, others): (Spot, &[Spot]),
     taken: &[LabelBox],
     (plot_width, plot_height): (f64, f64),
 ) -> PlacedLabel {
-    let boxed = |&(x, y, end): &(f64, f64, bool)| (x, y, end, LabelBox::of_text(x, y, width, end));
+    let boxed = |&(x, y, end): &Spot| (x, y, end, LabelBox::of_text(x, y, width, end));
     let inside = |b: &LabelBox| {
         b.x0 >= -1.0 && b.x1 <= plot_width + 1.0 && b.y1 <= plot_height + LABEL_DESCENT
     };
     let overlap = |b: &LabelBox| taken.iter().map(|t| b.overlap_area(t)).sum::<f64>();
-    let clear = candidates
-        .iter()
-        .map(boxed)
-        .find(|(.., b)| inside(b) && overlap(b) == 0.0);
+    let candidates = || std::iter::once(&usual).chain(others).map(boxed);
+    let clear = candidates().find(|(.., b)| inside(b) && overlap(b) == 0.0);
     let (x, y, end, bounds) = clear.unwrap_or_else(|| {
-        candidates
-            .iter()
-            .map(boxed)
-            .min_by(|a, b| overlap(&a.3).total_cmp(&overlap(&b.3)))
-            .expect("a label has a place to try")
+        candidates().fold(boxed(&usual), |best, next| {
+            if overlap(&next.3) < overlap(&best.3) {
+                next
+            } else {
+                best
+            }
+        })
     });
     PlacedLabel {
         text,

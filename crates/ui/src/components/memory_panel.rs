@@ -40,7 +40,7 @@ pub(super) mod zoom;
 
 use crate::follow::use_follow;
 use crate::pin::use_pin;
-use crate::size::use_width;
+use crate::size::use_size;
 use drawing::{Shown, use_drawing};
 use header::{MemoryHeader, WHOLE, icon};
 use legend::{AtCursor, legend};
@@ -50,11 +50,27 @@ use overlay::{compare_block, overlay_layer};
 const LEFT: f64 = 58.0;
 const RIGHT: f64 = 10.0;
 const TOP: f64 = 16.0;
+/// The plot's height until its box is measured, and where the panel's
+/// height is its content's (the widget's): the chart then keeps it.
 const PLOT_HEIGHT: f64 = 92.0;
+/// The plot's height in a short panel: the chart gives way down to it so
+/// that the legend's rows and the compared counts under it show (issue
+/// 27: at 1280x800 and 1600x1000 a pinned comparison pushed the legend's
+/// second row out of the 270-pixel panel); past it, the panel scrolls.
+const MIN_PLOT_HEIGHT: f64 = 40.0;
+/// The plot's height in a tall panel.
+const MAX_PLOT_HEIGHT: f64 = 240.0;
 /// The rows of forward, backward, step and zero_grad marks under the plot.
-const MARKS_TOP: f64 = PLOT_HEIGHT + 3.0;
 const MARKS_HEIGHT: f64 = MARK_ROW * 4.0;
 const BOTTOM: f64 = 3.0 + MARKS_HEIGHT + 16.0;
+
+/// The plot's height in a chart box `height` tall (0: not measured yet).
+fn plot_height(height: f64) -> f64 {
+    if height <= 0.0 {
+        return PLOT_HEIGHT;
+    }
+    (height - TOP - BOTTOM).clamp(MIN_PLOT_HEIGHT, MAX_PLOT_HEIGHT)
+}
 
 /// Props of [`MemoryPanel`].
 #[derive(Properties, PartialEq)]
@@ -78,8 +94,14 @@ pub struct Props {
 pub fn MemoryPanel(props: &Props) -> Html {
     let container = use_node_ref();
     let svg_ref = use_node_ref();
-    let width = use_width(container.clone()).max(LEFT + RIGHT + 40.0);
+    // The chart's box flexes with the panel (style.css): the plot takes
+    // the height left by the header, the counts and the legend.
+    let (width, height) = use_size(container.clone());
+    let width = width.max(LEFT + RIGHT + 40.0);
     let plot_width = width - LEFT - RIGHT;
+    let plot_height = plot_height(height);
+    let marks_top = plot_height + 3.0;
+    let svg_height = TOP + plot_height + BOTTOM;
     // Both follow the run: each frame costs the new events only.
     let record = use_follow::<MemoryRecord>(&props.log, props.log.len());
     // The ledger chosen; unset (or a device this run never used): the
@@ -142,7 +164,7 @@ pub fn MemoryPanel(props: &Props) -> Html {
         Shown {
             log: props.log.clone(),
             axis: props.axis,
-            size: (plot_width, PLOT_HEIGHT),
+            size: (plot_width, plot_height),
             device: device.clone(),
             comparing,
             zoom,
@@ -189,7 +211,8 @@ pub fn MemoryPanel(props: &Props) -> Html {
         }
     });
     let total: u64 = now.iter().sum();
-    let overlay = pinned_chart.map(|pinned| overlay_layer(chart, pinned, plot_width));
+    let overlay = pinned_chart
+        .map(|pinned| overlay_layer(chart, pinned, drawn.labels.pinned.as_ref(), plot_width));
     let compare_text = comparison.map(|c| {
         html! {
             <text class="compare-text" data-testid="compare-peak" x="0" y="-5">{ c.peak_text() }</text>
@@ -205,29 +228,29 @@ pub fn MemoryPanel(props: &Props) -> Html {
                           pinned={pinned.is_some()} devices={devices.clone()} device={device.clone()}
                           on_device={Callback::from(move |d| chosen.set(Some(d)))}
                           axis={props.axis} on_axis={props.on_axis.clone()} svg={svg_ref.clone()}
-                          size={(width, TOP + PLOT_HEIGHT + BOTTOM)} />
+                          size={(width, svg_height)} />
             <div class="chart" ref={container} tabindex="0" {onkeydown} data-testid="memory-zoom"
                  data-zoom={format!("{:.6},{:.6}", zoom.start, zoom.end)}
                  aria-label="memory timeline, zoomed with the training charts: + and - zoom, arrows pan, s shows the training step at the cursor, 0 the whole run; the wheel zooms and dragging pans"
                  title="wheel or + and - zoom, drag or arrows pan, s: the step at the cursor, 0: the whole run">
                 <svg data-testid="memory-chart" role="img" width={tenths(width)} ref={svg_ref}
-                     height={tenths(TOP + PLOT_HEIGHT + BOTTOM)}
+                     height={tenths(svg_height)}
                      data-device={device.clone()}
                      aria-label={format!("memory on {device} by category; peak {}", chart.peak.as_ref().map_or("none".into(), |p| bytes_label(p.bytes)))}>
                     <g transform={format!("translate({LEFT},{TOP})")}>
                         { layers::ticks(chart, plot_width) }{ layers::spans(spans) }
                         { layers::bands(chart) }{ for overlay }{ layers::reserved_line(chart, plot_width) }
-                        { layers::peak(chart, plot_width) }
+                        { layers::peak(chart, drawn.labels.current.as_ref()) }
                         { layers::budget(chart, props.budget_mib, plot_width) }{ for compare_text }
-                        { mark_rows(chart, MARKS_TOP) }
+                        { mark_rows(chart, marks_top) }
                         if chart.shows(cursor) {
                             <line class="cursor" x1={tenths(cursor)} x2={tenths(cursor)} y1="-4"
-                                  y2={tenths(MARKS_TOP + MARKS_HEIGHT)} />
+                                  y2={tenths(marks_top + MARKS_HEIGHT)} />
                         }
-                        <text class="axis start" x="0" y={tenths(MARKS_TOP + MARKS_HEIGHT + 12.0)}>
+                        <text class="axis start" x="0" y={tenths(marks_top + MARKS_HEIGHT + 12.0)}>
                             { chart.start_label.clone() }
                         </text>
-                        <text class="axis end" x={tenths(plot_width)} y={tenths(MARKS_TOP + MARKS_HEIGHT + 12.0)}>
+                        <text class="axis end" x={tenths(plot_width)} y={tenths(marks_top + MARKS_HEIGHT + 12.0)}>
                             { chart.end_label.clone() }
                         </text>
                     </g>

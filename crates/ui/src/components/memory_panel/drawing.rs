@@ -10,7 +10,9 @@ use std::rc::Rc;
 use gradscope_trace::EventLog;
 use gradscope_trace::compare::{Comparison, MemoryOverlay, RunFacts, matching_ledger};
 use gradscope_trace::follow::Follow;
-use gradscope_trace::memory_chart::{Axis, Frame, MemoryChart, MemoryRecord};
+use gradscope_trace::memory_chart::{
+    Axis, Frame, LabelBox, MemoryChart, MemoryRecord, PeakLabels, peak_labels,
+};
 use gradscope_trace::memory_zoom::Zoom;
 use gradscope_trace::training_charts::{SpanLayer, TrainingBuilder, span_layers};
 use yew::prelude::*;
@@ -19,6 +21,12 @@ use crate::pin::Pinned;
 
 /// About how wide one character of a span's label is, in chart units.
 const LABEL_CHAR_WIDTH: f64 = 6.0;
+/// About how wide one character of a peak's label is (10 px, the current
+/// peak's semi-bold), with room to spare: the placing must err wide.
+const PEAK_CHAR_WIDTH: f64 = 6.4;
+/// About how wide one character of the change written over the plot is
+/// (10 px bold).
+const CHANGE_CHAR_WIDTH: f64 = 6.8;
 
 /// The plot's pictures.
 pub struct Drawing {
@@ -26,6 +34,8 @@ pub struct Drawing {
     pub spans: Vec<SpanLayer>,
     /// The pinned run's chart and both runs' facts, when comparing.
     pub pinned: Option<(MemoryChart, Comparison)>,
+    /// Where the peaks' labels go, clear of the span labels.
+    pub labels: PeakLabels,
 }
 
 /// What the plot shows: `log` on `device`'s ledger, `size` (width,
@@ -56,9 +66,18 @@ pub fn use_drawing(
         zoom,
     } = shown;
     use_memo(
-        (log, axis, width as i64, device, comparing, zoom),
-        move |(_, axis, w, device, comparing, zoom)| {
+        (
+            log,
+            axis,
+            width as i64,
+            height as i64,
+            device,
+            comparing,
+            zoom,
+        ),
+        move |(_, axis, w, h, device, comparing, zoom)| {
             let record = record.borrow();
+            let height = *h as f64;
             let size = (*w as f64, height);
             let (chart, pinned) = match comparing {
                 Some(p) => {
@@ -96,10 +115,29 @@ pub fn use_drawing(
             let spans = span_layers(&chart.spans, height, 1.0, |label| {
                 LABEL_CHAR_WIDTH * label.chars().count() as f64
             });
+            // Every word already on the plot: the span labels, and the
+            // change written over it (`compare-text`, at y -5).
+            let mut taken: Vec<LabelBox> = spans
+                .iter()
+                .flat_map(|l| {
+                    let width = LABEL_CHAR_WIDTH * l.label.chars().count() as f64;
+                    l.labels
+                        .iter()
+                        .map(move |&(x, y)| LabelBox::of_text(x, y, width, false))
+                })
+                .collect();
+            if let Some((_, comparison)) = &pinned {
+                let width = CHANGE_CHAR_WIDTH * comparison.peak_text().chars().count() as f64;
+                taken.push(LabelBox::of_text(0.0, -5.0, width, false));
+            }
+            let labels = peak_labels(&chart, pinned.as_ref().map(|(p, _)| p), &taken, |text| {
+                PEAK_CHAR_WIDTH * text.chars().count() as f64
+            });
             Drawing {
                 chart,
                 spans,
                 pinned,
+                labels,
             }
         },
     )

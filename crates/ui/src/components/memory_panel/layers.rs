@@ -4,7 +4,7 @@
 //! layer is `overlay`'s; the marks under the plot are `marks`'.
 
 use gradscope_trace::Category;
-use gradscope_trace::memory_chart::{MemoryChart, bytes_label};
+use gradscope_trace::memory_chart::{MemoryChart, PlacedLabel, bytes_label};
 use gradscope_trace::svg::tenths;
 use gradscope_trace::training_charts::{SpanLayer, budget_y};
 use yew::prelude::*;
@@ -76,25 +76,27 @@ pub fn reserved_line(chart: &MemoryChart, plot_width: f64) -> Html {
     }
 }
 
-/// The peak, when the stretch shown holds it, labelled on the side with room.
-pub fn peak(chart: &MemoryChart, plot_width: f64) -> Html {
+/// The peak, when the stretch shown holds it, its label where
+/// [`gradscope_trace::memory_chart::peak_labels`] placed it (clear of the
+/// span labels and the pinned run's).
+pub fn peak(chart: &MemoryChart, label: Option<&PlacedLabel>) -> Html {
     match chart.peak.as_ref().filter(|p| chart.shows(p.x)) {
-        Some(p) => {
-            let anchor = if p.x > plot_width * 0.7 {
-                "end"
-            } else {
-                "start"
-            };
-            html! {
-                <g class="peak" data-testid="memory-peak">
-                    <circle cx={tenths(p.x)} cy={tenths(p.y)} r="3.5" />
-                    <text x={tenths(p.x)} y={tenths(p.y - 6.0)} text-anchor={anchor}>
-                        { format!("peak {}", bytes_label(p.bytes)) }
-                    </text>
-                </g>
-            }
-        }
+        Some(p) => html! {
+            <g class="peak" data-testid="memory-peak">
+                <circle cx={tenths(p.x)} cy={tenths(p.y)} r="3.5" />
+                { for label.map(placed_text) }
+            </g>
+        },
         None => html! {},
+    }
+}
+
+/// A placed label's `<text>`.
+pub fn placed_text(label: &PlacedLabel) -> Html {
+    html! {
+        <text x={tenths(label.x)} y={tenths(label.y)} text-anchor={if label.end { "end" } else { "start" }}>
+            { label.text.clone() }
+        </text>
     }
 }
 

@@ -2,16 +2,24 @@
 //! the chart, and the two runs' counts side by side under it.
 
 use gradscope_trace::compare::{CompareRow, Comparison};
-use gradscope_trace::memory_chart::{MemoryChart, bytes_label};
+use gradscope_trace::memory_chart::{MemoryChart, PlacedLabel, bytes_label};
 use gradscope_trace::svg::tenths;
 use yew::prelude::*;
 
+use super::layers::placed_text;
 use crate::pin::Pinned;
 
 /// The pinned run over this one's bands: its total's outline, faint, and
-/// a ruler across the plot at each run's peak, the pinned one labelled at
-/// its right end (this run's peak keeps its own label).
-pub fn overlay_layer(chart: &MemoryChart, pinned: &MemoryChart, plot_width: f64) -> Html {
+/// a ruler across the plot at each run's peak, the pinned one labelled
+/// `label` (at an end of its ruler, clear of the span labels: see
+/// [`gradscope_trace::memory_chart::peak_labels`]; this run's peak keeps
+/// its own label).
+pub fn overlay_layer(
+    chart: &MemoryChart,
+    pinned: &MemoryChart,
+    label: Option<&PlacedLabel>,
+    plot_width: f64,
+) -> Html {
     let ruler = |class: &'static str, y: f64| {
         html! {
             <line class={classes!("ruler", class)} x1="0" x2={tenths(plot_width)}
@@ -25,9 +33,7 @@ pub fn overlay_layer(chart: &MemoryChart, pinned: &MemoryChart, plot_width: f64)
                 if pinned.shows(p.x) {
                     <circle cx={tenths(p.x)} cy={tenths(p.y)} r="3.5" />
                 }
-                <text x={tenths(plot_width - 2.0)} y={tenths((p.y - 3.0).max(9.0))}>
-                    { format!("pinned {}", bytes_label(p.bytes)) }
-                </text>
+                { for label.map(placed_text) }
             </g>
         }
     });
