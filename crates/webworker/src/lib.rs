@@ -62,14 +62,28 @@ const KEEP_JSON_BYTES: usize = 8 << 20;
 
 #[wasm_bindgen]
 extern "C" {
-    /// The worker's `performance.now()`, in milliseconds.
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
+    /// The worker's `performance` object.
+    type Performance;
+    /// `performance.now()`, in milliseconds.
+    #[wasm_bindgen(method)]
+    fn now(this: &Performance) -> f64;
 }
 
-/// The trace's clock in the worker: `performance.now()` in microseconds.
+thread_local! {
+    /// `performance`, looked up once: read as a global on each call (a
+    /// `js_namespace` binding), the chain in the worker ran 5.65 us/op
+    /// against 4.65 this way (7 interleaved rounds, worker_ab.mjs).
+    static PERFORMANCE: Option<Performance> =
+        js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance"))
+            .ok()
+            .filter(|p| !p.is_undefined())
+            .map(JsCast::unchecked_into);
+}
+
+/// The trace's clock in the worker: `performance.now()` in microseconds,
+/// without `web_time`'s `Duration` arithmetic on each read.
 fn performance_now_us() -> u64 {
-    (performance_now() * 1000.0) as u64
+    PERFORMANCE.with(|p| p.as_ref().map_or(0, |p| (p.now() * 1000.0) as u64))
 }
 
 /// Makes the interpreter; runs when `worker.js` initialises the module.
@@ -87,7 +101,9 @@ pub fn start() {
             traceback: None,
         });
     }));
-    gradscope_core::trace::set_clock(performance_now_us);
+    if PERFORMANCE.with(Option::is_some) {
+        gradscope_core::trace::set_clock(performance_now_us);
+    }
     gpu::register_opener();
     stdlib::register();
     let startup_ms = program::start_runtime();
