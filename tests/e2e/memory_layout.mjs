@@ -58,6 +58,7 @@ const boxes = (page) => page.evaluate(() => {
   return {
     viewport: window.innerHeight,
     panel: box(panel),
+    chart: box(panel.querySelector("[data-testid=memory-chart]")),
     // The categories' entries (and the reserve's, on a GPU), not the budget control.
     legend: [...panel.querySelectorAll("[data-testid=memory-legend] > li:not(.budget-control)")]
       .map((e) => ({ text: e.textContent, ...box(e) })),
@@ -70,15 +71,24 @@ const boxes = (page) => page.evaluate(() => {
   };
 });
 
+/// The memory chart's least height in the page, plot and its marks and axis
+/// together (a plot of about 100 px).
+const MIN_CHART = 170;
+
 const meets = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 const fmt = (b) => `"${b.text}" [${b.x0.toFixed(0)},${b.y0.toFixed(0)} ${b.x1.toFixed(0)},${b.y1.toFixed(0)}]`;
 
 /// Checks the comparison on `page` (a run pinned, another shown), `where`.
-async function checkPanel(page, where) {
+async function checkPanel(page, where, minChart = 0) {
   await page.getByTestId("compare-peak").waitFor({ timeout: 10_000 });
   await page.waitForTimeout(500);
-  const { viewport, panel, legend, labels } = await boxes(page);
+  const { viewport, panel, chart, legend, labels } = await boxes(page);
   check(panel.y1 <= viewport, `${where}: the panel ends in the window (${panel.y1.toFixed(0)} of ${viewport})`);
+  // The legend must not fit by squeezing the chart to nothing: a 40-pixel
+  // plot was what the 270-pixel row left at 1280x800.
+  await page.locator(".panel.memory").screenshot({ path: join(shots, `memory-layout-${where}.png`) });
+  const chartHeight = chart.y1 - chart.y0;
+  check(chartHeight >= minChart, `${where}: the chart ${chartHeight.toFixed(0)} px tall (at least ${minChart})`);
   const pinned = labels.filter((l) => l.kind === "pinned");
   const spans = labels.filter((l) => l.kind === "span");
   check(pinned.length === 1 && spans.length > 0,
@@ -121,7 +131,7 @@ try {
     await page.goto(url);
     await waitReady(page);
     await pinnedPair(page);
-    await checkPanel(page, `${width}x${height}`);
+    await checkPanel(page, `${width}x${height}`, MIN_CHART);
     await context.close();
   }
   // The widget's frame at its default height (480), with its default panels

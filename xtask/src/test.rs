@@ -306,7 +306,7 @@ enum Timing {
 /// free ones are dealt to two lanes in this order, alternately by
 /// expected length (numpy's 91 fixtures and engine's lessons on both
 /// devices are the long ones, so they go to different lanes).
-const PAGE_SCRIPTS: [(&str, &str, Timing); 9] = [
+const PAGE_SCRIPTS: [(&str, &str, Timing); 10] = [
     (
         "tests/e2e/playground_controls.mjs",
         "the memory chart's marks, replay's speed, frame times while a loop trains",
@@ -335,6 +335,11 @@ const PAGE_SCRIPTS: [(&str, &str, Timing); 9] = [
     (
         "tests/e2e/compare_runs.mjs",
         "a pinned run compared with the next (issue 27)",
+        Timing::Free,
+    ),
+    (
+        "tests/e2e/memory_layout.mjs",
+        "the memory panel's labels clear of each other and its legend whole in a pinned comparison, at 1280x800, 1600x1000 and in the widget (issue 27)",
         Timing::Free,
     ),
     (
