@@ -13,36 +13,10 @@
 // Screenshots of the panels go to GRADSCOPE_SHOTS (target/e2e).
 import { launch } from "./browser.mjs";
 import { join } from "node:path";
-import { check, run, settings, waitReady } from "./page.mjs";
+import { check, mlp, run, settings, waitReady } from "./page.mjs";
 
 const { url, shots } = settings("memory_layout.mjs");
 
-const mlp = (batch) => `import torch
-from torch import nn
-
-class MLP(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(8, 32)
-        self.fc2 = nn.Linear(32, 1)
-
-    def forward(self, x):
-        h = self.fc1(x).relu()
-        return self.fc2(h)
-
-torch.manual_seed(0)
-model = MLP()
-opt = torch.optim.Adam(model.parameters(), lr=0.01)
-x = torch.randn(${batch}, 8)
-y = x.sum(1, keepdim=True)
-for step in range(3):
-    pred = model(x)
-    loss = ((pred - y) ** 2).mean()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    print(f"step {step}: loss {loss.item():.4f}")
-`;
 
 /// The boxes the check reads, in CSS pixels: the memory panel's, its
 /// legend items', and the plot's labels' (each with its words).

@@ -86,6 +86,36 @@ for step in range(${steps}):
 
 /// Each sigmoid saves its result for backward: with a graph all three stay
 /// alive; under no_grad each is freed once the next is made.
+/// A small two-layer model (fc1, ReLU, fc2) trained 3 steps at `batch`,
+/// printing its losses: the README's first picture pins it at 256 and runs
+/// it at 64, and memory_layout.mjs checks the panel on the same pair.
+export const mlp = (batch) => `import torch
+from torch import nn
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(8, 32)
+        self.fc2 = nn.Linear(32, 1)
+
+    def forward(self, x):
+        h = self.fc1(x).relu()
+        return self.fc2(h)
+
+torch.manual_seed(0)
+model = MLP()
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+x = torch.randn(${batch}, 8)
+y = x.sum(1, keepdim=True)
+for step in range(3):
+    pred = model(x)
+    loss = ((pred - y) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(f"step {step}: loss {loss.item():.4f}")
+`;
+
 export const FORWARD = `import torch
 x = torch.ones(64, 128, requires_grad=True)
 w = torch.ones(128, 128, requires_grad=True)

@@ -22,38 +22,12 @@
 import { launch } from "./browser.mjs";
 import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { check, compareCounts, run, settings, waitFinished, waitReady } from "./page.mjs";
+import { check, compareCounts, mlp, run, settings, waitFinished, waitReady } from "./page.mjs";
 
 const { url } = settings("readme_shots.mjs");
 const docs = process.env.GRADSCOPE_DOCS ?? "docs";
 mkdirSync(docs, { recursive: true });
 
-const mlp = (batch) => `import torch
-from torch import nn
-
-class MLP(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(8, 32)
-        self.fc2 = nn.Linear(32, 1)
-
-    def forward(self, x):
-        h = self.fc1(x).relu()
-        return self.fc2(h)
-
-torch.manual_seed(0)
-model = MLP()
-opt = torch.optim.Adam(model.parameters(), lr=0.01)
-x = torch.randn(${batch}, 8)
-y = x.sum(1, keepdim=True)
-for step in range(3):
-    pred = model(x)
-    loss = ((pred - y) ** 2).mean()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    print(f"step {step}: loss {loss.item():.4f}")
-`;
 
 const train = (batch) => `import torch
 torch.manual_seed(0)
