@@ -579,36 +579,3 @@ fn saved_tensors_carry_dtype_strides_offset_and_version() {
     );
     assert_eq!(traced, out.stdout);
 }
-
-/// A run's trace holds its own events only: the last program's tensors go
-/// before the next run records anything, those a cycle holds too (a
-/// module's methods hold its globals, which hold the module), else the
-/// page's memory view of a run begins with frees of storages it never
-/// allocated (seen in the page after a pinned run).
-#[test]
-fn the_last_programs_tensors_are_not_in_the_next_runs_trace() {
-    let mut rt = Runtime::new();
-    let first = rt.run(
-        "import torch\nfrom torch import nn\n\
-         class MLP(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc1 = nn.Linear(8, 32)\n        self.fc2 = nn.Linear(32, 1)\n    def forward(self, x):\n        return self.fc2(self.fc1(x).relu())\n\
-         model = MLP()\nopt = torch.optim.Adam(model.parameters(), lr=0.01)\nx = torch.randn(64, 8)\n\
-         for step in range(3):\n    loss = model(x).pow(2).mean()\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n",
-    );
-    assert_eq!(first.error, None);
-    let (second, events) = gradscope_core::trace::record(|| rt.run("y = 1\n"));
-    assert_eq!(second.error, None);
-    let foreign: Vec<_> = events
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                EventKind::StorageFreed { .. } | EventKind::StorageRecategorised { .. }
-            )
-        })
-        .collect();
-    assert!(
-        foreign.is_empty(),
-        "{} events of the last run's storages: {foreign:?}",
-        foreign.len()
-    );
-}
